@@ -1,0 +1,2 @@
+//! Scripted fake language server (placeholder).
+fn main() {}

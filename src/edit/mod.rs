@@ -1,0 +1,1 @@
+//! Text mutations the wrapped tools perform (placeholder).

@@ -1,0 +1,12 @@
+//! squiggle: red squiggles for AI coding agents.
+//!
+//! An agent edits a file; squiggle tells every language server that serves the
+//! file, waits — in parallel, under one deadline — until their diagnostics are
+//! current for the bytes just written, and renders a short, capped, escaped
+//! `<diagnostics>` block for the tool's output. See `docs/architecture.md`.
+
+pub mod diagnostic;
+pub mod edit;
+pub mod lsp;
+pub mod registry;
+pub mod render;

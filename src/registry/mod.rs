@@ -1,0 +1,1 @@
+//! Built-in language servers as data (placeholder).

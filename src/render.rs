@@ -1,0 +1,1 @@
+//! Rendering diagnostics for the model (placeholder).
