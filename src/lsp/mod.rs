@@ -1,5 +1,24 @@
 //! The LSP client: our own Content-Length transport, one client per server
 //! process, document sync, and the diagnostics wait that is squiggle's heart.
+//!
+//! `lsp_types` stays inside this module and the navigation code; what leaves
+//! is squiggle's own vocabulary (`crate::diagnostic`).
 
+pub mod capabilities;
+pub mod client;
+pub mod diagnostics;
+pub mod documents;
+pub mod framing;
+pub mod message;
+pub mod normalize;
 pub mod position;
+pub mod process;
+mod server_requests;
+pub mod state;
 pub mod text_sync;
+pub mod uri;
+
+pub use client::{ClientConfig, ClientError, LspClient};
+pub use diagnostics::DiagnosticsReport;
+pub use documents::DocumentVersion;
+pub use process::Spawn;

@@ -1,0 +1,464 @@
+//! One language server, driven over stdio.
+//!
+//! Three tasks per server, as in the best clients: one writes stdin in queue
+//! order, one reads stdout and dispatches, one drains stderr. A request's
+//! message is queued *before* its future is returned, so call order is wire
+//! order. Every request has a timeout; dropping or timing out a request sends
+//! `$/cancelRequest`. Server-to-client requests are always answered. When the
+//! stream closes, every pending request fails at once with the exit status
+//! and the stderr tail, and the client reports itself dead.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::BufReader;
+use tokio::process::{ChildStdin, ChildStdout};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::capabilities::{ServerFacts, client_capabilities};
+use super::framing::{DEFAULT_MAX_FRAME, FrameReader, write_frame};
+use super::message::{Message, RequestId, ResponseError};
+use super::process::{ServerProcess, Spawn};
+use super::state::ClientState;
+use super::{server_requests, uri};
+
+/// Everything needed to start one server instance.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// The server's id in squiggle's registry (`pyright`), for logs and results.
+    pub server_id: String,
+    pub spawn: Spawn,
+    /// The project root this instance serves: `rootUri` and the one workspace folder.
+    pub root: PathBuf,
+    pub initialization_options: Value,
+    /// Answers to `workspace/configuration`, looked up by section.
+    pub settings: Value,
+    /// Quiet time after a counting publish before push diagnostics are final.
+    pub settle: Duration,
+    /// Default timeout for requests that are not given one.
+    pub request_timeout: Duration,
+    pub max_frame: usize,
+}
+
+impl ClientConfig {
+    pub fn new(server_id: impl Into<String>, spawn: Spawn, root: PathBuf) -> Self {
+        ClientConfig {
+            server_id: server_id.into(),
+            spawn,
+            root,
+            initialization_options: Value::Null,
+            settings: Value::Null,
+            settle: Duration::from_millis(150),
+            request_timeout: Duration::from_secs(10),
+            max_frame: DEFAULT_MAX_FRAME,
+        }
+    }
+}
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ClientError {
+    #[error("could not start {server} ({program}): {reason}")]
+    Spawn { server: String, program: String, reason: String },
+    #[error("{server} did not answer {method} within {after:?}")]
+    Timeout { server: String, method: String, after: Duration },
+    #[error("{server} is not running: {detail}")]
+    Dead { server: String, detail: String },
+    #[error("{server} answered {method} with error {}: {}", .error.code, .error.message)]
+    Rpc { server: String, method: String, error: ResponseError },
+}
+
+type Reply = Result<Value, ClientError>;
+
+struct Outgoing {
+    bytes: Vec<u8>,
+    written: Option<oneshot::Sender<()>>,
+}
+
+pub(crate) struct Inner {
+    pub(crate) config: ClientConfig,
+    pub(crate) process: ServerProcess,
+    out: mpsc::UnboundedSender<Outgoing>,
+    next_id: AtomicI64,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
+    pub(crate) facts: OnceLock<ServerFacts>,
+    pub(crate) state: Mutex<ClientState>,
+    /// Bumped on every event a waiter may care about (publish, progress,
+    /// registration, refresh, death); waiters subscribe and re-check.
+    pub(crate) events: watch::Sender<u64>,
+    /// Count of messages received: orders publishes against changes sent.
+    pub(crate) received: AtomicU64,
+    dead: OnceLock<String>,
+}
+
+/// A handle to a running server. Cloning shares the server; dropping the last
+/// handle kills its process group.
+#[derive(Clone)]
+pub struct LspClient {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl LspClient {
+    /// Spawns the server and completes `initialize` / `initialized` within `init_timeout`.
+    pub async fn start(config: ClientConfig, init_timeout: Duration) -> Result<LspClient, ClientError> {
+        let server = config.server_id.clone();
+        let (process, stdin, stdout) = ServerProcess::spawn(&config.spawn, &server).map_err(|e| ClientError::Spawn {
+            server: server.clone(),
+            program: config.spawn.program.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let (out_tx, out_rx) = mpsc::unbounded_channel();
+        let max_frame = config.max_frame;
+        let inner = Arc::new(Inner {
+            config,
+            process,
+            out: out_tx,
+            next_id: AtomicI64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            facts: OnceLock::new(),
+            state: Mutex::new(ClientState::default()),
+            events: watch::channel(0).0,
+            received: AtomicU64::new(0),
+            dead: OnceLock::new(),
+        });
+        tokio::spawn(write_loop(stdin, out_rx));
+        tokio::spawn(read_loop(Arc::downgrade(&inner), stdout, max_frame));
+        let client = LspClient { inner };
+        match client.initialize(init_timeout).await {
+            Ok(()) => Ok(client),
+            Err(e) => {
+                client.inner.process.kill();
+                Err(e)
+            }
+        }
+    }
+
+    async fn initialize(&self, timeout: Duration) -> Result<(), ClientError> {
+        let root = &self.inner.config.root;
+        let root_uri = uri::from_path(root);
+        let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "root".into());
+        let mut params = json!({
+            "processId": std::process::id(),
+            "clientInfo": { "name": "squiggle", "version": env!("CARGO_PKG_VERSION") },
+            "locale": "en",
+            "rootPath": root.display().to_string(),
+            "rootUri": root_uri,
+            "workspaceFolders": [{ "uri": root_uri, "name": name }],
+            "capabilities": client_capabilities(),
+            "trace": "off",
+        });
+        if !self.inner.config.initialization_options.is_null() {
+            params["initializationOptions"] = self.inner.config.initialization_options.clone();
+        }
+        let result = self.request_with_timeout("initialize", params, timeout).await?;
+        let facts = ServerFacts::from_initialize_result(&result);
+        tracing::debug!(server = %self.server_id(), name = ?facts.name, version = ?facts.version, encoding = facts.encoding.as_lsp(), pull = facts.static_pull, "initialized");
+        let _ = self.inner.facts.set(facts);
+        self.notify("initialized", json!({}));
+        Ok(())
+    }
+
+    pub fn server_id(&self) -> &str {
+        &self.inner.config.server_id
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.inner.process.pid
+    }
+
+    pub fn facts(&self) -> Option<&ServerFacts> {
+        self.inner.facts.get()
+    }
+
+    /// Why the server is dead, or None while it runs.
+    pub fn dead_reason(&self) -> Option<String> {
+        self.inner.dead.get().cloned()
+    }
+
+    pub fn is_alive(&self) -> bool {
+        self.inner.dead.get().is_none()
+    }
+
+    pub fn stderr_tail(&self) -> String {
+        self.inner.process.stderr_tail()
+    }
+
+    /// Sends a request with the configured default timeout.
+    pub fn request(&self, method: &str, params: Value) -> impl Future<Output = Reply> + Send + 'static {
+        self.request_with_timeout(method, params, self.inner.config.request_timeout)
+    }
+
+    /// Queues the request now; the returned future waits for its answer. On
+    /// timeout or drop before the answer, `$/cancelRequest` is sent.
+    pub fn request_with_timeout(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> impl Future<Output = Reply> + Send + 'static {
+        let inner = self.inner.clone();
+        let id = RequestId::Number(inner.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        let queued = match inner.dead.get() {
+            Some(detail) => Err(inner.dead_error(detail)),
+            None => {
+                lock(&inner.pending).insert(id.clone(), tx);
+                let message = Message::Request { id: id.clone(), method: method.to_string(), params };
+                inner.send(message.to_bytes(), None);
+                Ok(())
+            }
+        };
+        let guard = CancelGuard { inner: inner.clone(), id, armed: queued.is_ok() };
+        let method = method.to_string();
+        async move {
+            // Bind the whole guard: the block must own it so that dropping the
+            // future (not just returning this function) is what cancels.
+            let mut guard = guard;
+            queued?;
+            let reply = match tokio::time::timeout(timeout, rx).await {
+                Ok(Ok(reply)) => reply,
+                Ok(Err(_)) => Err(inner.dead_error(inner.dead.get().map_or("stream closed", String::as_str))),
+                Err(_) => {
+                    return Err(ClientError::Timeout { server: inner.config.server_id.clone(), method, after: timeout });
+                }
+            };
+            guard.disarm();
+            reply.map_err(|e| match e {
+                ClientError::Rpc { server, error, .. } => ClientError::Rpc { server, method, error },
+                other => other,
+            })
+        }
+    }
+
+    /// Queues a notification.
+    pub fn notify(&self, method: &str, params: Value) {
+        let message = Message::Notification { method: method.to_string(), params };
+        self.inner.send(message.to_bytes(), None);
+    }
+
+    /// Queues a notification and resolves once it has been written to the
+    /// server's stdin (or the server is gone).
+    pub(crate) fn notify_written(&self, method: &str, params: Value) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        let message = Message::Notification { method: method.to_string(), params };
+        self.inner.send(message.to_bytes(), Some(tx));
+        rx
+    }
+
+    /// `shutdown` (no params member), `exit`, up to 2 s for the process to
+    /// leave, then kill. Clears documents and diagnostics. Never leaves the
+    /// process (or its process group) running.
+    pub async fn shutdown(&self) {
+        let grace = Duration::from_secs(2);
+        if self.is_alive() {
+            let answered = self.request_with_timeout("shutdown", Value::Null, grace).await;
+            if let Err(e) = answered {
+                tracing::debug!(server = %self.server_id(), "shutdown request failed: {e}");
+            }
+            self.notify("exit", Value::Null);
+            if self.inner.process.wait_exit(grace).await.is_none() {
+                tracing::debug!(server = %self.server_id(), "server ignored exit; killing it");
+            }
+        }
+        self.inner.process.kill();
+        self.inner.process.wait_exit(grace).await;
+        lock(&self.inner.state).clear();
+        let _ = self.inner.dead.set("shut down".into());
+        self.inner.bump();
+    }
+
+    /// Kills the server without the shutdown handshake.
+    pub fn kill(&self) {
+        self.inner.process.kill();
+    }
+
+    /// Open work-done progress ("is the server still indexing?"): the title
+    /// and latest message of each.
+    pub fn active_progress(&self) -> Vec<(Option<String>, Option<String>)> {
+        lock(&self.inner.state).progress.values().map(|p| (p.title.clone(), p.message.clone())).collect()
+    }
+
+    /// How many `workspace/diagnostic/refresh` requests the server has sent.
+    pub fn diagnostic_refreshes(&self) -> u64 {
+        lock(&self.inner.state).refreshes
+    }
+
+    /// The methods the server registered dynamically.
+    pub fn registered_methods(&self) -> Vec<String> {
+        lock(&self.inner.state).registrations.values().map(|r| r.method.clone()).collect()
+    }
+
+    pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
+        self.inner.events.subscribe()
+    }
+}
+
+impl Inner {
+    fn send(&self, bytes: Vec<u8>, written: Option<oneshot::Sender<()>>) {
+        // A closed queue means the writer is gone (server dead): the written
+        // ack is dropped, which its receiver sees as "done".
+        let _ = self.out.send(Outgoing { bytes, written });
+    }
+
+    pub(crate) fn bump(&self) {
+        self.events.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    pub(crate) fn dead_error(&self, detail: &str) -> ClientError {
+        ClientError::Dead { server: self.config.server_id.clone(), detail: detail.to_string() }
+    }
+
+    pub(crate) fn is_dead(&self) -> bool {
+        self.dead.get().is_some()
+    }
+
+    fn respond(&self, id: RequestId, result: Result<Value, ResponseError>) {
+        self.send(Message::Response { id: Some(id), result }.to_bytes(), None);
+    }
+
+    fn dispatch(&self, message: Message) {
+        self.received.fetch_add(1, Ordering::AcqRel);
+        match message {
+            Message::Response { id: Some(id), result } => {
+                let waiter = lock(&self.pending).remove(&id);
+                match waiter {
+                    Some(tx) => {
+                        let reply = result.map_err(|error| ClientError::Rpc {
+                            server: self.config.server_id.clone(),
+                            method: String::new(),
+                            error,
+                        });
+                        let _ = tx.send(reply);
+                    }
+                    None => tracing::debug!(server = %self.config.server_id, %id, "response to an unknown request id ignored"),
+                }
+            }
+            Message::Response { id: None, result } => {
+                tracing::debug!(server = %self.config.server_id, ?result, "response without id ignored");
+            }
+            Message::Request { id, method, params } => {
+                let answer = server_requests::answer(self, &method, &params);
+                self.respond(id, answer);
+            }
+            Message::Notification { method, params } => self.on_notification(&method, params),
+        }
+    }
+
+    fn on_notification(&self, method: &str, params: Value) {
+        match method {
+            "textDocument/publishDiagnostics" => {
+                let seq = self.received.load(Ordering::Acquire);
+                if lock(&self.state).on_publish(params, seq) {
+                    self.bump();
+                }
+            }
+            "$/progress" => {
+                let seq = self.received.load(Ordering::Acquire);
+                lock(&self.state).on_progress(&params, seq);
+                self.bump();
+            }
+            "window/logMessage" | "window/showMessage" => {
+                let text = params.get("message").and_then(Value::as_str).unwrap_or_default();
+                let kind = params.get("type").and_then(Value::as_i64).unwrap_or(4);
+                match kind {
+                    1 => tracing::warn!(server = %self.config.server_id, "{text}"),
+                    2 => tracing::info!(server = %self.config.server_id, "{text}"),
+                    _ => tracing::debug!(server = %self.config.server_id, "{text}"),
+                }
+            }
+            _ => tracing::trace!(server = %self.config.server_id, method, "notification ignored"),
+        }
+    }
+
+    /// The stream is over: fail everything pending at once with the reason.
+    async fn on_stream_closed(&self, why: &str) {
+        let status = self.process.wait_exit(Duration::from_millis(200)).await;
+        let status = status.map_or_else(|| "still running".to_string(), |s| s.to_string());
+        let tail = self.process.stderr_tail();
+        let tail = tail.trim();
+        let detail = if tail.is_empty() {
+            format!("{why}; process {status}")
+        } else {
+            let start = tail.char_indices().rev().nth(1999).map_or(0, |(i, _)| i);
+            format!("{why}; process {status}; stderr: {}", &tail[start..])
+        };
+        tracing::debug!(server = %self.config.server_id, "{detail}");
+        let _ = self.dead.set(detail.clone());
+        let pending: Vec<_> = lock(&self.pending).drain().collect();
+        for (_, tx) in pending {
+            let _ = tx.send(Err(self.dead_error(&detail)));
+        }
+        self.process.kill();
+        self.bump();
+    }
+}
+
+/// Sends `$/cancelRequest` when a request future is dropped or times out
+/// before its answer arrived.
+struct CancelGuard {
+    inner: Arc<Inner>,
+    id: RequestId,
+    armed: bool,
+}
+
+impl CancelGuard {
+    fn disarm(&mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for CancelGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let was_pending = lock(&self.inner.pending).remove(&self.id).is_some();
+        if was_pending && !self.inner.is_dead() {
+            let id = serde_json::to_value(&self.id).unwrap_or(Value::Null);
+            let message = Message::Notification { method: "$/cancelRequest".into(), params: json!({ "id": id }) };
+            self.inner.send(message.to_bytes(), None);
+        }
+    }
+}
+
+async fn write_loop(mut stdin: ChildStdin, mut queue: mpsc::UnboundedReceiver<Outgoing>) {
+    while let Some(item) = queue.recv().await {
+        if let Err(e) = write_frame(&mut stdin, &item.bytes).await {
+            tracing::debug!("writing to server failed: {e}");
+            return;
+        }
+        if let Some(ack) = item.written {
+            let _ = ack.send(());
+        }
+    }
+}
+
+async fn read_loop(inner: Weak<Inner>, stdout: ChildStdout, max_frame: usize) {
+    let mut reader = FrameReader::with_limit(BufReader::with_capacity(64 * 1024, stdout), max_frame);
+    let why = loop {
+        let frame = reader.read_frame().await;
+        let Some(inner) = inner.upgrade() else { return };
+        match frame {
+            Ok(Some(body)) => match Message::parse(&body) {
+                Ok(message) => inner.dispatch(message),
+                Err(e) => tracing::warn!(server = %inner.config.server_id, "ignored a message: {e}"),
+            },
+            Ok(None) => break "the server closed its output".to_string(),
+            Err(e) if e.is_recoverable() => tracing::warn!(server = %inner.config.server_id, "{e}"),
+            Err(e) => break e.to_string(),
+        }
+    };
+    if let Some(inner) = inner.upgrade() {
+        inner.on_stream_closed(&why).await;
+    }
+}
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it: the
+/// state here stays consistent between statements.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -1,0 +1,194 @@
+//! "What are this server's diagnostics for the exact version I just gave it?"
+//!
+//! Resolved as early as the protocol allows:
+//! 1. Pull (declared statically or registered dynamically): ask with
+//!    `textDocument/diagnostic`. The answer is for the version on the wire
+//!    before the request, so it is exact; no settle wait.
+//! 2. Push: a publish counts only if it carries version V, or carries no
+//!    version and arrived after the change for V was written. An older
+//!    version never counts. After a counting publish, wait the settle window
+//!    for further waves (a new counting publish restarts it), and while
+//!    work-done progress begun after the change is still open (rust-analyzer
+//!    runs cargo check after didSave inside one).
+//! 3. At the deadline, return what is known for V, marked `timed_out`.
+//!
+//! A server that registers pull while we wait (pyright, ruff do so right
+//! after `initialized`) switches the wait to pull.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::client::{ClientError, LspClient, lock};
+use super::documents::DocumentVersion;
+use super::message::codes;
+use super::state::{LspDiagnostic, Pulled};
+use crate::diagnostic::Outcome;
+
+/// How one wait ended and what it found.
+#[derive(Debug, Clone)]
+pub struct DiagnosticsReport {
+    pub outcome: Outcome,
+    pub diagnostics: Arc<[LspDiagnostic]>,
+    pub elapsed: Duration,
+}
+
+const PULL_METHOD: &str = "textDocument/diagnostic";
+
+impl LspClient {
+    /// Whether diagnostics are pulled from this server (static or dynamic).
+    pub fn pulls_diagnostics(&self) -> bool {
+        self.facts().is_some_and(|f| f.static_pull) || lock(&self.inner.state).has_registration(PULL_METHOD)
+    }
+
+    /// Waits for the diagnostics of `doc` (a version given by `sync_document`)
+    /// until they are final or the deadline passes.
+    pub async fn diagnostics_for(&self, doc: &DocumentVersion, deadline: Instant) -> DiagnosticsReport {
+        let started = Instant::now();
+        let (outcome, diagnostics) = self.resolve(doc, deadline).await;
+        DiagnosticsReport { outcome, diagnostics, elapsed: started.elapsed() }
+    }
+
+    async fn resolve(&self, doc: &DocumentVersion, deadline: Instant) -> (Outcome, Arc<[LspDiagnostic]>) {
+        let mut events = self.subscribe();
+        let settle = self.inner.config.settle;
+        let mut settle_until: Option<Instant> = None;
+        let mut last_counted_seq = 0u64;
+        loop {
+            if self.pulls_diagnostics() {
+                return self.pull(doc, deadline).await;
+            }
+            events.borrow_and_update();
+            let (counting, busy, dead) = {
+                let state = lock(&self.inner.state);
+                let counting = state
+                    .published
+                    .get(&doc.uri)
+                    .filter(|p| match p.version {
+                        Some(v) => v == doc.version,
+                        None => p.seq > doc.changed_at,
+                    })
+                    .cloned();
+                (counting, state.busy_since(doc.changed_at), self.inner.is_dead())
+            };
+            let known = counting.as_ref().map_or_else(|| Arc::from([]), |p| p.diagnostics.clone());
+            if dead {
+                return (Outcome::ServerDead, known);
+            }
+            if let Some(p) = &counting
+                && p.seq != last_counted_seq
+            {
+                last_counted_seq = p.seq;
+                settle_until = Some(Instant::now() + settle);
+            }
+            let now = Instant::now();
+            if let Some(until) = settle_until
+                && now >= until
+                && !busy
+            {
+                return (Outcome::Settled, known);
+            }
+            if now >= deadline {
+                return (Outcome::TimedOut, known);
+            }
+            let wake = match settle_until {
+                Some(until) if !busy => until.min(deadline),
+                _ => deadline,
+            };
+            // Any event (publish, progress, registration, death) or the next timer.
+            let _ = tokio::time::timeout_at(wake, events.changed()).await;
+        }
+    }
+
+    async fn pull(&self, doc: &DocumentVersion, deadline: Instant) -> (Outcome, Arc<[LspDiagnostic]>) {
+        let mut events = self.subscribe();
+        let mut previous = lock(&self.inner.state).pulled.get(&doc.uri).and_then(|p| p.result_id.clone());
+        loop {
+            let mut params = json!({ "textDocument": { "uri": doc.uri } });
+            if let Some(id) = &previous {
+                params["previousResultId"] = Value::String(id.clone());
+            }
+            let identifier = lock(&self.inner.state)
+                .registration_options(PULL_METHOD)
+                .and_then(|o| o.get("identifier"))
+                .cloned()
+                .or_else(|| self.facts().and_then(|f| f.raw.get("diagnosticProvider")?.get("identifier").cloned()));
+            if let Some(identifier) = identifier {
+                params["identifier"] = identifier;
+            }
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            match self.request_with_timeout(PULL_METHOD, params, remaining).await {
+                Ok(report) => match self.store_pull_report(&doc.uri, &report) {
+                    Some(diagnostics) => return (Outcome::Pulled, diagnostics),
+                    // "unchanged" for a result we no longer hold: ask afresh.
+                    None if previous.is_some() => previous = None,
+                    None => return (Outcome::Pulled, Arc::from([])),
+                },
+                Err(ClientError::Rpc { error, .. })
+                    if error.code == codes::SERVER_CANCELLED || error.code == codes::CONTENT_MODIFIED =>
+                {
+                    // The server is not ready for this version yet: retry on
+                    // its next event, or shortly.
+                    if Instant::now() >= deadline {
+                        return (Outcome::TimedOut, Arc::from([]));
+                    }
+                    let retry_at = (Instant::now() + Duration::from_millis(50)).min(deadline);
+                    let _ = tokio::time::timeout_at(retry_at, events.changed()).await;
+                }
+                Err(ClientError::Timeout { .. }) => return (Outcome::TimedOut, Arc::from([])),
+                Err(ClientError::Dead { .. }) => return (Outcome::ServerDead, Arc::from([])),
+                Err(e) => {
+                    tracing::debug!(server = %self.server_id(), "pull failed: {e}");
+                    return (Outcome::TimedOut, Arc::from([]));
+                }
+            }
+        }
+    }
+
+    /// Stores a `DocumentDiagnosticReport` (and its related documents);
+    /// returns the diagnostics for `uri`, or None for an `unchanged` report
+    /// whose earlier result we do not have.
+    fn store_pull_report(&self, uri: &str, report: &Value) -> Option<Arc<[LspDiagnostic]>> {
+        let mut state = lock(&self.inner.state);
+        if let Some(Value::Object(related)) = report.get("relatedDocuments") {
+            for (other, sub) in related {
+                if sub.get("kind").and_then(Value::as_str) == Some("full") {
+                    let diagnostics = LspDiagnostic::parse_list(sub.get("items"));
+                    let result_id = sub.get("resultId").and_then(Value::as_str).map(str::to_string);
+                    state.pulled.insert(other.clone(), Pulled { result_id, diagnostics });
+                }
+            }
+        }
+        let result_id = report.get("resultId").and_then(Value::as_str).map(str::to_string);
+        match report.get("kind").and_then(Value::as_str) {
+            Some("unchanged") => {
+                let held = state.pulled.get_mut(uri)?;
+                held.result_id = result_id.or(held.result_id.take());
+                Some(held.diagnostics.clone())
+            }
+            _ => {
+                let diagnostics = LspDiagnostic::parse_list(report.get("items"));
+                state.pulled.insert(uri.to_string(), Pulled { result_id, diagnostics: diagnostics.clone() });
+                Some(diagnostics)
+            }
+        }
+    }
+
+    /// Every URI with non-empty diagnostics this server has reported (pushed
+    /// or pulled), with the latest set for each. Used for "other files".
+    pub fn known_diagnostics(&self) -> Vec<(String, Arc<[LspDiagnostic]>)> {
+        let state = lock(&self.inner.state);
+        let mut all: Vec<(String, Arc<[LspDiagnostic]>)> = state
+            .published
+            .iter()
+            .filter(|(uri, _)| !state.pulled.contains_key(*uri))
+            .map(|(uri, p)| (uri.clone(), p.diagnostics.clone()))
+            .chain(state.pulled.iter().map(|(uri, p)| (uri.clone(), p.diagnostics.clone())))
+            .filter(|(_, d)| !d.is_empty())
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+}

@@ -1,0 +1,112 @@
+//! Keeping the server's copy of a document equal to ours: didOpen (version 1),
+//! didChange with strictly increasing versions (full or incremental, in the
+//! negotiated position encoding), didSave when the server asks for it, and
+//! didClose. A version is assigned and its message queued under one lock, so
+//! concurrent updates reach the wire in version order.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use serde_json::{Value, json};
+
+use super::capabilities::SyncKind;
+use super::client::{LspClient, lock};
+use super::position::PositionEncoding;
+use super::state::OpenDocument;
+use super::text_sync::{full_change, incremental_changes};
+use super::uri;
+
+/// A document version the server has been given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentVersion {
+    pub uri: String,
+    pub version: i32,
+    /// `received` count once the change was written: publishes without a
+    /// version count only when they arrived after this.
+    pub changed_at: u64,
+    pub text: Arc<str>,
+}
+
+impl LspClient {
+    /// Opens the document or brings the server's copy to `text`, then saves
+    /// it if the server wants didSave. Identical text sends nothing.
+    pub async fn sync_document(&self, path: &Path, language_id: &str, text: Arc<str>) -> DocumentVersion {
+        let uri = uri::from_path(path);
+        let (version, written, save) = {
+            let mut state = lock(&self.inner.state);
+            let facts = self.inner.facts.get();
+            let sync = facts.map_or(SyncKind::Full, |f| f.sync);
+            let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
+            let save = facts.and_then(|f| f.save);
+            match state.documents.get_mut(&uri) {
+                Some(doc) if *doc.text == *text => {
+                    return DocumentVersion { uri, version: doc.version, changed_at: doc.changed_at, text: doc.text.clone() };
+                }
+                Some(doc) => {
+                    doc.version += 1;
+                    let changes = match sync {
+                        SyncKind::Incremental => incremental_changes(&doc.text, &text, encoding),
+                        _ => vec![full_change(&text)],
+                    };
+                    doc.text = text.clone();
+                    let params = json!({
+                        "textDocument": { "uri": uri, "version": doc.version },
+                        "contentChanges": changes,
+                    });
+                    (doc.version, self.notify_written("textDocument/didChange", params), save)
+                }
+                None => {
+                    let params = json!({
+                        "textDocument": { "uri": uri, "languageId": language_id, "version": 1, "text": &*text },
+                    });
+                    let doc = OpenDocument { version: 1, language_id: language_id.to_string(), text: text.clone(), changed_at: 0 };
+                    state.documents.insert(uri.clone(), doc);
+                    (1, self.notify_written("textDocument/didOpen", params), save)
+                }
+            }
+        };
+        let _ = written.await;
+        let changed_at = self.inner.received.load(Ordering::Acquire);
+        if let Some(include_text) = save {
+            let mut params = json!({ "textDocument": { "uri": uri } });
+            if include_text {
+                params["text"] = Value::String(text.to_string());
+            }
+            self.notify("textDocument/didSave", params);
+        }
+        if let Some(doc) = lock(&self.inner.state).documents.get_mut(&uri)
+            && doc.version == version
+        {
+            doc.changed_at = changed_at;
+        }
+        DocumentVersion { uri, version, changed_at, text }
+    }
+
+    /// Closes the document and forgets its diagnostics.
+    pub fn close_document(&self, path: &Path) {
+        let uri = uri::from_path(path);
+        let mut state = lock(&self.inner.state);
+        if state.documents.remove(&uri).is_some() {
+            self.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+        }
+        state.published.remove(&uri);
+        state.pulled.remove(&uri);
+    }
+
+    /// The server's current copy of a document, if open.
+    pub fn document(&self, path: &Path) -> Option<(i32, Arc<str>)> {
+        let uri = uri::from_path(path);
+        lock(&self.inner.state).documents.get(&uri).map(|d| (d.version, d.text.clone()))
+    }
+
+    /// Tells servers that registered for file watching about changed files.
+    /// `changes` are (path, kind): 1 created, 2 changed, 3 deleted.
+    pub fn did_change_watched_files(&self, changes: &[(&Path, u8)]) {
+        if changes.is_empty() || !lock(&self.inner.state).has_registration("workspace/didChangeWatchedFiles") {
+            return;
+        }
+        let events: Vec<Value> = changes.iter().map(|(p, kind)| json!({ "uri": uri::from_path(p), "type": kind })).collect();
+        self.notify("workspace/didChangeWatchedFiles", json!({ "changes": events }));
+    }
+}

@@ -1,0 +1,191 @@
+//! JSON-RPC 2.0 messages as LSP uses them.
+//!
+//! Parsed by hand from a JSON object rather than derived, because the shapes
+//! differ only by which members are present: `"result": null` is a successful
+//! response, while a missing `result` with an `error` is a failure. Reading is
+//! lenient (no `jsonrpc` member is fine); writing always emits `"jsonrpc":"2.0"`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A request id: LSP allows integers and strings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(i64),
+    String(String),
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// The `error` member of a failed response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResponseError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+pub mod codes {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL_ERROR: i64 = -32603;
+    pub const SERVER_CANCELLED: i64 = -32802;
+    pub const CONTENT_MODIFIED: i64 = -32801;
+    pub const REQUEST_CANCELLED: i64 = -32800;
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    Request { id: RequestId, method: String, params: Value },
+    Notification { method: String, params: Value },
+    Response { id: Option<RequestId>, result: Result<Value, ResponseError> },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MessageError {
+    #[error("message is not valid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("message is not a JSON-RPC request, notification or response")]
+    NotJsonRpc,
+}
+
+impl Message {
+    pub fn parse(body: &[u8]) -> Result<Message, MessageError> {
+        let Value::Object(mut map) = serde_json::from_slice::<Value>(body)? else {
+            return Err(MessageError::NotJsonRpc);
+        };
+        let id = take_id(&mut map);
+        if let Some(Value::String(method)) = map.remove("method") {
+            let params = map.remove("params").unwrap_or(Value::Null);
+            return Ok(match id {
+                Some(Some(id)) => Message::Request { id, method, params },
+                _ => Message::Notification { method, params },
+            });
+        }
+        let result = if let Some(error) = map.remove("error") {
+            Err(serde_json::from_value::<ResponseError>(error).map_err(|_| MessageError::NotJsonRpc)?)
+        } else if let Some(result) = map.remove("result") {
+            Ok(result)
+        } else {
+            return Err(MessageError::NotJsonRpc);
+        };
+        // A response's id may be null (an error about an unparsable request).
+        Ok(Message::Response { id: id.flatten(), result })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let value = match self {
+            Message::Request { id, method, params } => {
+                request_value(id, method, params)
+            }
+            Message::Notification { method, params } => {
+                let mut map = Map::with_capacity(3);
+                map.insert("jsonrpc".into(), "2.0".into());
+                map.insert("method".into(), method.clone().into());
+                if !params.is_null() {
+                    map.insert("params".into(), params.clone());
+                }
+                Value::Object(map)
+            }
+            Message::Response { id, result } => {
+                let mut map = Map::with_capacity(3);
+                map.insert("jsonrpc".into(), "2.0".into());
+                map.insert("id".into(), id.as_ref().map_or(Value::Null, id_value));
+                match result {
+                    Ok(v) => map.insert("result".into(), v.clone()),
+                    Err(e) => map.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null)),
+                };
+                Value::Object(map)
+            }
+        };
+        serde_json::to_vec(&value).unwrap_or_default()
+    }
+}
+
+/// A request object. `params` is omitted when null: some servers (tsgo)
+/// reject `"params": null` on parameterless requests such as `shutdown`.
+fn request_value(id: &RequestId, method: &str, params: &Value) -> Value {
+    let mut map = Map::with_capacity(4);
+    map.insert("jsonrpc".into(), "2.0".into());
+    map.insert("id".into(), id_value(id));
+    map.insert("method".into(), method.into());
+    if !params.is_null() {
+        map.insert("params".into(), params.clone());
+    }
+    Value::Object(map)
+}
+
+fn id_value(id: &RequestId) -> Value {
+    match id {
+        RequestId::Number(n) => Value::from(*n),
+        RequestId::String(s) => Value::from(s.as_str()),
+    }
+}
+
+/// `None`: no id member; `Some(None)`: an id we cannot use (null, float, object).
+fn take_id(map: &mut Map<String, Value>) -> Option<Option<RequestId>> {
+    let id = map.remove("id")?;
+    Some(match id {
+        Value::Number(n) => n.as_i64().map(RequestId::Number),
+        Value::String(s) => Some(RequestId::String(s)),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(v: Value) -> Message {
+        Message::parse(&serde_json::to_vec(&v).unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn null_result_is_success_not_absence() {
+        let m = parse(json!({"jsonrpc":"2.0","id":3,"result":null}));
+        assert_eq!(m, Message::Response { id: Some(RequestId::Number(3)), result: Ok(Value::Null) });
+    }
+
+    #[test]
+    fn error_response_is_failure() {
+        let m = parse(json!({"id":"a","error":{"code":-32601,"message":"nope"}}));
+        let Message::Response { id, result: Err(e) } = m else { panic!("{m:?}") };
+        assert_eq!(id, Some(RequestId::String("a".into())));
+        assert_eq!(e.code, codes::METHOD_NOT_FOUND);
+    }
+
+    #[test]
+    fn request_and_notification_are_told_apart_by_id() {
+        assert!(matches!(parse(json!({"id":1,"method":"m"})), Message::Request { .. }));
+        assert!(matches!(parse(json!({"method":"m","params":[1]})), Message::Notification { .. }));
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        assert!(Message::parse(b"not json").is_err());
+        assert!(Message::parse(b"[1,2]").is_err());
+        assert!(Message::parse(b"{\"id\":1}").is_err());
+        assert!(Message::parse(b"{\"id\":1,\"error\":\"x\"}").is_err());
+    }
+
+    #[test]
+    fn parameterless_request_has_no_params_member() {
+        let bytes = Message::Request { id: RequestId::Number(9), method: "shutdown".into(), params: Value::Null }.to_bytes();
+        let v: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        assert_eq!(v, json!({"jsonrpc":"2.0","id":9,"method":"shutdown"}));
+    }
+}

@@ -1,0 +1,213 @@
+//! What a client knows about its server between messages: dynamic
+//! registrations, open work-done progress, open documents, and the latest
+//! diagnostics per document — pushed or pulled, each with the document
+//! version it belongs to. Plain data behind one mutex, never held across an
+//! await.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use lsp_types::{Position, Range};
+use serde_json::Value;
+
+/// One diagnostic as the server sent it, read leniently: unknown members are
+/// ignored and `code` may be a number or a string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LspDiagnostic {
+    pub range: Range,
+    pub severity: Option<i64>,
+    pub code: Option<String>,
+    pub source: Option<String>,
+    pub message: String,
+}
+
+impl LspDiagnostic {
+    pub fn from_value(v: &Value) -> Option<LspDiagnostic> {
+        let range = v.get("range")?;
+        let pos = |p: &Value| -> Option<Position> {
+            let line = p.get("line")?.as_u64()?;
+            let character = p.get("character")?.as_u64()?;
+            Some(Position::new(u32::try_from(line).ok()?, u32::try_from(character).ok()?))
+        };
+        let start = pos(range.get("start")?)?;
+        let end = pos(range.get("end")?)?;
+        let message = match v.get("message")? {
+            Value::String(s) => s.clone(),
+            // LSP 3.18 allows MarkupContent.
+            Value::Object(o) => o.get("value")?.as_str()?.to_string(),
+            _ => return None,
+        };
+        let code = match v.get("code") {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        Some(LspDiagnostic {
+            range: Range::new(start, end),
+            severity: v.get("severity").and_then(Value::as_i64),
+            code,
+            source: v.get("source").and_then(Value::as_str).map(str::to_string),
+            message,
+        })
+    }
+
+    /// Parses an array of diagnostics, skipping (and logging) malformed entries.
+    pub fn parse_list(items: Option<&Value>) -> Arc<[LspDiagnostic]> {
+        let Some(Value::Array(items)) = items else { return Arc::from([]) };
+        items
+            .iter()
+            .filter_map(|item| {
+                let parsed = LspDiagnostic::from_value(item);
+                if parsed.is_none() {
+                    tracing::debug!(?item, "malformed diagnostic skipped");
+                }
+                parsed
+            })
+            .collect()
+    }
+}
+
+/// The latest publishDiagnostics for one URI.
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub version: Option<i32>,
+    /// `received` count when it arrived (orders it against changes we sent).
+    pub seq: u64,
+    pub diagnostics: Arc<[LspDiagnostic]>,
+}
+
+/// The latest pull answer for one URI.
+#[derive(Debug, Clone)]
+pub struct Pulled {
+    pub result_id: Option<String>,
+    pub diagnostics: Arc<[LspDiagnostic]>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Registration {
+    pub method: String,
+    pub options: Value,
+}
+
+#[derive(Debug, Clone)]
+pub struct Progress {
+    pub title: Option<String>,
+    pub message: Option<String>,
+    /// `received` count when it began.
+    pub began: u64,
+}
+
+/// A document as the server has it.
+#[derive(Debug, Clone)]
+pub struct OpenDocument {
+    pub version: i32,
+    pub language_id: String,
+    pub text: Arc<str>,
+    /// `received` count once the change making this version was written.
+    pub changed_at: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct ClientState {
+    pub registrations: HashMap<String, Registration>,
+    pub progress: HashMap<String, Progress>,
+    pub documents: HashMap<String, OpenDocument>,
+    pub published: HashMap<String, Published>,
+    pub pulled: HashMap<String, Pulled>,
+    /// Count of `workspace/diagnostic/refresh` requests received.
+    pub refreshes: u64,
+}
+
+impl ClientState {
+    /// Stores a publish; returns false when it was malformed.
+    pub fn on_publish(&mut self, params: Value, seq: u64) -> bool {
+        let Some(uri) = params.get("uri").and_then(Value::as_str) else { return false };
+        let version = params.get("version").and_then(Value::as_i64).and_then(|v| i32::try_from(v).ok());
+        let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
+        self.published.insert(uri.to_string(), Published { version, seq, diagnostics });
+        true
+    }
+
+    pub fn on_progress(&mut self, params: &Value, seq: u64) {
+        let Some(token) = params.get("token").map(token_key) else { return };
+        let value = params.get("value");
+        let text = |key: &str| value.and_then(|v| v.get(key)).and_then(Value::as_str).map(str::to_string);
+        match value.and_then(|v| v.get("kind")).and_then(Value::as_str) {
+            Some("begin") => {
+                self.progress.insert(token, Progress { title: text("title"), message: text("message"), began: seq });
+            }
+            Some("report") => {
+                if let Some(p) = self.progress.get_mut(&token)
+                    && let Some(message) = text("message")
+                {
+                    p.message = Some(message);
+                }
+            }
+            Some("end") => {
+                self.progress.remove(&token);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn has_registration(&self, method: &str) -> bool {
+        self.registrations.values().any(|r| r.method == method)
+    }
+
+    pub fn registration_options(&self, method: &str) -> Option<&Value> {
+        self.registrations.values().find(|r| r.method == method).map(|r| &r.options)
+    }
+
+    /// Whether work-done progress that began after `seq` is still open.
+    pub fn busy_since(&self, seq: u64) -> bool {
+        self.progress.values().any(|p| p.began > seq)
+    }
+
+    /// Forgets documents and diagnostics (on shutdown).
+    pub fn clear(&mut self) {
+        self.documents.clear();
+        self.published.clear();
+        self.pulled.clear();
+        self.progress.clear();
+    }
+}
+
+/// Progress tokens may be integers or strings; key them as text.
+pub fn token_key(token: &Value) -> String {
+    match token {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn diagnostics_are_read_leniently() {
+        let list = LspDiagnostic::parse_list(Some(&json!([
+            {"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 5}}, "message": "m", "code": 2322, "extra": 1},
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": {"kind": "markdown", "value": "md"}, "code": "E1", "severity": 2},
+            {"message": "no range"},
+            "garbage"
+        ])));
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].code.as_deref(), Some("2322"));
+        assert_eq!(list[0].severity, None);
+        assert_eq!(list[1].message, "md");
+    }
+
+    #[test]
+    fn progress_begin_report_end() {
+        let mut state = ClientState::default();
+        state.on_progress(&json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}), 10);
+        assert!(state.busy_since(9));
+        assert!(!state.busy_since(10));
+        state.on_progress(&json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}), 11);
+        assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
+        state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12);
+        assert!(state.progress.is_empty());
+    }
+}

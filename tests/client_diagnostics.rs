@@ -1,0 +1,194 @@
+//! The diagnostics wait, path by path, against the scripted fake server:
+//! pulled, settled with waves, stale versions ignored, unversioned publishes
+//! after a change, timed out, dead.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::json;
+use squiggle::diagnostic::Outcome;
+use support::{Fake, deadline, messages, sync};
+
+#[tokio::test]
+async fn push_with_version_settles_on_this_versions_diagnostics() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"diagnosticMode": "push"})).await;
+    let doc = sync(&client, &fake.file("a.txt"), "ok\nx @error[E1](bad thing)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!(report.outcome, Outcome::Settled);
+    assert_eq!(messages(&report), vec!["bad thing"]);
+    assert_eq!(report.diagnostics[0].code.as_deref(), Some("E1"));
+    assert_eq!(report.diagnostics[0].range.start.line, 1);
+    assert_eq!(report.diagnostics[0].range.start.character, 2);
+}
+
+#[tokio::test]
+async fn stale_version_publish_never_counts() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"stalePublish": true, "publishDelayMs": 150})).await;
+    let path = fake.file("a.txt");
+    let v1 = sync(&client, &path, "@error(old problem)\n").await;
+    assert_eq!(messages(&client.diagnostics_for(&v1, deadline(5000)).await), vec!["old problem"]);
+    // The fake now republishes version 1's diagnostics at once, then the real
+    // ones 150 ms later; with no settle window a counted stale publish would
+    // end the wait immediately with the old error.
+    let v2 = sync(&client, &path, "@error(new problem)\n").await;
+    let report = client.diagnostics_for(&v2, deadline(5000)).await;
+    assert_eq!(report.outcome, Outcome::Settled);
+    assert_eq!(messages(&report), vec!["new problem"]);
+    let stale_sent = fake.messages("out").iter().any(|m| m["params"]["version"] == 1 && m["params"]["diagnostics"][0]["message"] == "old problem");
+    assert!(stale_sent, "the fake did not send the stale publish this test relies on");
+}
+
+#[tokio::test]
+async fn unversioned_publish_counts_only_after_the_change() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"publishVersion": false, "publishDelayMs": 150})).await;
+    let path = fake.file("a.txt");
+    let v1 = sync(&client, &path, "@error(first)\n").await;
+    assert_eq!(messages(&client.diagnostics_for(&v1, deadline(5000)).await), vec!["first"]);
+    let v2 = sync(&client, &path, "@error(second)\n").await;
+    let report = client.diagnostics_for(&v2, deadline(5000)).await;
+    assert_eq!(report.outcome, Outcome::Settled);
+    assert_eq!(messages(&report), vec!["second"], "the publish from before the change must not count");
+}
+
+#[tokio::test]
+async fn waves_inside_the_settle_window_are_collected() {
+    let fake = Fake::new();
+    let mut config = fake.config(json!({"waves": [0, 100]}));
+    config.settle = Duration::from_millis(400);
+    let client = fake.start_with(config).await;
+    let doc = sync(&client, &fake.file("a.ts"), "@error(syntax)\n@error#1(semantic)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!(report.outcome, Outcome::Settled);
+    assert_eq!(messages(&report), vec!["syntax", "semantic"]);
+}
+
+#[tokio::test]
+async fn a_settle_window_shorter_than_the_wave_gap_cuts_the_second_wave() {
+    // The counterpart of the test above: proves the window is what collects waves.
+    let fake = Fake::new();
+    let client = fake.start(json!({"waves": [0, 400]})).await;
+    let doc = sync(&client, &fake.file("a.ts"), "@error(syntax)\n@error#1(semantic)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!((report.outcome, messages(&report)), (Outcome::Settled, vec!["syntax".to_string()]));
+}
+
+#[tokio::test]
+async fn no_publish_times_out_with_nothing_invented() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"fault": {"kind": "neverPublish"}})).await;
+    let doc = sync(&client, &fake.file("a.txt"), "@error(never reported)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(300)).await;
+    assert_eq!(report.outcome, Outcome::TimedOut);
+    assert!(report.diagnostics.is_empty());
+    assert!(report.elapsed >= Duration::from_millis(290) && report.elapsed < Duration::from_secs(3), "{:?}", report.elapsed);
+}
+
+#[tokio::test]
+async fn timed_out_keeps_what_this_version_had() {
+    // A publish loop keeps restarting the settle window: at the deadline the
+    // known diagnostics for this version are returned, marked timed out.
+    let fake = Fake::new();
+    let mut config = fake.config(json!({"fault": {"kind": "publishLoop", "intervalMs": 20}}));
+    config.settle = Duration::from_millis(100);
+    let client = fake.start_with(config).await;
+    let doc = sync(&client, &fake.file("a.txt"), "@error(loop)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(500)).await;
+    assert_eq!((report.outcome, messages(&report)), (Outcome::TimedOut, vec!["loop".to_string()]));
+}
+
+#[tokio::test]
+async fn server_death_during_the_wait_ends_it_at_once() {
+    let fake = Fake::new();
+    let mut config = fake.config(json!({"fault": {"kind": "crashAfterPublish"}}));
+    config.settle = Duration::from_secs(3);
+    let client = fake.start_with(config).await;
+    let doc = sync(&client, &fake.file("a.txt"), "@error(last words)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(8000)).await;
+    assert_eq!(report.outcome, Outcome::ServerDead);
+    assert!(report.elapsed < Duration::from_secs(2), "{:?}", report.elapsed);
+    assert!(client.dead_reason().is_some_and(|r| r.contains("exit status: 5")), "{:?}", client.dead_reason());
+}
+
+#[tokio::test]
+async fn pull_answers_exactly_and_reuses_result_ids() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"diagnosticMode": "pull"})).await;
+    let path = fake.file("a.txt");
+    let v1 = sync(&client, &path, "@warning(w1)\n").await;
+    let first = client.diagnostics_for(&v1, deadline(5000)).await;
+    assert_eq!((first.outcome, messages(&first)), (Outcome::Pulled, vec!["w1".to_string()]));
+    // Same version again: the client sends previousResultId, the fake says
+    // "unchanged", and the held diagnostics are returned.
+    let again = client.diagnostics_for(&v1, deadline(5000)).await;
+    assert_eq!((again.outcome, messages(&again)), (Outcome::Pulled, vec!["w1".to_string()]));
+    let pulls = fake.received("textDocument/diagnostic");
+    assert_eq!(pulls.len(), 2);
+    assert_eq!(pulls[1]["params"]["previousResultId"], "1");
+    assert!(fake.messages("out").iter().any(|m| m["result"]["kind"] == "unchanged"));
+    let v2 = sync(&client, &path, "fixed\n").await;
+    let fixed = client.diagnostics_for(&v2, deadline(5000)).await;
+    assert_eq!((fixed.outcome, fixed.diagnostics.len()), (Outcome::Pulled, 0));
+}
+
+#[tokio::test]
+async fn dynamically_registered_pull_is_used_when_push_is_off() {
+    // pyright and ruff: advertising pull turns their push off, and they
+    // register pull only after `initialized`.
+    let fake = Fake::new();
+    let client = fake
+        .start(json!({"diagnosticMode": "both", "registerPullDynamically": true, "pushOffWhenClientPulls": true}))
+        .await;
+    let doc = sync(&client, &fake.file("a.py"), "@error(dynamic)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!((report.outcome, messages(&report)), (Outcome::Pulled, vec!["dynamic".to_string()]));
+}
+
+#[tokio::test]
+async fn pull_of_a_dead_server_is_server_dead() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"diagnosticMode": "pull", "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}})).await;
+    let doc = sync(&client, &fake.file("a.txt"), "x\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!(report.outcome, Outcome::ServerDead);
+}
+
+#[tokio::test]
+async fn diagnostics_after_save_inside_progress_are_waited_for() {
+    // rust-analyzer: cargo check runs after didSave inside work-done progress.
+    let fake = Fake::new();
+    let client = fake.start(json!({"publishOnSave": true, "progressOnSave": true, "publishDelayMs": 100})).await;
+    let doc = sync(&client, &fake.file("lib.rs"), "@error(from cargo check)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!((report.outcome, messages(&report)), (Outcome::Settled, vec!["from cargo check".to_string()]));
+    assert_eq!(fake.received("textDocument/didSave").len(), 1);
+}
+
+#[tokio::test]
+async fn configuration_is_answered_before_a_gated_server_publishes() {
+    let fake = Fake::new();
+    let mut config = fake.config(json!({"requireConfiguration": true}));
+    config.settings = json!({"python": {"analysis": {"typeCheckingMode": "strict"}}});
+    let client = fake.start_with(config).await;
+    let doc = sync(&client, &fake.file("a.py"), "@error(gated)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!(messages(&report), vec!["gated"]);
+    let answer = fake.messages("in").into_iter().find(|m| m["result"].is_array()).unwrap_or_default();
+    assert_eq!(answer["result"], json!([null, {"typeCheckingMode": "strict"}]));
+}
+
+#[tokio::test]
+async fn known_diagnostics_lists_other_files() {
+    let fake = Fake::new();
+    let client = fake.start(json!({"otherFiles": true})).await;
+    let a = sync(&client, &fake.file("a.txt"), "@error(in a)\n").await;
+    client.diagnostics_for(&a, deadline(5000)).await;
+    let b = sync(&client, &fake.file("b.txt"), "clean\n").await;
+    client.diagnostics_for(&b, deadline(5000)).await;
+    let known = client.known_diagnostics();
+    assert_eq!(known.len(), 1);
+    assert!(known[0].0.ends_with("/a.txt"));
+}
