@@ -1,1 +1,4 @@
-//! Built-in language servers as data (placeholder).
+//! The built-in language servers, as plain data (in progress): `languages`
+//! maps file names to LSP language ids.
+
+pub mod languages;
