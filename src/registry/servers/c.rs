@@ -1,0 +1,22 @@
+//! C, C++ and Objective-C: clangd.
+//!
+//! Background indexing is off: it compiles every file of the project in the
+//! background, competing for CPU with the diagnostics of the file just edited,
+//! and diagnostics need only the open file and its includes.
+
+use crate::registry::{ServerSpec, spec};
+
+pub fn servers() -> Vec<ServerSpec> {
+    vec![spec(
+        "clangd",
+        &["clangd", "--background-index=false"],
+        &["c", "cpp", "objective-c", "objective-cpp", "cuda-cpp"],
+        &[
+            "compile_commands.json",
+            "compile_flags.txt",
+            ".clangd",
+            "CMakeLists.txt",
+        ],
+        "apt install clangd (or brew install llvm)",
+    )]
+}

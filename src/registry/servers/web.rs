@@ -1,0 +1,73 @@
+//! JSON, CSS, HTML, YAML and Markdown: the servers extracted from VS Code
+//! (one npm package serves the first three), the Red Hat YAML server, and
+//! marksman for Markdown, off by default because its findings (broken links)
+//! are rarely what an agent's edit is about.
+
+use serde_json::json;
+
+use crate::registry::{ServerSpec, spec};
+
+const EXTRACTED: &str = "npm i -g vscode-langservers-extracted";
+
+pub fn servers() -> Vec<ServerSpec> {
+    vec![
+        ServerSpec {
+            settings: json!({ "json": { "validate": { "enable": true } } }),
+            ..spec(
+                "vscode-json-language-server",
+                &["vscode-json-language-server", "--stdio"],
+                &["json", "jsonc"],
+                &["package.json", ".git"],
+                EXTRACTED,
+            )
+        },
+        ServerSpec {
+            settings: json!({
+                "css": { "validate": true },
+                "scss": { "validate": true },
+                "less": { "validate": true }
+            }),
+            ..spec(
+                "vscode-css-language-server",
+                &["vscode-css-language-server", "--stdio"],
+                &["css", "scss", "less"],
+                &["package.json", ".git"],
+                EXTRACTED,
+            )
+        },
+        ServerSpec {
+            settings: json!({
+                "html": { "validate": { "scripts": true, "styles": true } }
+            }),
+            ..spec(
+                "vscode-html-language-server",
+                &["vscode-html-language-server", "--stdio"],
+                &["html"],
+                &["package.json", ".git"],
+                EXTRACTED,
+            )
+        },
+        ServerSpec {
+            settings: json!({
+                "yaml": { "validate": true, "schemaStore": { "enable": true } }
+            }),
+            ..spec(
+                "yaml-language-server",
+                &["yaml-language-server", "--stdio"],
+                &["yaml"],
+                &[".git"],
+                "npm i -g yaml-language-server",
+            )
+        },
+        ServerSpec {
+            enabled_by_default: false,
+            ..spec(
+                "marksman",
+                &["marksman", "server"],
+                &["markdown"],
+                &[".marksman.toml", ".git"],
+                "brew install marksman",
+            )
+        },
+    ]
+}

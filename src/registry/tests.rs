@@ -1,0 +1,228 @@
+//! Invariants of the built-in registry and the server selection rules.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::Path;
+
+use super::*;
+
+fn ids<'a>(servers: &[&'a ServerSpec]) -> Vec<&'a str> {
+    servers.iter().map(|spec| spec.id.as_str()).collect()
+}
+
+fn check_servers_for(path: &str, expected: &[&str]) {
+    let specs = builtin_servers();
+    assert_eq!(
+        ids(&servers_for(Path::new(path), &specs)),
+        expected,
+        "servers for {path}"
+    );
+}
+
+fn builtin(id: &str) -> ServerSpec {
+    builtin_servers()
+        .into_iter()
+        .find(|spec| spec.id == id)
+        .unwrap_or_else(|| panic!("no builtin {id}"))
+}
+
+#[test]
+fn ids_are_unique() {
+    let mut seen = HashSet::new();
+    for spec in builtin_servers() {
+        assert!(seen.insert(spec.id.clone()), "{} is listed twice", spec.id);
+    }
+}
+
+#[test]
+fn every_spec_can_be_started_and_installed() {
+    for spec in builtin_servers() {
+        assert!(!spec.commands.is_empty(), "{} has no command", spec.id);
+        for command in &spec.commands {
+            assert!(
+                !command.program.is_empty(),
+                "{} has an empty program",
+                spec.id
+            );
+        }
+        assert!(
+            !spec.install_hint.trim().is_empty(),
+            "{} has no install hint",
+            spec.id
+        );
+        assert!(!spec.languages.is_empty(), "{} serves no language", spec.id);
+    }
+}
+
+#[test]
+fn every_served_language_is_in_the_language_map() {
+    for spec in builtin_servers() {
+        for language in &spec.languages {
+            assert!(
+                languages::is_known_language(language),
+                "{} serves {language}, which no file maps to",
+                spec.id
+            );
+        }
+    }
+}
+
+#[test]
+fn every_exclusive_group_has_exactly_one_default() {
+    let specs = builtin_servers();
+    let groups: HashSet<&str> = specs
+        .iter()
+        .filter_map(|s| s.exclusive_group.as_deref())
+        .collect();
+    for group in groups {
+        let defaults: Vec<&str> = specs
+            .iter()
+            .filter(|s| s.enabled_by_default && s.exclusive_group.as_deref() == Some(group))
+            .map(|s| s.id.as_str())
+            .collect();
+        assert_eq!(defaults.len(), 1, "group {group} has defaults {defaults:?}");
+    }
+}
+
+#[test]
+fn settings_and_options_are_objects_or_null() {
+    for spec in builtin_servers() {
+        for value in [&spec.settings, &spec.initialization_options] {
+            assert!(value.is_null() || value.is_object(), "{}: {value}", spec.id);
+        }
+    }
+}
+
+#[test]
+fn python_gets_pyright_and_ruff() {
+    check_servers_for("app/main.py", &["pyright", "ruff"]);
+    check_servers_for("stubs/lib.pyi", &["pyright", "ruff"]);
+}
+
+#[test]
+fn typescript_gets_the_language_server_and_eslint() {
+    check_servers_for("src/index.ts", &["typescript-language-server", "eslint"]);
+    check_servers_for("src/App.jsx", &["typescript-language-server", "eslint"]);
+}
+
+#[test]
+fn other_languages_get_their_server() {
+    check_servers_for("main.go", &["gopls"]);
+    check_servers_for("go.mod", &["gopls"]);
+    check_servers_for("src/lib.rs", &["rust-analyzer"]);
+    check_servers_for("src/main.cpp", &["clangd"]);
+    check_servers_for("Cargo.toml", &["tombi"]);
+    check_servers_for(".bashrc", &["bash-language-server"]);
+    check_servers_for("Dockerfile", &["docker-langserver"]);
+    check_servers_for("README.md", &[]);
+    check_servers_for("notes.txt", &[]);
+}
+
+#[test]
+fn enabling_an_alternative_ahead_of_the_default_takes_the_group() {
+    let mut specs = builtin_servers();
+    let ty = specs.iter().position(|s| s.id == "ty").unwrap();
+    let mut ty = specs.remove(ty);
+    ty.enabled_by_default = true;
+    specs.insert(0, ty);
+    assert_eq!(ids(&servers_for_language("python", &specs)), ["ty", "ruff"]);
+}
+
+#[test]
+fn disabling_the_default_leaves_its_group_to_the_next_enabled() {
+    let mut specs = builtin_servers();
+    for spec in &mut specs {
+        match spec.id.as_str() {
+            "typescript-language-server" => spec.enabled_by_default = false,
+            "tsgo" => spec.enabled_by_default = true,
+            _ => {}
+        }
+    }
+    assert_eq!(
+        ids(&servers_for_language("typescript", &specs)),
+        ["tsgo", "eslint"]
+    );
+}
+
+#[test]
+fn eslint_needs_a_config_between_file_and_root() {
+    let eslint = builtin("eslint");
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    let src = root.join("packages/app/src");
+    fs::create_dir_all(&src).unwrap();
+    assert!(!marker_present(&eslint, &src, &root));
+
+    // A config above the workspace root does not count.
+    fs::write(tmp.path().join("eslint.config.js"), "").unwrap();
+    assert!(!marker_present(&eslint, &src, &root));
+
+    fs::write(root.join("eslint.config.mjs"), "").unwrap();
+    assert!(marker_present(&eslint, &src, &root));
+}
+
+#[test]
+fn legacy_eslintrc_in_a_package_counts() {
+    let eslint = builtin("eslint");
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("packages/app/src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(tmp.path().join("packages/app/.eslintrc.json"), "{}").unwrap();
+    assert!(marker_present(&eslint, &src, tmp.path()));
+}
+
+#[test]
+fn servers_without_requirements_always_have_their_marker() {
+    let pyright = builtin("pyright");
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(marker_present(&pyright, tmp.path(), tmp.path()));
+}
+
+#[test]
+fn glob_markers_match_by_suffix() {
+    let tmp = tempfile::tempdir().unwrap();
+    assert!(!dir_has_marker(tmp.path(), "*.sln"));
+    fs::write(tmp.path().join("App.sln"), "").unwrap();
+    assert!(dir_has_marker(tmp.path(), "*.sln"));
+    assert!(!dir_has_marker(tmp.path(), "*.csproj"));
+    assert!(!dir_has_marker(tmp.path(), "global.json"));
+}
+
+#[test]
+fn entries_the_rest_of_squiggle_relies_on() {
+    let pyright = builtin("pyright");
+    assert_eq!(
+        pyright.commands[0],
+        CommandCandidate::new("pyright-langserver", &["--stdio"])
+    );
+    assert_eq!(
+        pyright.settings["python"]["analysis"]["typeCheckingMode"],
+        "standard"
+    );
+    assert_eq!(
+        pyright.settings["python"]["analysis"]["diagnosticMode"],
+        "openFilesOnly"
+    );
+
+    let eslint = builtin("eslint");
+    assert_eq!(eslint.role, ServerRole::Linter);
+    assert_eq!(eslint.settings["validate"], "on");
+    assert_eq!(eslint.settings["run"], "onType");
+    assert!(eslint.settings["nodePath"].is_null());
+    assert!(eslint.settings["rulesCustomizations"].is_array());
+
+    let tsgo = builtin("tsgo");
+    assert_eq!(tsgo.settle_ms, 0);
+    assert!(!tsgo.enabled_by_default);
+
+    assert_eq!(builtin("ruff").role, ServerRole::Linter);
+    assert_eq!(
+        builtin("gopls").root_strategy,
+        RootStrategy::PreferFirstMarker
+    );
+    assert_eq!(builtin("gopls").root_markers, ["go.work", "go.mod"]);
+    assert_eq!(
+        builtin("rust-analyzer").root_strategy,
+        RootStrategy::Outermost
+    );
+}
