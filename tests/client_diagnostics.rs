@@ -14,7 +14,12 @@ use support::{Fake, deadline, messages, sync};
 async fn push_with_version_settles_on_this_versions_diagnostics() {
     let fake = Fake::new();
     let client = fake.start(json!({"diagnosticMode": "push"})).await;
-    let doc = sync(&client, &fake.file("a.txt"), "ok\nx @error[E1](bad thing)\n").await;
+    let doc = sync(
+        &client,
+        &fake.file("a.txt"),
+        "ok\nx @error[E1](bad thing)\n",
+    )
+    .await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
     assert_eq!(report.outcome, Outcome::Settled);
     assert_eq!(messages(&report), vec!["bad thing"]);
@@ -26,10 +31,15 @@ async fn push_with_version_settles_on_this_versions_diagnostics() {
 #[tokio::test]
 async fn stale_version_publish_never_counts() {
     let fake = Fake::new();
-    let client = fake.start(json!({"stalePublish": true, "publishDelayMs": 150})).await;
+    let client = fake
+        .start(json!({"stalePublish": true, "publishDelayMs": 150}))
+        .await;
     let path = fake.file("a.txt");
     let v1 = sync(&client, &path, "@error(old problem)\n").await;
-    assert_eq!(messages(&client.diagnostics_for(&v1, deadline(5000)).await), vec!["old problem"]);
+    assert_eq!(
+        messages(&client.diagnostics_for(&v1, deadline(5000)).await),
+        vec!["old problem"]
+    );
     // The fake now republishes version 1's diagnostics at once, then the real
     // ones 150 ms later; with no settle window a counted stale publish would
     // end the wait immediately with the old error.
@@ -37,21 +47,35 @@ async fn stale_version_publish_never_counts() {
     let report = client.diagnostics_for(&v2, deadline(5000)).await;
     assert_eq!(report.outcome, Outcome::Settled);
     assert_eq!(messages(&report), vec!["new problem"]);
-    let stale_sent = fake.messages("out").iter().any(|m| m["params"]["version"] == 1 && m["params"]["diagnostics"][0]["message"] == "old problem");
-    assert!(stale_sent, "the fake did not send the stale publish this test relies on");
+    let stale_sent = fake.messages("out").iter().any(|m| {
+        m["params"]["version"] == 1 && m["params"]["diagnostics"][0]["message"] == "old problem"
+    });
+    assert!(
+        stale_sent,
+        "the fake did not send the stale publish this test relies on"
+    );
 }
 
 #[tokio::test]
 async fn unversioned_publish_counts_only_after_the_change() {
     let fake = Fake::new();
-    let client = fake.start(json!({"publishVersion": false, "publishDelayMs": 150})).await;
+    let client = fake
+        .start(json!({"publishVersion": false, "publishDelayMs": 150}))
+        .await;
     let path = fake.file("a.txt");
     let v1 = sync(&client, &path, "@error(first)\n").await;
-    assert_eq!(messages(&client.diagnostics_for(&v1, deadline(5000)).await), vec!["first"]);
+    assert_eq!(
+        messages(&client.diagnostics_for(&v1, deadline(5000)).await),
+        vec!["first"]
+    );
     let v2 = sync(&client, &path, "@error(second)\n").await;
     let report = client.diagnostics_for(&v2, deadline(5000)).await;
     assert_eq!(report.outcome, Outcome::Settled);
-    assert_eq!(messages(&report), vec!["second"], "the publish from before the change must not count");
+    assert_eq!(
+        messages(&report),
+        vec!["second"],
+        "the publish from before the change must not count"
+    );
 }
 
 #[tokio::test]
@@ -60,7 +84,12 @@ async fn waves_inside_the_settle_window_are_collected() {
     let mut config = fake.config(json!({"waves": [0, 100]}));
     config.settle = Duration::from_millis(400);
     let client = fake.start_with(config).await;
-    let doc = sync(&client, &fake.file("a.ts"), "@error(syntax)\n@error#1(semantic)\n").await;
+    let doc = sync(
+        &client,
+        &fake.file("a.ts"),
+        "@error(syntax)\n@error#1(semantic)\n",
+    )
+    .await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
     assert_eq!(report.outcome, Outcome::Settled);
     assert_eq!(messages(&report), vec!["syntax", "semantic"]);
@@ -71,9 +100,17 @@ async fn a_settle_window_shorter_than_the_wave_gap_cuts_the_second_wave() {
     // The counterpart of the test above: proves the window is what collects waves.
     let fake = Fake::new();
     let client = fake.start(json!({"waves": [0, 400]})).await;
-    let doc = sync(&client, &fake.file("a.ts"), "@error(syntax)\n@error#1(semantic)\n").await;
+    let doc = sync(
+        &client,
+        &fake.file("a.ts"),
+        "@error(syntax)\n@error#1(semantic)\n",
+    )
+    .await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
-    assert_eq!((report.outcome, messages(&report)), (Outcome::Settled, vec!["syntax".to_string()]));
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Settled, vec!["syntax".to_string()])
+    );
 }
 
 #[tokio::test]
@@ -84,7 +121,11 @@ async fn no_publish_times_out_with_nothing_invented() {
     let report = client.diagnostics_for(&doc, deadline(300)).await;
     assert_eq!(report.outcome, Outcome::TimedOut);
     assert!(report.diagnostics.is_empty());
-    assert!(report.elapsed >= Duration::from_millis(290) && report.elapsed < Duration::from_secs(3), "{:?}", report.elapsed);
+    assert!(
+        report.elapsed >= Duration::from_millis(290) && report.elapsed < Duration::from_secs(3),
+        "{:?}",
+        report.elapsed
+    );
 }
 
 #[tokio::test]
@@ -97,7 +138,10 @@ async fn timed_out_keeps_what_this_version_had() {
     let client = fake.start_with(config).await;
     let doc = sync(&client, &fake.file("a.txt"), "@error(loop)\n").await;
     let report = client.diagnostics_for(&doc, deadline(500)).await;
-    assert_eq!((report.outcome, messages(&report)), (Outcome::TimedOut, vec!["loop".to_string()]));
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::TimedOut, vec!["loop".to_string()])
+    );
 }
 
 #[tokio::test]
@@ -109,8 +153,18 @@ async fn server_death_during_the_wait_ends_it_at_once() {
     let doc = sync(&client, &fake.file("a.txt"), "@error(last words)\n").await;
     let report = client.diagnostics_for(&doc, deadline(8000)).await;
     assert_eq!(report.outcome, Outcome::ServerDead);
-    assert!(report.elapsed < Duration::from_secs(2), "{:?}", report.elapsed);
-    assert!(client.dead_reason().is_some_and(|r| r.contains("exit status: 5")), "{:?}", client.dead_reason());
+    assert!(
+        report.elapsed < Duration::from_secs(2),
+        "{:?}",
+        report.elapsed
+    );
+    assert!(
+        client
+            .dead_reason()
+            .is_some_and(|r| r.contains("exit status: 5")),
+        "{:?}",
+        client.dead_reason()
+    );
 }
 
 #[tokio::test]
@@ -120,18 +174,31 @@ async fn pull_answers_exactly_and_reuses_result_ids() {
     let path = fake.file("a.txt");
     let v1 = sync(&client, &path, "@warning(w1)\n").await;
     let first = client.diagnostics_for(&v1, deadline(5000)).await;
-    assert_eq!((first.outcome, messages(&first)), (Outcome::Pulled, vec!["w1".to_string()]));
+    assert_eq!(
+        (first.outcome, messages(&first)),
+        (Outcome::Pulled, vec!["w1".to_string()])
+    );
     // Same version again: the client sends previousResultId, the fake says
     // "unchanged", and the held diagnostics are returned.
     let again = client.diagnostics_for(&v1, deadline(5000)).await;
-    assert_eq!((again.outcome, messages(&again)), (Outcome::Pulled, vec!["w1".to_string()]));
+    assert_eq!(
+        (again.outcome, messages(&again)),
+        (Outcome::Pulled, vec!["w1".to_string()])
+    );
     let pulls = fake.received("textDocument/diagnostic");
     assert_eq!(pulls.len(), 2);
     assert_eq!(pulls[1]["params"]["previousResultId"], "1");
-    assert!(fake.messages("out").iter().any(|m| m["result"]["kind"] == "unchanged"));
+    assert!(
+        fake.messages("out")
+            .iter()
+            .any(|m| m["result"]["kind"] == "unchanged")
+    );
     let v2 = sync(&client, &path, "fixed\n").await;
     let fixed = client.diagnostics_for(&v2, deadline(5000)).await;
-    assert_eq!((fixed.outcome, fixed.diagnostics.len()), (Outcome::Pulled, 0));
+    assert_eq!(
+        (fixed.outcome, fixed.diagnostics.len()),
+        (Outcome::Pulled, 0)
+    );
 }
 
 #[tokio::test]
@@ -144,7 +211,10 @@ async fn dynamically_registered_pull_is_used_when_push_is_off() {
         .await;
     let doc = sync(&client, &fake.file("a.py"), "@error(dynamic)\n").await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
-    assert_eq!((report.outcome, messages(&report)), (Outcome::Pulled, vec!["dynamic".to_string()]));
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["dynamic".to_string()])
+    );
 }
 
 #[tokio::test]
@@ -160,10 +230,15 @@ async fn pull_of_a_dead_server_is_server_dead() {
 async fn diagnostics_after_save_inside_progress_are_waited_for() {
     // rust-analyzer: cargo check runs after didSave inside work-done progress.
     let fake = Fake::new();
-    let client = fake.start(json!({"publishOnSave": true, "progressOnSave": true, "publishDelayMs": 100})).await;
+    let client = fake
+        .start(json!({"publishOnSave": true, "progressOnSave": true, "publishDelayMs": 100}))
+        .await;
     let doc = sync(&client, &fake.file("lib.rs"), "@error(from cargo check)\n").await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
-    assert_eq!((report.outcome, messages(&report)), (Outcome::Settled, vec!["from cargo check".to_string()]));
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Settled, vec!["from cargo check".to_string()])
+    );
     assert_eq!(fake.received("textDocument/didSave").len(), 1);
 }
 
@@ -176,8 +251,15 @@ async fn configuration_is_answered_before_a_gated_server_publishes() {
     let doc = sync(&client, &fake.file("a.py"), "@error(gated)\n").await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
     assert_eq!(messages(&report), vec!["gated"]);
-    let answer = fake.messages("in").into_iter().find(|m| m["result"].is_array()).unwrap_or_default();
-    assert_eq!(answer["result"], json!([null, {"typeCheckingMode": "strict"}]));
+    let answer = fake
+        .messages("in")
+        .into_iter()
+        .find(|m| m["result"].is_array())
+        .unwrap_or_default();
+    assert_eq!(
+        answer["result"],
+        json!([null, {"typeCheckingMode": "strict"}])
+    );
 }
 
 #[tokio::test]

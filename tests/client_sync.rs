@@ -36,7 +36,9 @@ const VERSIONS: &[&str] = &[
 
 async fn run(sync_kind: &str, encoding: &str) {
     let fake = Fake::new();
-    let client = fake.start(json!({"sync": sync_kind, "positionEncoding": encoding})).await;
+    let client = fake
+        .start(json!({"sync": sync_kind, "positionEncoding": encoding}))
+        .await;
     let negotiated = client.facts().map(|f| f.encoding).unwrap_or_default();
     assert_eq!(negotiated.as_lsp(), encoding);
     let path = fake.file("doc.txt");
@@ -46,13 +48,33 @@ async fn run(sync_kind: &str, encoding: &str) {
         let report = client.diagnostics_for(&doc, deadline(5000)).await;
         let normalized = normalize(&report.diagnostics, text, negotiated, "doc.txt", "fake");
         let got: Vec<(u32, u32)> = normalized.iter().map(|d| (d.line, d.column)).collect();
-        assert_eq!(got, marker_positions(text), "{sync_kind}/{encoding} version {}: {text:?} -> {normalized:?}", i + 1);
+        assert_eq!(
+            got,
+            marker_positions(text),
+            "{sync_kind}/{encoding} version {}: {text:?} -> {normalized:?}",
+            i + 1
+        );
     }
     let changes = fake.received("textDocument/didChange");
-    let versions: Vec<i64> = changes.iter().filter_map(|c| c["params"]["textDocument"]["version"].as_i64()).collect();
+    let versions: Vec<i64> = changes
+        .iter()
+        .filter_map(|c| c["params"]["textDocument"]["version"].as_i64())
+        .collect();
     assert_eq!(versions, (2..=VERSIONS.len() as i64).collect::<Vec<_>>());
-    let ranged = changes.iter().flat_map(|c| c["params"]["contentChanges"].as_array().cloned().unwrap_or_default()).any(|c| c.get("range").is_some_and(|r| !r.is_null()));
-    assert_eq!(ranged, sync_kind == "incremental", "incremental sync sends ranges, full sync does not");
+    let ranged = changes
+        .iter()
+        .flat_map(|c| {
+            c["params"]["contentChanges"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .any(|c| c.get("range").is_some_and(|r| !r.is_null()));
+    assert_eq!(
+        ranged,
+        sync_kind == "incremental",
+        "incremental sync sends ranges, full sync does not"
+    );
 }
 
 #[tokio::test]
@@ -88,14 +110,25 @@ async fn did_save_follows_a_change_when_the_server_asks() {
     let path = fake.file("a.txt");
     sync(&client, &path, "one\n").await;
     sync(&client, &path, "two\n").await;
-    fake.wait_log("two saves", |f| f.received("textDocument/didSave").len() == 2).await;
+    fake.wait_log("two saves", |f| {
+        f.received("textDocument/didSave").len() == 2
+    })
+    .await;
     let order: Vec<String> = fake
         .messages("in")
         .iter()
         .filter_map(|m| m["method"].as_str().map(str::to_string))
         .filter(|m| m.starts_with("textDocument/did"))
         .collect();
-    assert_eq!(order, ["textDocument/didOpen", "textDocument/didSave", "textDocument/didChange", "textDocument/didSave"]);
+    assert_eq!(
+        order,
+        [
+            "textDocument/didOpen",
+            "textDocument/didSave",
+            "textDocument/didChange",
+            "textDocument/didSave"
+        ]
+    );
 }
 
 #[tokio::test]
@@ -109,7 +142,13 @@ async fn close_forgets_the_document_and_its_diagnostics() {
     client.close_document(&path);
     assert!(client.document(&path).is_none());
     assert!(client.known_diagnostics().is_empty());
-    fake.wait_log("didClose", |f| f.received("textDocument/didClose").len() == 1).await;
+    fake.wait_log("didClose", |f| {
+        f.received("textDocument/didClose").len() == 1
+    })
+    .await;
     let reopened = sync(&client, &path, "x\n").await;
-    assert_eq!(reopened.version, 1, "a reopened document starts again at version 1");
+    assert_eq!(
+        reopened.version, 1,
+        "a reopened document starts again at version 1"
+    );
 }

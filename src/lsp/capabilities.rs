@@ -107,28 +107,51 @@ impl ServerFacts {
                 let open_close = o.get("openClose").and_then(Value::as_bool).unwrap_or(false);
                 let save = match o.get("save") {
                     Some(Value::Bool(true)) => Some(false),
-                    Some(Value::Object(s)) => Some(s.get("includeText").and_then(Value::as_bool).unwrap_or(false)),
+                    Some(Value::Object(s)) => Some(
+                        s.get("includeText")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false),
+                    ),
                     _ => None,
                 };
                 (kind, open_close, save)
             }
             _ => (SyncKind::None, false, None),
         };
-        let static_pull = matches!(caps.get("diagnosticProvider"), Some(Value::Object(_)) | Some(Value::Bool(true)));
+        let static_pull = matches!(
+            caps.get("diagnosticProvider"),
+            Some(Value::Object(_)) | Some(Value::Bool(true))
+        );
         let encoding = caps
             .get("positionEncoding")
             .and_then(Value::as_str)
             .and_then(PositionEncoding::from_lsp)
             .unwrap_or(PositionEncoding::Utf16);
         let info = result.get("serverInfo");
-        let text = |key: &str| info.and_then(|i| i.get(key)).and_then(Value::as_str).map(str::to_string);
-        ServerFacts { sync, open_close, save, static_pull, encoding, name: text("name"), version: text("version"), raw: caps }
+        let text = |key: &str| {
+            info.and_then(|i| i.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        ServerFacts {
+            sync,
+            open_close,
+            save,
+            static_pull,
+            encoding,
+            name: text("name"),
+            version: text("version"),
+            raw: caps,
+        }
     }
 
     /// Whether the server declared a capability (`definitionProvider`, …):
     /// present and not `false`/`null`.
     pub fn declares(&self, provider: &str) -> bool {
-        !matches!(self.raw.get(provider), None | Some(Value::Null) | Some(Value::Bool(false)))
+        !matches!(
+            self.raw.get(provider),
+            None | Some(Value::Null) | Some(Value::Bool(false))
+        )
     }
 }
 
@@ -169,8 +192,12 @@ mod tests {
 
     #[test]
     fn numeric_sync_and_missing_everything_take_defaults() {
-        let facts = ServerFacts::from_initialize_result(&json!({"capabilities": {"textDocumentSync": 1}}));
-        assert_eq!((facts.sync, facts.open_close, facts.save, facts.static_pull), (SyncKind::Full, true, None, false));
+        let facts =
+            ServerFacts::from_initialize_result(&json!({"capabilities": {"textDocumentSync": 1}}));
+        assert_eq!(
+            (facts.sync, facts.open_close, facts.save, facts.static_pull),
+            (SyncKind::Full, true, None, false)
+        );
         assert_eq!(facts.encoding, PositionEncoding::Utf16);
         let empty = ServerFacts::from_initialize_result(&json!(null));
         assert_eq!(empty.sync, SyncKind::None);
@@ -179,11 +206,26 @@ mod tests {
     #[test]
     fn client_declares_what_the_issue_requires() {
         let caps = client_capabilities();
-        assert_eq!(caps["textDocument"]["publishDiagnostics"]["versionSupport"], json!(true));
-        assert_eq!(caps["textDocument"]["diagnostic"]["dynamicRegistration"], json!(true));
-        assert_eq!(caps["general"]["positionEncodings"], json!(["utf-8", "utf-16"]));
-        assert_eq!(caps["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"], json!(true));
+        assert_eq!(
+            caps["textDocument"]["publishDiagnostics"]["versionSupport"],
+            json!(true)
+        );
+        assert_eq!(
+            caps["textDocument"]["diagnostic"]["dynamicRegistration"],
+            json!(true)
+        );
+        assert_eq!(
+            caps["general"]["positionEncodings"],
+            json!(["utf-8", "utf-16"])
+        );
+        assert_eq!(
+            caps["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"],
+            json!(true)
+        );
         assert_eq!(caps["window"]["workDoneProgress"], json!(true));
-        assert_eq!(caps["textDocument"]["synchronization"]["didSave"], json!(true));
+        assert_eq!(
+            caps["textDocument"]["synchronization"]["didSave"],
+            json!(true)
+        );
     }
 }

@@ -63,13 +63,25 @@ impl ClientConfig {
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ClientError {
     #[error("could not start {server} ({program}): {reason}")]
-    Spawn { server: String, program: String, reason: String },
+    Spawn {
+        server: String,
+        program: String,
+        reason: String,
+    },
     #[error("{server} did not answer {method} within {after:?}")]
-    Timeout { server: String, method: String, after: Duration },
+    Timeout {
+        server: String,
+        method: String,
+        after: Duration,
+    },
     #[error("{server} is not running: {detail}")]
     Dead { server: String, detail: String },
     #[error("{server} answered {method} with error {}: {}", .error.code, .error.message)]
-    Rpc { server: String, method: String, error: ResponseError },
+    Rpc {
+        server: String,
+        method: String,
+        error: ResponseError,
+    },
 }
 
 type Reply = Result<Value, ClientError>;
@@ -104,13 +116,17 @@ pub struct LspClient {
 
 impl LspClient {
     /// Spawns the server and completes `initialize` / `initialized` within `init_timeout`.
-    pub async fn start(config: ClientConfig, init_timeout: Duration) -> Result<LspClient, ClientError> {
+    pub async fn start(
+        config: ClientConfig,
+        init_timeout: Duration,
+    ) -> Result<LspClient, ClientError> {
         let server = config.server_id.clone();
-        let (process, stdin, stdout) = ServerProcess::spawn(&config.spawn, &server).map_err(|e| ClientError::Spawn {
-            server: server.clone(),
-            program: config.spawn.program.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        let (process, stdin, stdout) =
+            ServerProcess::spawn(&config.spawn, &server).map_err(|e| ClientError::Spawn {
+                server: server.clone(),
+                program: config.spawn.program.display().to_string(),
+                reason: e.to_string(),
+            })?;
         let (out_tx, out_rx) = mpsc::unbounded_channel();
         let max_frame = config.max_frame;
         let inner = Arc::new(Inner {
@@ -140,7 +156,10 @@ impl LspClient {
     async fn initialize(&self, timeout: Duration) -> Result<(), ClientError> {
         let root = &self.inner.config.root;
         let root_uri = uri::from_path(root);
-        let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "root".into());
+        let name = root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "root".into());
         let mut params = json!({
             "processId": std::process::id(),
             "clientInfo": { "name": "squiggle", "version": env!("CARGO_PKG_VERSION") },
@@ -154,7 +173,9 @@ impl LspClient {
         if !self.inner.config.initialization_options.is_null() {
             params["initializationOptions"] = self.inner.config.initialization_options.clone();
         }
-        let result = self.request_with_timeout("initialize", params, timeout).await?;
+        let result = self
+            .request_with_timeout("initialize", params, timeout)
+            .await?;
         let facts = ServerFacts::from_initialize_result(&result);
         tracing::debug!(server = %self.server_id(), name = ?facts.name, version = ?facts.version, encoding = facts.encoding.as_lsp(), pull = facts.static_pull, "initialized");
         let _ = self.inner.facts.set(facts);
@@ -188,7 +209,11 @@ impl LspClient {
     }
 
     /// Sends a request with the configured default timeout.
-    pub fn request(&self, method: &str, params: Value) -> impl Future<Output = Reply> + Send + 'static {
+    pub fn request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Reply> + Send + 'static {
         self.request_with_timeout(method, params, self.inner.config.request_timeout)
     }
 
@@ -207,12 +232,20 @@ impl LspClient {
             Some(detail) => Err(inner.dead_error(detail)),
             None => {
                 lock(&inner.pending).insert(id.clone(), tx);
-                let message = Message::Request { id: id.clone(), method: method.to_string(), params };
+                let message = Message::Request {
+                    id: id.clone(),
+                    method: method.to_string(),
+                    params,
+                };
                 inner.send(message.to_bytes(), None);
                 Ok(())
             }
         };
-        let guard = CancelGuard { inner: inner.clone(), id, armed: queued.is_ok() };
+        let guard = CancelGuard {
+            inner: inner.clone(),
+            id,
+            armed: queued.is_ok(),
+        };
         let method = method.to_string();
         async move {
             // Bind the whole guard: the block must own it so that dropping the
@@ -221,14 +254,24 @@ impl LspClient {
             queued?;
             let reply = match tokio::time::timeout(timeout, rx).await {
                 Ok(Ok(reply)) => reply,
-                Ok(Err(_)) => Err(inner.dead_error(inner.dead.get().map_or("stream closed", String::as_str))),
+                Ok(Err(_)) => {
+                    Err(inner.dead_error(inner.dead.get().map_or("stream closed", String::as_str)))
+                }
                 Err(_) => {
-                    return Err(ClientError::Timeout { server: inner.config.server_id.clone(), method, after: timeout });
+                    return Err(ClientError::Timeout {
+                        server: inner.config.server_id.clone(),
+                        method,
+                        after: timeout,
+                    });
                 }
             };
             guard.disarm();
             reply.map_err(|e| match e {
-                ClientError::Rpc { server, error, .. } => ClientError::Rpc { server, method, error },
+                ClientError::Rpc { server, error, .. } => ClientError::Rpc {
+                    server,
+                    method,
+                    error,
+                },
                 other => other,
             })
         }
@@ -236,7 +279,10 @@ impl LspClient {
 
     /// Queues a notification.
     pub fn notify(&self, method: &str, params: Value) {
-        let message = Message::Notification { method: method.to_string(), params };
+        let message = Message::Notification {
+            method: method.to_string(),
+            params,
+        };
         self.inner.send(message.to_bytes(), None);
     }
 
@@ -244,7 +290,10 @@ impl LspClient {
     /// server's stdin (or the server is gone).
     pub(crate) fn notify_written(&self, method: &str, params: Value) -> oneshot::Receiver<()> {
         let (tx, rx) = oneshot::channel();
-        let message = Message::Notification { method: method.to_string(), params };
+        let message = Message::Notification {
+            method: method.to_string(),
+            params,
+        };
         self.inner.send(message.to_bytes(), Some(tx));
         rx
     }
@@ -255,7 +304,9 @@ impl LspClient {
     pub async fn shutdown(&self) {
         let grace = Duration::from_secs(2);
         if self.is_alive() {
-            let answered = self.request_with_timeout("shutdown", Value::Null, grace).await;
+            let answered = self
+                .request_with_timeout("shutdown", Value::Null, grace)
+                .await;
             if let Err(e) = answered {
                 tracing::debug!(server = %self.server_id(), "shutdown request failed: {e}");
             }
@@ -279,7 +330,11 @@ impl LspClient {
     /// Open work-done progress ("is the server still indexing?"): the title
     /// and latest message of each.
     pub fn active_progress(&self) -> Vec<(Option<String>, Option<String>)> {
-        lock(&self.inner.state).progress.values().map(|p| (p.title.clone(), p.message.clone())).collect()
+        lock(&self.inner.state)
+            .progress
+            .values()
+            .map(|p| (p.title.clone(), p.message.clone()))
+            .collect()
     }
 
     /// How many `workspace/diagnostic/refresh` requests the server has sent.
@@ -289,7 +344,11 @@ impl LspClient {
 
     /// The methods the server registered dynamically.
     pub fn registered_methods(&self) -> Vec<String> {
-        lock(&self.inner.state).registrations.values().map(|r| r.method.clone()).collect()
+        lock(&self.inner.state)
+            .registrations
+            .values()
+            .map(|r| r.method.clone())
+            .collect()
     }
 
     pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
@@ -309,7 +368,10 @@ impl Inner {
     }
 
     pub(crate) fn dead_error(&self, detail: &str) -> ClientError {
-        ClientError::Dead { server: self.config.server_id.clone(), detail: detail.to_string() }
+        ClientError::Dead {
+            server: self.config.server_id.clone(),
+            detail: detail.to_string(),
+        }
     }
 
     pub(crate) fn is_dead(&self) -> bool {
@@ -317,13 +379,23 @@ impl Inner {
     }
 
     fn respond(&self, id: RequestId, result: Result<Value, ResponseError>) {
-        self.send(Message::Response { id: Some(id), result }.to_bytes(), None);
+        self.send(
+            Message::Response {
+                id: Some(id),
+                result,
+            }
+            .to_bytes(),
+            None,
+        );
     }
 
     fn dispatch(&self, message: Message) {
         self.received.fetch_add(1, Ordering::AcqRel);
         match message {
-            Message::Response { id: Some(id), result } => {
+            Message::Response {
+                id: Some(id),
+                result,
+            } => {
                 let waiter = lock(&self.pending).remove(&id);
                 match waiter {
                     Some(tx) => {
@@ -334,7 +406,9 @@ impl Inner {
                         });
                         let _ = tx.send(reply);
                     }
-                    None => tracing::debug!(server = %self.config.server_id, %id, "response to an unknown request id ignored"),
+                    None => {
+                        tracing::debug!(server = %self.config.server_id, %id, "response to an unknown request id ignored")
+                    }
                 }
             }
             Message::Response { id: None, result } => {
@@ -362,7 +436,10 @@ impl Inner {
                 self.bump();
             }
             "window/logMessage" | "window/showMessage" => {
-                let text = params.get("message").and_then(Value::as_str).unwrap_or_default();
+                let text = params
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 let kind = params.get("type").and_then(Value::as_i64).unwrap_or(4);
                 match kind {
                     1 => tracing::warn!(server = %self.config.server_id, "{text}"),
@@ -419,7 +496,10 @@ impl Drop for CancelGuard {
         let was_pending = lock(&self.inner.pending).remove(&self.id).is_some();
         if was_pending && !self.inner.is_dead() {
             let id = serde_json::to_value(&self.id).unwrap_or(Value::Null);
-            let message = Message::Notification { method: "$/cancelRequest".into(), params: json!({ "id": id }) };
+            let message = Message::Notification {
+                method: "$/cancelRequest".into(),
+                params: json!({ "id": id }),
+            };
             self.inner.send(message.to_bytes(), None);
         }
     }
@@ -438,14 +518,17 @@ async fn write_loop(mut stdin: ChildStdin, mut queue: mpsc::UnboundedReceiver<Ou
 }
 
 async fn read_loop(inner: Weak<Inner>, stdout: ChildStdout, max_frame: usize) {
-    let mut reader = FrameReader::with_limit(BufReader::with_capacity(64 * 1024, stdout), max_frame);
+    let mut reader =
+        FrameReader::with_limit(BufReader::with_capacity(64 * 1024, stdout), max_frame);
     let why = loop {
         let frame = reader.read_frame().await;
         let Some(inner) = inner.upgrade() else { return };
         match frame {
             Ok(Some(body)) => match Message::parse(&body) {
                 Ok(message) => inner.dispatch(message),
-                Err(e) => tracing::warn!(server = %inner.config.server_id, "ignored a message: {e}"),
+                Err(e) => {
+                    tracing::warn!(server = %inner.config.server_id, "ignored a message: {e}")
+                }
             },
             Ok(None) => break "the server closed its output".to_string(),
             Err(e) if e.is_recoverable() => tracing::warn!(server = %inner.config.server_id, "{e}"),
@@ -460,5 +543,7 @@ async fn read_loop(inner: Weak<Inner>, stdout: ChildStdout, max_frame: usize) {
 /// Locks a mutex, recovering the data if a panicking thread poisoned it: the
 /// state here stays consistent between statements.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

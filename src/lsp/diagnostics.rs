@@ -40,18 +40,31 @@ const PULL_METHOD: &str = "textDocument/diagnostic";
 impl LspClient {
     /// Whether diagnostics are pulled from this server (static or dynamic).
     pub fn pulls_diagnostics(&self) -> bool {
-        self.facts().is_some_and(|f| f.static_pull) || lock(&self.inner.state).has_registration(PULL_METHOD)
+        self.facts().is_some_and(|f| f.static_pull)
+            || lock(&self.inner.state).has_registration(PULL_METHOD)
     }
 
     /// Waits for the diagnostics of `doc` (a version given by `sync_document`)
     /// until they are final or the deadline passes.
-    pub async fn diagnostics_for(&self, doc: &DocumentVersion, deadline: Instant) -> DiagnosticsReport {
+    pub async fn diagnostics_for(
+        &self,
+        doc: &DocumentVersion,
+        deadline: Instant,
+    ) -> DiagnosticsReport {
         let started = Instant::now();
         let (outcome, diagnostics) = self.resolve(doc, deadline).await;
-        DiagnosticsReport { outcome, diagnostics, elapsed: started.elapsed() }
+        DiagnosticsReport {
+            outcome,
+            diagnostics,
+            elapsed: started.elapsed(),
+        }
     }
 
-    async fn resolve(&self, doc: &DocumentVersion, deadline: Instant) -> (Outcome, Arc<[LspDiagnostic]>) {
+    async fn resolve(
+        &self,
+        doc: &DocumentVersion,
+        deadline: Instant,
+    ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
         let settle = self.inner.config.settle;
         let mut settle_until: Option<Instant> = None;
@@ -71,9 +84,15 @@ impl LspClient {
                         None => p.seq > doc.changed_at,
                     })
                     .cloned();
-                (counting, state.busy_since(doc.changed_at), self.inner.is_dead())
+                (
+                    counting,
+                    state.busy_since(doc.changed_at),
+                    self.inner.is_dead(),
+                )
             };
-            let known = counting.as_ref().map_or_else(|| Arc::from([]), |p| p.diagnostics.clone());
+            let known = counting
+                .as_ref()
+                .map_or_else(|| Arc::from([]), |p| p.diagnostics.clone());
             if dead {
                 return (Outcome::ServerDead, known);
             }
@@ -102,9 +121,16 @@ impl LspClient {
         }
     }
 
-    async fn pull(&self, doc: &DocumentVersion, deadline: Instant) -> (Outcome, Arc<[LspDiagnostic]>) {
+    async fn pull(
+        &self,
+        doc: &DocumentVersion,
+        deadline: Instant,
+    ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
-        let mut previous = lock(&self.inner.state).pulled.get(&doc.uri).and_then(|p| p.result_id.clone());
+        let mut previous = lock(&self.inner.state)
+            .pulled
+            .get(&doc.uri)
+            .and_then(|p| p.result_id.clone());
         loop {
             let mut params = json!({ "textDocument": { "uri": doc.uri } });
             if let Some(id) = &previous {
@@ -114,12 +140,18 @@ impl LspClient {
                 .registration_options(PULL_METHOD)
                 .and_then(|o| o.get("identifier"))
                 .cloned()
-                .or_else(|| self.facts().and_then(|f| f.raw.get("diagnosticProvider")?.get("identifier").cloned()));
+                .or_else(|| {
+                    self.facts()
+                        .and_then(|f| f.raw.get("diagnosticProvider")?.get("identifier").cloned())
+                });
             if let Some(identifier) = identifier {
                 params["identifier"] = identifier;
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
-            match self.request_with_timeout(PULL_METHOD, params, remaining).await {
+            match self
+                .request_with_timeout(PULL_METHOD, params, remaining)
+                .await
+            {
                 Ok(report) => match self.store_pull_report(&doc.uri, &report) {
                     Some(diagnostics) => return (Outcome::Pulled, diagnostics),
                     // "unchanged" for a result we no longer hold: ask afresh.
@@ -127,7 +159,8 @@ impl LspClient {
                     None => return (Outcome::Pulled, Arc::from([])),
                 },
                 Err(ClientError::Rpc { error, .. })
-                    if error.code == codes::SERVER_CANCELLED || error.code == codes::CONTENT_MODIFIED =>
+                    if error.code == codes::SERVER_CANCELLED
+                        || error.code == codes::CONTENT_MODIFIED =>
                 {
                     // The server is not ready for this version yet: retry on
                     // its next event, or shortly.
@@ -156,12 +189,24 @@ impl LspClient {
             for (other, sub) in related {
                 if sub.get("kind").and_then(Value::as_str) == Some("full") {
                     let diagnostics = LspDiagnostic::parse_list(sub.get("items"));
-                    let result_id = sub.get("resultId").and_then(Value::as_str).map(str::to_string);
-                    state.pulled.insert(other.clone(), Pulled { result_id, diagnostics });
+                    let result_id = sub
+                        .get("resultId")
+                        .and_then(Value::as_str)
+                        .map(str::to_string);
+                    state.pulled.insert(
+                        other.clone(),
+                        Pulled {
+                            result_id,
+                            diagnostics,
+                        },
+                    );
                 }
             }
         }
-        let result_id = report.get("resultId").and_then(Value::as_str).map(str::to_string);
+        let result_id = report
+            .get("resultId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         match report.get("kind").and_then(Value::as_str) {
             Some("unchanged") => {
                 let held = state.pulled.get_mut(uri)?;
@@ -170,7 +215,13 @@ impl LspClient {
             }
             _ => {
                 let diagnostics = LspDiagnostic::parse_list(report.get("items"));
-                state.pulled.insert(uri.to_string(), Pulled { result_id, diagnostics: diagnostics.clone() });
+                state.pulled.insert(
+                    uri.to_string(),
+                    Pulled {
+                        result_id,
+                        diagnostics: diagnostics.clone(),
+                    },
+                );
                 Some(diagnostics)
             }
         }
@@ -185,7 +236,12 @@ impl LspClient {
             .iter()
             .filter(|(uri, _)| !state.pulled.contains_key(*uri))
             .map(|(uri, p)| (uri.clone(), p.diagnostics.clone()))
-            .chain(state.pulled.iter().map(|(uri, p)| (uri.clone(), p.diagnostics.clone())))
+            .chain(
+                state
+                    .pulled
+                    .iter()
+                    .map(|(uri, p)| (uri.clone(), p.diagnostics.clone())),
+            )
             .filter(|(_, d)| !d.is_empty())
             .collect();
         all.sort_by(|a, b| a.0.cmp(&b.0));

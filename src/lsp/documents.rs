@@ -31,7 +31,12 @@ pub struct DocumentVersion {
 impl LspClient {
     /// Opens the document or brings the server's copy to `text`, then saves
     /// it if the server wants didSave. Identical text sends nothing.
-    pub async fn sync_document(&self, path: &Path, language_id: &str, text: Arc<str>) -> DocumentVersion {
+    pub async fn sync_document(
+        &self,
+        path: &Path,
+        language_id: &str,
+        text: Arc<str>,
+    ) -> DocumentVersion {
         let uri = uri::from_path(path);
         let (version, written, save) = {
             let mut state = lock(&self.inner.state);
@@ -41,7 +46,12 @@ impl LspClient {
             let save = facts.and_then(|f| f.save);
             match state.documents.get_mut(&uri) {
                 Some(doc) if *doc.text == *text => {
-                    return DocumentVersion { uri, version: doc.version, changed_at: doc.changed_at, text: doc.text.clone() };
+                    return DocumentVersion {
+                        uri,
+                        version: doc.version,
+                        changed_at: doc.changed_at,
+                        text: doc.text.clone(),
+                    };
                 }
                 Some(doc) => {
                     doc.version += 1;
@@ -54,13 +64,22 @@ impl LspClient {
                         "textDocument": { "uri": uri, "version": doc.version },
                         "contentChanges": changes,
                     });
-                    (doc.version, self.notify_written("textDocument/didChange", params), save)
+                    (
+                        doc.version,
+                        self.notify_written("textDocument/didChange", params),
+                        save,
+                    )
                 }
                 None => {
                     let params = json!({
                         "textDocument": { "uri": uri, "languageId": language_id, "version": 1, "text": &*text },
                     });
-                    let doc = OpenDocument { version: 1, language_id: language_id.to_string(), text: text.clone(), changed_at: 0 };
+                    let doc = OpenDocument {
+                        version: 1,
+                        language_id: language_id.to_string(),
+                        text: text.clone(),
+                        changed_at: 0,
+                    };
                     state.documents.insert(uri.clone(), doc);
                     (1, self.notify_written("textDocument/didOpen", params), save)
                 }
@@ -80,7 +99,12 @@ impl LspClient {
         {
             doc.changed_at = changed_at;
         }
-        DocumentVersion { uri, version, changed_at, text }
+        DocumentVersion {
+            uri,
+            version,
+            changed_at,
+            text,
+        }
     }
 
     /// Closes the document and forgets its diagnostics.
@@ -88,7 +112,10 @@ impl LspClient {
         let uri = uri::from_path(path);
         let mut state = lock(&self.inner.state);
         if state.documents.remove(&uri).is_some() {
-            self.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+            self.notify(
+                "textDocument/didClose",
+                json!({ "textDocument": { "uri": uri } }),
+            );
         }
         state.published.remove(&uri);
         state.pulled.remove(&uri);
@@ -97,16 +124,27 @@ impl LspClient {
     /// The server's current copy of a document, if open.
     pub fn document(&self, path: &Path) -> Option<(i32, Arc<str>)> {
         let uri = uri::from_path(path);
-        lock(&self.inner.state).documents.get(&uri).map(|d| (d.version, d.text.clone()))
+        lock(&self.inner.state)
+            .documents
+            .get(&uri)
+            .map(|d| (d.version, d.text.clone()))
     }
 
     /// Tells servers that registered for file watching about changed files.
     /// `changes` are (path, kind): 1 created, 2 changed, 3 deleted.
     pub fn did_change_watched_files(&self, changes: &[(&Path, u8)]) {
-        if changes.is_empty() || !lock(&self.inner.state).has_registration("workspace/didChangeWatchedFiles") {
+        if changes.is_empty()
+            || !lock(&self.inner.state).has_registration("workspace/didChangeWatchedFiles")
+        {
             return;
         }
-        let events: Vec<Value> = changes.iter().map(|(p, kind)| json!({ "uri": uri::from_path(p), "type": kind })).collect();
-        self.notify("workspace/didChangeWatchedFiles", json!({ "changes": events }));
+        let events: Vec<Value> = changes
+            .iter()
+            .map(|(p, kind)| json!({ "uri": uri::from_path(p), "type": kind }))
+            .collect();
+        self.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": events }),
+        );
     }
 }

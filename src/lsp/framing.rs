@@ -48,7 +48,11 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
     }
 
     pub fn with_limit(inner: R, max_frame: usize) -> Self {
-        FrameReader { inner, max_frame, line: Vec::with_capacity(64) }
+        FrameReader {
+            inner,
+            max_frame,
+            line: Vec::with_capacity(64),
+        }
     }
 
     /// The next message body, `Ok(None)` at a clean end of input.
@@ -59,7 +63,11 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
         loop {
             if !self.read_line().await? {
                 // End of input: clean between frames, truncated inside headers.
-                return if saw_header { Err(FrameError::Truncated) } else { Ok(None) };
+                return if saw_header {
+                    Err(FrameError::Truncated)
+                } else {
+                    Ok(None)
+                };
             }
             let line = trim_line_end(&self.line);
             if line.is_empty() {
@@ -72,7 +80,9 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                 continue; // junk line without a colon: skip it
             };
             let name = &line[..colon];
-            let value = String::from_utf8_lossy(&line[colon + 1..]).trim().to_string();
+            let value = String::from_utf8_lossy(&line[colon + 1..])
+                .trim()
+                .to_string();
             if name.eq_ignore_ascii_case(b"content-length") {
                 saw_header = true;
                 match value.parse::<usize>() {
@@ -85,14 +95,23 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
             // Other "name: value" lines are unknown headers or junk: ignored.
         }
         let Some(size) = content_length else {
-            return Err(FrameError::BadHeader(bad_length.unwrap_or_else(|| "missing".into())));
+            return Err(FrameError::BadHeader(
+                bad_length.unwrap_or_else(|| "missing".into()),
+            ));
         };
         if size > self.max_frame {
-            let skipped = tokio::io::copy(&mut (&mut self.inner).take(size as u64), &mut tokio::io::sink()).await?;
+            let skipped = tokio::io::copy(
+                &mut (&mut self.inner).take(size as u64),
+                &mut tokio::io::sink(),
+            )
+            .await?;
             if skipped < size as u64 {
                 return Err(FrameError::Truncated);
             }
-            return Err(FrameError::TooLarge { size, limit: self.max_frame });
+            return Err(FrameError::TooLarge {
+                size,
+                limit: self.max_frame,
+            });
         }
         let mut body = vec![0u8; size];
         match self.inner.read_exact(&mut body).await {

@@ -34,25 +34,35 @@ fn body(s: &str) -> Result<Option<Vec<u8>>, String> {
 async fn many_frames_in_one_read_then_clean_end() {
     let mut input = frame(r#"{"a":1}"#);
     input.extend(frame(r#"{"b":2}"#));
-    assert_eq!(read_all(input, 1024).await, vec![body(r#"{"a":1}"#), body(r#"{"b":2}"#), Ok(None)]);
+    assert_eq!(
+        read_all(input, 1024).await,
+        vec![body(r#"{"a":1}"#), body(r#"{"b":2}"#), Ok(None)]
+    );
 }
 
 #[tokio::test]
 async fn content_length_counts_bytes_not_characters() {
     let text = r#"{"message":"héllo 😀 中文"}"#;
     assert_ne!(text.len(), text.chars().count());
-    assert_eq!(read_all(frame(text), 1024).await, vec![body(text), Ok(None)]);
+    assert_eq!(
+        read_all(frame(text), 1024).await,
+        vec![body(text), Ok(None)]
+    );
 }
 
 #[tokio::test]
 async fn header_names_are_case_insensitive_and_content_type_is_tolerated() {
-    let input = b"content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}".to_vec();
+    let input =
+        b"content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}"
+            .to_vec();
     assert_eq!(read_all(input, 1024).await, vec![body("{}"), Ok(None)]);
 }
 
 #[tokio::test]
 async fn junk_lines_among_headers_are_skipped() {
-    let input = b"Listening on stdio\n\r\n[info] ready\r\nContent-Length: 2\r\nX-Whatever: 1\r\n\r\n{}".to_vec();
+    let input =
+        b"Listening on stdio\n\r\n[info] ready\r\nContent-Length: 2\r\nX-Whatever: 1\r\n\r\n{}"
+            .to_vec();
     assert_eq!(read_all(input, 1024).await, vec![body("{}"), Ok(None)]);
 }
 
@@ -69,7 +79,12 @@ async fn oversized_frame_is_an_error_for_that_message_only() {
     input.extend(frame("{}"));
     let out = read_all(input, 50).await;
     assert_eq!(out.len(), 3);
-    assert!(out[0].as_ref().is_err_and(|e| e.contains("102-byte message")), "{out:?}");
+    assert!(
+        out[0]
+            .as_ref()
+            .is_err_and(|e| e.contains("102-byte message")),
+        "{out:?}"
+    );
     assert_eq!(out[1], body("{}"));
     assert_eq!(out[2], Ok(None));
 }
@@ -79,7 +94,10 @@ async fn unparsable_length_is_an_error_and_the_stream_goes_on() {
     let mut input = b"Content-Length: twelve\r\n\r\n".to_vec();
     input.extend(frame("{}"));
     let out = read_all(input, 1024).await;
-    assert!(out[0].as_ref().is_err_and(|e| e.contains("twelve")), "{out:?}");
+    assert!(
+        out[0].as_ref().is_err_and(|e| e.contains("twelve")),
+        "{out:?}"
+    );
     assert_eq!(out[1], body("{}"));
 }
 
@@ -113,7 +131,10 @@ async fn one_frame_across_many_reads() {
     });
     let mut reader = FrameReader::new(BufReader::new(rx));
     let got = reader.read_frame().await.ok().flatten().unwrap_or_default();
-    assert_eq!(got, r#"{"jsonrpc":"2.0","method":"x","params":{"k":"ünïcödé"}}"#.as_bytes());
+    assert_eq!(
+        got,
+        r#"{"jsonrpc":"2.0","method":"x","params":{"k":"ünïcödé"}}"#.as_bytes()
+    );
     writer.await.ok();
     assert!(matches!(reader.read_frame().await, Ok(None)));
 }
@@ -121,7 +142,12 @@ async fn one_frame_across_many_reads() {
 #[tokio::test]
 async fn write_then_read_round_trips() {
     let mut buf = Vec::new();
-    write_frame(&mut buf, "{\"x\":\"😀\"}".as_bytes()).await.ok();
+    write_frame(&mut buf, "{\"x\":\"😀\"}".as_bytes())
+        .await
+        .ok();
     assert!(buf.starts_with(b"Content-Length: 12\r\n\r\n"));
-    assert_eq!(read_all(buf, 1024).await, vec![body("{\"x\":\"😀\"}"), Ok(None)]);
+    assert_eq!(
+        read_all(buf, 1024).await,
+        vec![body("{\"x\":\"😀\"}"), Ok(None)]
+    );
 }

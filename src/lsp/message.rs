@@ -49,9 +49,19 @@ pub mod codes {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Message {
-    Request { id: RequestId, method: String, params: Value },
-    Notification { method: String, params: Value },
-    Response { id: Option<RequestId>, result: Result<Value, ResponseError> },
+    Request {
+        id: RequestId,
+        method: String,
+        params: Value,
+    },
+    Notification {
+        method: String,
+        params: Value,
+    },
+    Response {
+        id: Option<RequestId>,
+        result: Result<Value, ResponseError>,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -76,21 +86,23 @@ impl Message {
             });
         }
         let result = if let Some(error) = map.remove("error") {
-            Err(serde_json::from_value::<ResponseError>(error).map_err(|_| MessageError::NotJsonRpc)?)
+            Err(serde_json::from_value::<ResponseError>(error)
+                .map_err(|_| MessageError::NotJsonRpc)?)
         } else if let Some(result) = map.remove("result") {
             Ok(result)
         } else {
             return Err(MessageError::NotJsonRpc);
         };
         // A response's id may be null (an error about an unparsable request).
-        Ok(Message::Response { id: id.flatten(), result })
+        Ok(Message::Response {
+            id: id.flatten(),
+            result,
+        })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let value = match self {
-            Message::Request { id, method, params } => {
-                request_value(id, method, params)
-            }
+            Message::Request { id, method, params } => request_value(id, method, params),
             Message::Notification { method, params } => {
                 let mut map = Map::with_capacity(3);
                 map.insert("jsonrpc".into(), "2.0".into());
@@ -106,7 +118,10 @@ impl Message {
                 map.insert("id".into(), id.as_ref().map_or(Value::Null, id_value));
                 match result {
                     Ok(v) => map.insert("result".into(), v.clone()),
-                    Err(e) => map.insert("error".into(), serde_json::to_value(e).unwrap_or(Value::Null)),
+                    Err(e) => map.insert(
+                        "error".into(),
+                        serde_json::to_value(e).unwrap_or(Value::Null),
+                    ),
                 };
                 Value::Object(map)
             }
@@ -151,27 +166,42 @@ mod tests {
     use serde_json::json;
 
     fn parse(v: Value) -> Message {
-        Message::parse(&serde_json::to_vec(&v).unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"))
+        Message::parse(&serde_json::to_vec(&v).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn null_result_is_success_not_absence() {
         let m = parse(json!({"jsonrpc":"2.0","id":3,"result":null}));
-        assert_eq!(m, Message::Response { id: Some(RequestId::Number(3)), result: Ok(Value::Null) });
+        assert_eq!(
+            m,
+            Message::Response {
+                id: Some(RequestId::Number(3)),
+                result: Ok(Value::Null)
+            }
+        );
     }
 
     #[test]
     fn error_response_is_failure() {
         let m = parse(json!({"id":"a","error":{"code":-32601,"message":"nope"}}));
-        let Message::Response { id, result: Err(e) } = m else { panic!("{m:?}") };
+        let Message::Response { id, result: Err(e) } = m else {
+            panic!("{m:?}")
+        };
         assert_eq!(id, Some(RequestId::String("a".into())));
         assert_eq!(e.code, codes::METHOD_NOT_FOUND);
     }
 
     #[test]
     fn request_and_notification_are_told_apart_by_id() {
-        assert!(matches!(parse(json!({"id":1,"method":"m"})), Message::Request { .. }));
-        assert!(matches!(parse(json!({"method":"m","params":[1]})), Message::Notification { .. }));
+        assert!(matches!(
+            parse(json!({"id":1,"method":"m"})),
+            Message::Request { .. }
+        ));
+        assert!(matches!(
+            parse(json!({"method":"m","params":[1]})),
+            Message::Notification { .. }
+        ));
     }
 
     #[test]
@@ -184,7 +214,12 @@ mod tests {
 
     #[test]
     fn parameterless_request_has_no_params_member() {
-        let bytes = Message::Request { id: RequestId::Number(9), method: "shutdown".into(), params: Value::Null }.to_bytes();
+        let bytes = Message::Request {
+            id: RequestId::Number(9),
+            method: "shutdown".into(),
+            params: Value::Null,
+        }
+        .to_bytes();
         let v: Value = serde_json::from_slice(&bytes).unwrap_or_default();
         assert_eq!(v, json!({"jsonrpc":"2.0","id":9,"method":"shutdown"}));
     }

@@ -65,7 +65,10 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     /// Spawns the server; returns the process handle and its stdio.
-    pub fn spawn(spec: &Spawn, label: &str) -> std::io::Result<(ServerProcess, ChildStdin, ChildStdout)> {
+    pub fn spawn(
+        spec: &Spawn,
+        label: &str,
+    ) -> std::io::Result<(ServerProcess, ChildStdin, ChildStdout)> {
         let mut command = Command::new(&spec.program);
         command
             .args(&spec.args)
@@ -104,10 +107,17 @@ impl ServerProcess {
                     tracing::debug!(server = %label, pid, %status, "server process exited");
                     exit_tx.send_replace(Some(status));
                 }
-                Err(e) => tracing::warn!(server = %label, pid, "waiting for server process failed: {e}"),
+                Err(e) => {
+                    tracing::warn!(server = %label, pid, "waiting for server process failed: {e}")
+                }
             }
         });
-        let process = ServerProcess { pid, exit: exit_rx, stderr, kill: Mutex::new(Some(kill_tx)) };
+        let process = ServerProcess {
+            pid,
+            exit: exit_rx,
+            stderr,
+            kill: Mutex::new(Some(kill_tx)),
+        };
         Ok((process, stdin, stdout))
     }
 
@@ -161,7 +171,11 @@ fn kill_group(pid: u32) {
     }
 }
 
-async fn drain_stderr(mut pipe: tokio::process::ChildStderr, tail: Arc<Mutex<StderrTail>>, label: String) {
+async fn drain_stderr(
+    mut pipe: tokio::process::ChildStderr,
+    tail: Arc<Mutex<StderrTail>>,
+    label: String,
+) {
     let mut buf = vec![0u8; 8192];
     loop {
         match pipe.read(&mut buf).await {
@@ -204,7 +218,9 @@ mod tests {
             env: vec![],
             cwd: std::env::temp_dir(),
         };
-        let Ok((process, _stdin, _stdout)) = ServerProcess::spawn(&spec, "sh") else { panic!("spawn failed") };
+        let Ok((process, _stdin, _stdout)) = ServerProcess::spawn(&spec, "sh") else {
+            panic!("spawn failed")
+        };
         let status = process.wait_exit(std::time::Duration::from_secs(5)).await;
         assert_eq!(status.and_then(|s| s.code()), Some(7));
         // stderr is drained concurrently; give the drain task a moment to finish.

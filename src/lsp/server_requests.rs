@@ -15,25 +15,43 @@ pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Valu
     tracing::trace!(server = %server, method, "server request");
     match method {
         "workspace/configuration" => {
-            let items = params.get("items").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            let items = params
+                .get("items")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
             let settings = &inner.config.settings;
             let answers = items
                 .iter()
-                .map(|item| configuration_section(settings, item.get("section").and_then(Value::as_str)))
+                .map(|item| {
+                    configuration_section(settings, item.get("section").and_then(Value::as_str))
+                })
                 .collect();
             Ok(Value::Array(answers))
         }
         "client/registerCapability" => {
-            let registrations = params.get("registrations").and_then(Value::as_array).cloned().unwrap_or_default();
+            let registrations = params
+                .get("registrations")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             let mut state = lock(&inner.state);
             for r in registrations {
-                let (Some(id), Some(method)) = (r.get("id").and_then(Value::as_str), r.get("method").and_then(Value::as_str))
-                else {
+                let (Some(id), Some(method)) = (
+                    r.get("id").and_then(Value::as_str),
+                    r.get("method").and_then(Value::as_str),
+                ) else {
                     continue;
                 };
                 tracing::debug!(server = %server, method, "capability registered");
                 let options = r.get("registerOptions").cloned().unwrap_or(Value::Null);
-                state.registrations.insert(id.to_string(), Registration { method: method.to_string(), options });
+                state.registrations.insert(
+                    id.to_string(),
+                    Registration {
+                        method: method.to_string(),
+                        options,
+                    },
+                );
             }
             drop(state);
             inner.bump();
@@ -65,7 +83,10 @@ pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Valu
         }
         "workspace/workspaceFolders" => {
             let root = &inner.config.root;
-            let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             Ok(json!([{ "uri": uri::from_path(root), "name": name }]))
         }
         "workspace/diagnostic/refresh" => {
@@ -74,13 +95,18 @@ pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Valu
             Ok(Value::Null)
         }
         "window/showMessageRequest" => {
-            let text = params.get("message").and_then(Value::as_str).unwrap_or_default();
+            let text = params
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             tracing::info!(server = %server, "{text}");
             Ok(Value::Null)
         }
         "workspace/applyEdit" => {
             tracing::info!(server = %server, "refused workspace/applyEdit");
-            Ok(json!({ "applied": false, "failureReason": "squiggle never lets a language server write files" }))
+            Ok(
+                json!({ "applied": false, "failureReason": "squiggle never lets a language server write files" }),
+            )
         }
         _ => Err(ResponseError {
             code: codes::METHOD_NOT_FOUND,
@@ -94,7 +120,9 @@ pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Valu
 /// no section; else a literal dotted key, else a walk down the dotted path;
 /// `null` when absent.
 pub(crate) fn configuration_section(settings: &Value, section: Option<&str>) -> Value {
-    let Some(section) = section.filter(|s| !s.is_empty()) else { return settings.clone() };
+    let Some(section) = section.filter(|s| !s.is_empty()) else {
+        return settings.clone();
+    };
     if let Some(v) = settings.get(section) {
         return v.clone();
     }
@@ -115,9 +143,15 @@ mod tests {
     #[test]
     fn configuration_sections_resolve_by_dotted_path() {
         let settings = json!({"python": {"analysis": {"typeCheckingMode": "standard"}}, "a.b": 1});
-        assert_eq!(configuration_section(&settings, Some("python.analysis"))["typeCheckingMode"], "standard");
+        assert_eq!(
+            configuration_section(&settings, Some("python.analysis"))["typeCheckingMode"],
+            "standard"
+        );
         assert_eq!(configuration_section(&settings, Some("a.b")), json!(1));
-        assert_eq!(configuration_section(&settings, Some("missing.key")), Value::Null);
+        assert_eq!(
+            configuration_section(&settings, Some("missing.key")),
+            Value::Null
+        );
         assert_eq!(configuration_section(&settings, None), settings);
         assert_eq!(configuration_section(&Value::Null, Some("x")), Value::Null);
     }

@@ -27,7 +27,10 @@ impl LspDiagnostic {
         let pos = |p: &Value| -> Option<Position> {
             let line = p.get("line")?.as_u64()?;
             let character = p.get("character")?.as_u64()?;
-            Some(Position::new(u32::try_from(line).ok()?, u32::try_from(character).ok()?))
+            Some(Position::new(
+                u32::try_from(line).ok()?,
+                u32::try_from(character).ok()?,
+            ))
         };
         let start = pos(range.get("start")?)?;
         let end = pos(range.get("end")?)?;
@@ -53,7 +56,9 @@ impl LspDiagnostic {
 
     /// Parses an array of diagnostics, skipping (and logging) malformed entries.
     pub fn parse_list(items: Option<&Value>) -> Arc<[LspDiagnostic]> {
-        let Some(Value::Array(items)) = items else { return Arc::from([]) };
+        let Some(Value::Array(items)) = items else {
+            return Arc::from([]);
+        };
         items
             .iter()
             .filter_map(|item| {
@@ -121,20 +126,46 @@ pub struct ClientState {
 impl ClientState {
     /// Stores a publish; returns false when it was malformed.
     pub fn on_publish(&mut self, params: Value, seq: u64) -> bool {
-        let Some(uri) = params.get("uri").and_then(Value::as_str) else { return false };
-        let version = params.get("version").and_then(Value::as_i64).and_then(|v| i32::try_from(v).ok());
+        let Some(uri) = params.get("uri").and_then(Value::as_str) else {
+            return false;
+        };
+        let version = params
+            .get("version")
+            .and_then(Value::as_i64)
+            .and_then(|v| i32::try_from(v).ok());
         let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
-        self.published.insert(uri.to_string(), Published { version, seq, diagnostics });
+        self.published.insert(
+            uri.to_string(),
+            Published {
+                version,
+                seq,
+                diagnostics,
+            },
+        );
         true
     }
 
     pub fn on_progress(&mut self, params: &Value, seq: u64) {
-        let Some(token) = params.get("token").map(token_key) else { return };
+        let Some(token) = params.get("token").map(token_key) else {
+            return;
+        };
         let value = params.get("value");
-        let text = |key: &str| value.and_then(|v| v.get(key)).and_then(Value::as_str).map(str::to_string);
+        let text = |key: &str| {
+            value
+                .and_then(|v| v.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
         match value.and_then(|v| v.get("kind")).and_then(Value::as_str) {
             Some("begin") => {
-                self.progress.insert(token, Progress { title: text("title"), message: text("message"), began: seq });
+                self.progress.insert(
+                    token,
+                    Progress {
+                        title: text("title"),
+                        message: text("message"),
+                        began: seq,
+                    },
+                );
             }
             Some("report") => {
                 if let Some(p) = self.progress.get_mut(&token)
@@ -155,7 +186,10 @@ impl ClientState {
     }
 
     pub fn registration_options(&self, method: &str) -> Option<&Value> {
-        self.registrations.values().find(|r| r.method == method).map(|r| &r.options)
+        self.registrations
+            .values()
+            .find(|r| r.method == method)
+            .map(|r| &r.options)
     }
 
     /// Whether work-done progress that began after `seq` is still open.
@@ -202,10 +236,16 @@ mod tests {
     #[test]
     fn progress_begin_report_end() {
         let mut state = ClientState::default();
-        state.on_progress(&json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}), 10);
+        state.on_progress(
+            &json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}),
+            10,
+        );
         assert!(state.busy_since(9));
         assert!(!state.busy_since(10));
-        state.on_progress(&json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}), 11);
+        state.on_progress(
+            &json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}),
+            11,
+        );
         assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
         state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12);
         assert!(state.progress.is_empty());

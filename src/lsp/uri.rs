@@ -11,7 +11,12 @@ use std::path::{Path, PathBuf};
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 
-const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'/').remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+const PATH_SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
 
 /// The `file://` URI of an absolute path.
 pub fn from_path(path: &Path) -> String {
@@ -38,21 +43,35 @@ mod tests {
 
     #[test]
     fn round_trips_odd_characters() {
-        for p in ["/a/b.py", "/tmp/with space/é 😀.ts", "/x/[id]/page#1?.tsx", "/a/100%/b"] {
+        for p in [
+            "/a/b.py",
+            "/tmp/with space/é 😀.ts",
+            "/x/[id]/page#1?.tsx",
+            "/a/100%/b",
+        ] {
             let uri = from_path(Path::new(p));
-            assert!(!uri[7..].contains(' ') && !uri[7..].contains('#') && !uri[7..].contains('?'), "{uri}");
+            assert!(
+                !uri[7..].contains(' ') && !uri[7..].contains('#') && !uri[7..].contains('?'),
+                "{uri}"
+            );
             assert_eq!(to_path(&uri).as_deref(), Some(Path::new(p)), "{uri}");
         }
     }
 
     #[test]
     fn encodes_like_vscode_for_common_paths() {
-        assert_eq!(from_path(Path::new("/home/u/my proj/a.ts")), "file:///home/u/my%20proj/a.ts");
+        assert_eq!(
+            from_path(Path::new("/home/u/my proj/a.ts")),
+            "file:///home/u/my%20proj/a.ts"
+        );
     }
 
     #[test]
     fn accepts_localhost_and_rejects_other_schemes() {
-        assert_eq!(to_path("file://localhost/a/b").as_deref(), Some(Path::new("/a/b")));
+        assert_eq!(
+            to_path("file://localhost/a/b").as_deref(),
+            Some(Path::new("/a/b"))
+        );
         assert_eq!(to_path("untitled:Untitled-1"), None);
         assert_eq!(to_path("https://x/y"), None);
     }

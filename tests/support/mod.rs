@@ -49,7 +49,9 @@ impl Fake {
     }
 
     pub async fn start_with(&self, config: ClientConfig) -> LspClient {
-        LspClient::start(config, Duration::from_secs(10)).await.unwrap_or_else(|e| panic!("start: {e}"))
+        LspClient::start(config, Duration::from_secs(10))
+            .await
+            .unwrap_or_else(|e| panic!("start: {e}"))
     }
 
     /// Every logged message the fake received (`dir: in`) or sent (`dir: out`).
@@ -63,7 +65,10 @@ impl Fake {
     }
 
     pub fn received(&self, method: &str) -> Vec<Value> {
-        self.messages("in").into_iter().filter(|m| m["method"] == method).collect()
+        self.messages("in")
+            .into_iter()
+            .filter(|m| m["method"] == method)
+            .collect()
     }
 
     /// Polls the fake's log until `pred` holds (the log is written by another
@@ -71,14 +76,20 @@ impl Fake {
     pub async fn wait_log(&self, what: &str, pred: impl Fn(&Fake) -> bool) {
         let until = Instant::now() + Duration::from_secs(10);
         while !pred(self) {
-            assert!(Instant::now() < until, "timed out waiting for {what}; log:\n{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+            assert!(
+                Instant::now() < until,
+                "timed out waiting for {what}; log:\n{}",
+                std::fs::read_to_string(&self.log).unwrap_or_default()
+            );
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 }
 
 pub async fn sync(client: &LspClient, path: &Path, text: &str) -> DocumentVersion {
-    client.sync_document(path, "plaintext", Arc::from(text)).await
+    client
+        .sync_document(path, "plaintext", Arc::from(text))
+        .await
 }
 
 pub fn deadline(ms: u64) -> Instant {
@@ -86,13 +97,20 @@ pub fn deadline(ms: u64) -> Instant {
 }
 
 pub fn messages(report: &squiggle::lsp::DiagnosticsReport) -> Vec<String> {
-    report.diagnostics.iter().map(|d| d.message.clone()).collect()
+    report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.clone())
+        .collect()
 }
 
 pub fn process_exists(pid: u32) -> bool {
     // A zombie still has a /proc entry; read its state.
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z')),
+        Ok(stat) => !stat
+            .split(") ")
+            .nth(1)
+            .is_some_and(|rest| rest.starts_with('Z')),
         Err(_) => false,
     }
 }
@@ -101,12 +119,18 @@ pub fn process_exists(pid: u32) -> bool {
 /// which case a missing server fails the test.
 pub fn require_program(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    let found = std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file());
+    let found = std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file());
     if found.is_none() {
         if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
-            panic!("{name} is required (SQUIGGLE_REQUIRE_SERVERS is set) but not on PATH; run scripts/install-servers.sh");
+            panic!(
+                "{name} is required (SQUIGGLE_REQUIRE_SERVERS is set) but not on PATH; run scripts/install-servers.sh"
+            );
         }
-        eprintln!("skipping: {name} not on PATH (run scripts/install-servers.sh and source scripts/env.sh)");
+        eprintln!(
+            "skipping: {name} not on PATH (run scripts/install-servers.sh and source scripts/env.sh)"
+        );
     }
     found
 }
