@@ -41,7 +41,8 @@
 //!   `Type 'string'`); the `file` attribute also escapes `"`.
 //! - [`ReportMode::New`]: the caller passes only the diagnostics the edit
 //!   introduced, and `baseline_hidden` counts the pre-existing ones left out.
-//!   The block ends with `(N errors from before this edit are not shown)`. A
+//!   The block ends with `(N errors from before this edit are not shown)`
+//!   (`(1 error from before this edit is not shown)` for one). A
 //!   file with no new diagnostics gets no block at all, even when
 //!   `baseline_hidden > 0`: the mode exists to stay quiet about errors the
 //!   edit did not cause, and "please fix" over nothing to fix would be noise.
