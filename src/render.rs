@@ -1,1 +1,423 @@
-//! Rendering diagnostics for the model (placeholder).
+//! Rendering diagnostics into the text block the model reads after an edit.
+//!
+//! This is the one place that decides what the model sees, so it is a pure
+//! function from data to text, covered by golden files (`golden/render/`).
+//! Everything that can flood a context window is capped here, and everything
+//! that could break the `<diagnostics>` framing is escaped here.
+//!
+//! The shape, for one edited file:
+//!
+//! ```text
+//! LSP errors detected in this file, please fix:
+//! <diagnostics file="src/utils.ts">
+//! ERROR [42:5] Type 'string' is not assignable to type 'number'. (ts2322)
+//! ... and 3 more
+//! </diagnostics>
+//!
+//! LSP errors detected in other files:
+//! <diagnostics file="src/app.ts">
+//! ERROR [7:1] Cannot find name 'foo'. (ts2304)
+//! </diagnostics>
+//! ```
+//!
+//! Decisions worth knowing:
+//!
+//! - Every line ends with `\n`, the last one included; nothing to show is `""`.
+//! - Only severities in `include` survive (default: errors). When anything
+//!   besides errors is included, headers say `LSP diagnostics` instead of
+//!   `LSP errors`.
+//! - Several edited files (apply-patch) share the header
+//!   `LSP errors detected in edited files, please fix:`; their blocks follow in
+//!   the given order. Other files come after a blank line, sorted by path; a
+//!   file that is also an edited file is not repeated there.
+//! - `max_lines` counts diagnostic entries, not the `... and N more` line nor
+//!   continuation lines. Edited files spend it first. An edited file that
+//!   finds it spent still gets a block holding only `... and N more`, so the
+//!   model never reads an edited file as clean; an other file is dropped.
+//! - A multi-line message is one entry: the code goes at the end of its first
+//!   line, and the following lines are indented by two more spaces. `\r` is a
+//!   line break too, and blank lines are dropped.
+//! - Messages and codes escape `<`, `>`, `&` (quotes stay, so the model reads
+//!   `Type 'string'`); the `file` attribute also escapes `"`.
+//! - [`ReportMode::New`]: the caller passes only the diagnostics the edit
+//!   introduced, and `baseline_hidden` counts the pre-existing ones left out.
+//!   The block ends with `(N errors from before this edit are not shown)`
+//!   (`(1 error from before this edit is not shown)` for one). A
+//!   file with no new diagnostics gets no block at all, even when
+//!   `baseline_hidden > 0`: the mode exists to stay quiet about errors the
+//!   edit did not cause, and "please fix" over nothing to fix would be noise.
+//! - [`render_files`] (`lsp_diagnostics`, `check`) lists files sorted by path
+//!   under `LSP errors detected in this file:` or `... in these files:`, with
+//!   the per-file and total caps; `max_other_files` does not apply there.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use quick_xml::escape::partial_escape;
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Diagnostic, Severity, sort_and_dedupe};
+
+/// Caps and filters for one rendering.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RenderOptions {
+    /// Diagnostic entries shown per file before `... and N more`.
+    pub max_per_file: usize,
+    /// Blocks shown for files other than the edited ones.
+    pub max_other_files: usize,
+    /// Diagnostic entries shown in all.
+    pub max_lines: usize,
+    /// Severities shown; others are dropped before any cap is applied.
+    pub include: Vec<Severity>,
+    pub report: ReportMode,
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions {
+            max_per_file: 20,
+            max_other_files: 5,
+            max_lines: 50,
+            include: vec![Severity::Error],
+            report: ReportMode::All,
+        }
+    }
+}
+
+/// Which of the edited file's diagnostics to report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportMode {
+    /// Everything the servers report.
+    #[default]
+    All,
+    /// Only what the edit introduced; pre-existing errors are counted.
+    New,
+}
+
+/// One file's diagnostics, as handed to the renderer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FileDiagnostics {
+    /// Workspace-relative path, shown as given.
+    pub file: String,
+    /// In any order, possibly with cross-server duplicates.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Used by [`ReportMode::New`]: pre-existing diagnostics left out of
+    /// `diagnostics`.
+    pub baseline_hidden: usize,
+}
+
+/// Renders feedback after an edit: the edited files first (in order), then
+/// other files. Returns `""` when nothing survives the filter.
+pub fn render_feedback(
+    edited: &[FileDiagnostics],
+    others: &[FileDiagnostics],
+    opts: &RenderOptions,
+) -> String {
+    let edited_files = group(edited.iter().collect(), opts);
+    let mut other_refs: Vec<&FileDiagnostics> = others
+        .iter()
+        .filter(|o| !edited.iter().any(|e| e.file == o.file))
+        .collect();
+    other_refs.sort_by(|a, b| a.file.cmp(&b.file));
+    let other_files = group(other_refs, opts);
+
+    let mut out = Renderer::new(opts, edited_files.iter().chain(&other_files));
+    let noun = noun(opts);
+    if !edited_files.is_empty() {
+        let whom = if edited.len() > 1 {
+            "edited files"
+        } else {
+            "this file"
+        };
+        out.header(format_args!("LSP {noun} detected in {whom}, please fix:"));
+        for file in &edited_files {
+            out.block(file, true);
+        }
+    }
+    if !other_files.is_empty() && opts.max_other_files > 0 && out.room() > 0 {
+        if !out.text.is_empty() {
+            out.text.push('\n');
+        }
+        out.header(format_args!("LSP {noun} detected in other files:"));
+        for file in other_files.iter().take(opts.max_other_files) {
+            out.block(file, false);
+        }
+    }
+    out.text
+}
+
+/// Renders a listing of files with no notion of an edit (`lsp_diagnostics`,
+/// `check`): one header, then the files sorted by path. Returns `""` when
+/// nothing survives the filter.
+pub fn render_files(files: &[FileDiagnostics], opts: &RenderOptions) -> String {
+    let mut refs: Vec<&FileDiagnostics> = files.iter().collect();
+    refs.sort_by(|a, b| a.file.cmp(&b.file));
+    let files = group(refs, opts);
+
+    let mut out = Renderer::new(opts, files.iter());
+    if files.is_empty() || out.room() == 0 {
+        return out.text;
+    }
+    let noun = noun(opts);
+    let whom = if files.len() > 1 {
+        "these files"
+    } else {
+        "this file"
+    };
+    out.header(format_args!("LSP {noun} detected in {whom}:"));
+    for file in &files {
+        out.block(file, false);
+    }
+    out.text
+}
+
+fn noun(opts: &RenderOptions) -> &'static str {
+    if opts.include.iter().any(|s| *s != Severity::Error) {
+        "diagnostics"
+    } else {
+        "errors"
+    }
+}
+
+/// A file ready to render: sorted, deduplicated, with the number of entries
+/// that pass the severity filter.
+struct Prepared<'a> {
+    file: &'a str,
+    diagnostics: Cow<'a, [Diagnostic]>,
+    shown: usize,
+    baseline_hidden: usize,
+}
+
+/// Merges entries that name the same file (keeping first-seen order), sorts
+/// and dedupes each, and drops files with nothing to show.
+fn group<'a>(files: Vec<&'a FileDiagnostics>, opts: &RenderOptions) -> Vec<Prepared<'a>> {
+    let mut prepared: Vec<Prepared<'a>> = Vec::with_capacity(files.len());
+    for (i, file) in files.iter().enumerate() {
+        if files[..i].iter().any(|seen| seen.file == file.file) {
+            continue;
+        }
+        let same: Vec<&FileDiagnostics> = files[i..]
+            .iter()
+            .filter(|f| f.file == file.file)
+            .copied()
+            .collect();
+        let diagnostics = if same.len() == 1 && is_canonical(&file.diagnostics) {
+            Cow::Borrowed(file.diagnostics.as_slice())
+        } else {
+            let mut all: Vec<Diagnostic> = same
+                .iter()
+                .flat_map(|f| f.diagnostics.iter().cloned())
+                .collect();
+            sort_and_dedupe(&mut all);
+            Cow::Owned(all)
+        };
+        let shown = diagnostics
+            .iter()
+            .filter(|d| opts.include.contains(&d.severity))
+            .count();
+        if shown == 0 {
+            continue;
+        }
+        prepared.push(Prepared {
+            file: &file.file,
+            diagnostics,
+            shown,
+            baseline_hidden: same.iter().map(|f| f.baseline_hidden).sum(),
+        });
+    }
+    prepared
+}
+
+/// Whether `sort_and_dedupe` would leave these diagnostics as they are, so
+/// the common case (already sorted upstream) borrows instead of cloning.
+fn is_canonical(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.windows(2).all(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        let ordered = a
+            .sort_key()
+            .cmp(&b.sort_key())
+            .then_with(|| a.server.cmp(&b.server))
+            .is_le();
+        let duplicate = a.line == b.line
+            && a.column == b.column
+            && a.end_line == b.end_line
+            && a.end_column == b.end_column
+            && a.message == b.message;
+        ordered && !duplicate
+    })
+}
+
+/// The output being built and the diagnostic-entry budget left.
+struct Renderer<'o> {
+    text: String,
+    budget: usize,
+    opts: &'o RenderOptions,
+}
+
+impl<'o> Renderer<'o> {
+    fn new<'a>(opts: &'o RenderOptions, files: impl Iterator<Item = &'a Prepared<'a>>) -> Self {
+        // Room for every entry that can be shown, with its framing.
+        let mut capacity = 0;
+        let mut entries = 0;
+        for file in files {
+            capacity += 96 + file.file.len();
+            for d in file.diagnostics.iter().take(opts.max_per_file) {
+                if entries == opts.max_lines {
+                    break;
+                }
+                entries += 1;
+                capacity += 24 + d.message.len() + d.code.as_ref().map_or(0, |c| c.len() + 3);
+            }
+        }
+        Renderer {
+            text: String::with_capacity(capacity),
+            budget: opts.max_lines,
+            opts,
+        }
+    }
+
+    /// Entries the next block may show.
+    fn room(&self) -> usize {
+        self.opts.max_per_file.min(self.budget)
+    }
+
+    fn header(&mut self, header: std::fmt::Arguments<'_>) {
+        let _ = self.text.write_fmt(header);
+        self.text.push('\n');
+    }
+
+    /// Writes one file's block. Without `always`, a file with no room left is
+    /// skipped entirely.
+    fn block(&mut self, file: &Prepared<'_>, always: bool) {
+        let room = self.room();
+        if room == 0 && !always {
+            return;
+        }
+        let shown = file.shown.min(room);
+        self.budget -= shown;
+
+        self.text.push_str("<diagnostics file=\"");
+        push_attribute(&mut self.text, file.file);
+        self.text.push_str("\">\n");
+        let included = file
+            .diagnostics
+            .iter()
+            .filter(|d| self.opts.include.contains(&d.severity));
+        for d in included.take(shown) {
+            push_entry(&mut self.text, d);
+        }
+        if file.shown > shown {
+            let _ = writeln!(self.text, "... and {} more", file.shown - shown);
+        }
+        if self.opts.report == ReportMode::New && file.baseline_hidden > 0 {
+            let n = file.baseline_hidden;
+            let (noun, verb) = match (noun(self.opts), n) {
+                ("errors", 1) => ("error", "is"),
+                ("diagnostics", 1) => ("diagnostic", "is"),
+                (plural, _) => (plural, "are"),
+            };
+            let _ = writeln!(
+                self.text,
+                "({n} {noun} from before this edit {verb} not shown)"
+            );
+        }
+        self.text.push_str("</diagnostics>\n");
+    }
+}
+
+/// `SEVERITY [line:col] message (code)`, continuation lines indented.
+fn push_entry(text: &mut String, d: &Diagnostic) {
+    let _ = write!(text, "{} [{}:{}]", d.severity.label(), d.line, d.column);
+    let message = partial_escape(d.message.as_str());
+    let mut lines = message
+        .split(['\n', '\r'])
+        .map(str::trim_end)
+        .filter(|line| !line.trim_start().is_empty());
+    if let Some(first) = lines.next() {
+        text.push(' ');
+        text.push_str(first.trim_start());
+    }
+    if let Some(code) = d.code.as_deref().filter(|c| !c.is_empty()) {
+        text.push_str(" (");
+        text.push_str(&partial_escape(code));
+        text.push(')');
+    }
+    text.push('\n');
+    for line in lines {
+        text.push_str("  ");
+        text.push_str(line);
+        text.push('\n');
+    }
+}
+
+/// Escapes a value for a double-quoted attribute: `<`, `>`, `&` and `"`.
+/// quick-xml's full `escape` would also turn `'` into `&apos;`, which no
+/// double-quoted attribute needs and which makes paths harder to read.
+fn push_attribute(text: &mut String, value: &str) {
+    let escaped = partial_escape(value);
+    if escaped.contains('"') {
+        text.push_str(&escaped.replace('"', "&quot;"));
+    } else {
+        text.push_str(&escaped);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(line: u32, message: &str, server: &str) -> Diagnostic {
+        Diagnostic {
+            file: "a.rs".into(),
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 2,
+            severity: Severity::Error,
+            message: message.into(),
+            code: None,
+            source: None,
+            server: server.into(),
+        }
+    }
+
+    fn file(diagnostics: Vec<Diagnostic>) -> FileDiagnostics {
+        FileDiagnostics {
+            file: "a.rs".into(),
+            diagnostics,
+            baseline_hidden: 0,
+        }
+    }
+
+    #[test]
+    fn sorted_input_is_borrowed_and_renders_like_shuffled_input() {
+        let sorted = vec![diag(1, "x", "ra"), diag(2, "y", "ra")];
+        assert!(is_canonical(&sorted));
+        let shuffled = vec![diag(2, "y", "ra"), diag(1, "x", "ra"), diag(1, "x", "rb")];
+        assert!(!is_canonical(&shuffled));
+        let opts = RenderOptions::default();
+        assert_eq!(
+            render_feedback(&[file(sorted)], &[], &opts),
+            render_feedback(&[file(shuffled)], &[], &opts)
+        );
+    }
+
+    #[test]
+    fn options_default_when_absent_and_reject_unknown_keys() {
+        let opts: RenderOptions = serde_json::from_str(r#"{"report": "new"}"#).unwrap();
+        assert_eq!(opts.max_per_file, 20);
+        assert_eq!(opts.include, vec![Severity::Error]);
+        assert_eq!(opts.report, ReportMode::New);
+        assert!(serde_json::from_str::<RenderOptions>(r#"{"max_files": 3}"#).is_err());
+    }
+
+    #[test]
+    fn empty_input_renders_nothing() {
+        let opts = RenderOptions::default();
+        assert_eq!(render_feedback(&[], &[], &opts), "");
+        assert_eq!(render_files(&[], &opts), "");
+    }
+}

@@ -1,0 +1,430 @@
+//! Classifying what an edit changed: which diagnostics the edit introduced
+//! and which were already there.
+//!
+//! An agent that sees twenty errors after a one-line edit needs to know
+//! whether it caused them. We compare the diagnostics reported before the edit
+//! with those reported after, carrying each old diagnostic's line through a
+//! line diff of the two texts so that inserting lines above an error does not
+//! make it look new.
+//!
+//! Matching rules. An `after` diagnostic is *baseline* when some not yet
+//! matched `before` diagnostic has the same severity, code and message, and
+//! its line, mapped through the diff, is the `after` line. A line the diff
+//! kept unchanged maps to its new position and the column must match too. A
+//! line inside a replaced hunk maps by position within the hunk (the `k`th old
+//! line to the `k`th new line) and the column may differ, since the line
+//! itself changed. A deleted line maps nowhere, so code that moved to another
+//! place in the file reports its errors as introduced: when in doubt we tell
+//! rather than hide. Each `before` diagnostic matches at most once, and one on
+//! the same column is preferred. Lines past the end of the old text (servers
+//! put end-of-file errors there) keep their distance from the end.
+//!
+//! Requiring the same severity goes beyond the bare rule of code and message:
+//! a warning that became an error is news.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use similar::{DiffOp, TextDiff};
+
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// How an edit left the file, judged on error-level diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Classification {
+    /// No diagnostics at all.
+    Clean,
+    /// Diagnostics, but no errors.
+    WarningsOnly,
+    /// At least one error the edit introduced.
+    NewErrors,
+    /// Errors, all of which were there before the edit.
+    BaselineError,
+    /// No language server could judge the file.
+    LspUnavailable,
+}
+
+impl Classification {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Classification::Clean => "clean",
+            Classification::WarningsOnly => "warnings_only",
+            Classification::NewErrors => "new_errors",
+            Classification::BaselineError => "baseline_error",
+            Classification::LspUnavailable => "lsp_unavailable",
+        }
+    }
+}
+
+/// The verdict on one edit. Every index into `after` is in exactly one of
+/// `introduced` and `baseline`, each list ascending.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EditDelta {
+    pub classification: Classification,
+    /// Indices into `after` of diagnostics the edit introduced.
+    pub introduced: Vec<usize>,
+    /// Indices into `after` of diagnostics that were there before.
+    pub baseline: Vec<usize>,
+}
+
+/// A pathological diff gives up on minimality after this long; the result is
+/// still a correct diff, only coarser.
+const DIFF_TIMEOUT: Duration = Duration::from_millis(200);
+
+/// `before` diagnostics were reported for `before_text`, `after` for
+/// `after_text` (same file). See the module doc for the matching rules.
+pub fn classify(
+    before: &[Diagnostic],
+    before_text: &str,
+    after: &[Diagnostic],
+    after_text: &str,
+    lsp_available: bool,
+) -> EditDelta {
+    let lines = LineMap::new(before_text, after_text);
+    let mapped: Vec<Option<Mapped>> = before.iter().map(|b| lines.map(b.line)).collect();
+    let mut used = vec![false; before.len()];
+    let mut introduced = Vec::new();
+    let mut baseline = Vec::new();
+
+    for (i, a) in after.iter().enumerate() {
+        let candidates = before.iter().enumerate().filter(|&(j, b)| {
+            !used[j]
+                && mapped[j]
+                    .is_some_and(|m| m.line == a.line && (m.changed || b.column == a.column))
+                && b.severity == a.severity
+                && b.code == a.code
+                && b.message == a.message
+        });
+        let mut first = None;
+        let mut same_column = None;
+        for (j, b) in candidates {
+            first.get_or_insert(j);
+            if b.column == a.column {
+                same_column = Some(j);
+                break;
+            }
+        }
+        match same_column.or(first) {
+            Some(j) => {
+                used[j] = true;
+                baseline.push(i);
+            }
+            None => introduced.push(i),
+        }
+    }
+
+    let is_error = |&i: &usize| after[i].severity == Severity::Error;
+    let classification = if !lsp_available {
+        Classification::LspUnavailable
+    } else if after.is_empty() {
+        Classification::Clean
+    } else if introduced.iter().any(is_error) {
+        Classification::NewErrors
+    } else if baseline.iter().any(is_error) {
+        Classification::BaselineError
+    } else {
+        Classification::WarningsOnly
+    };
+    EditDelta {
+        classification,
+        introduced,
+        baseline,
+    }
+}
+
+/// Where an old line went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mapped {
+    /// 1-based line in the new text.
+    line: u32,
+    /// The line's text changed (or is past the end), so columns may move.
+    changed: bool,
+}
+
+/// The old-to-new line mapping of one line diff.
+struct LineMap {
+    /// Indexed by 0-based old line.
+    old: Vec<Option<Mapped>>,
+    new_len: usize,
+}
+
+impl LineMap {
+    fn new(before_text: &str, after_text: &str) -> LineMap {
+        let diff = TextDiff::configure()
+            .timeout(DIFF_TIMEOUT)
+            .diff_lines(before_text, after_text);
+        let mut old = Vec::with_capacity(diff.old_slices().len());
+        let at = |index: usize, changed: bool| {
+            Some(Mapped {
+                line: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                changed,
+            })
+        };
+        for op in diff.ops() {
+            match *op {
+                DiffOp::Equal { new_index, len, .. } => {
+                    old.extend((0..len).map(|k| at(new_index + k, false)))
+                }
+                DiffOp::Delete { old_len, .. } => old.extend((0..old_len).map(|_| None)),
+                DiffOp::Insert { .. } => {}
+                DiffOp::Replace {
+                    old_len,
+                    new_index,
+                    new_len,
+                    ..
+                } => old.extend((0..old_len).map(|k| {
+                    if k < new_len {
+                        at(new_index + k, true)
+                    } else {
+                        None
+                    }
+                })),
+            }
+        }
+        LineMap {
+            old,
+            new_len: diff.new_slices().len(),
+        }
+    }
+
+    /// Maps a 1-based old line.
+    fn map(&self, line: u32) -> Option<Mapped> {
+        let index = (line as usize).saturating_sub(1);
+        match self.old.get(index) {
+            Some(mapped) => *mapped,
+            None => {
+                let past_end = index - self.old.len();
+                Some(Mapped {
+                    line: u32::try_from(self.new_len + past_end + 1).unwrap_or(u32::MAX),
+                    changed: true,
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diag(line: u32, column: u32, severity: Severity, message: &str) -> Diagnostic {
+        Diagnostic {
+            file: "a.py".into(),
+            line,
+            column,
+            end_line: line,
+            end_column: column + 1,
+            severity,
+            message: message.into(),
+            code: Some("E1".into()),
+            source: None,
+            server: "pyright".into(),
+        }
+    }
+
+    fn error(line: u32, column: u32, message: &str) -> Diagnostic {
+        diag(line, column, Severity::Error, message)
+    }
+
+    /// Runs `classify` and returns (classification, introduced, baseline).
+    fn check(
+        before: &[Diagnostic],
+        before_text: &str,
+        after: &[Diagnostic],
+        after_text: &str,
+    ) -> (Classification, Vec<usize>, Vec<usize>) {
+        let delta = classify(before, before_text, after, after_text, true);
+        (delta.classification, delta.introduced, delta.baseline)
+    }
+
+    const TEXT: &str = "import os\nx = undefined\nprint(x)\n";
+
+    #[test]
+    fn lines_inserted_above_an_error_keep_it_baseline() {
+        let before = [error(2, 5, "\"undefined\" is not defined")];
+        let after_text = "import sys\nimport re\nimport os\nx = undefined\nprint(x)\n";
+        let after = [error(4, 5, "\"undefined\" is not defined")];
+        assert_eq!(
+            check(&before, TEXT, &after, after_text),
+            (Classification::BaselineError, vec![], vec![0])
+        );
+    }
+
+    #[test]
+    fn deleting_the_line_with_the_error_is_clean() {
+        let before = [error(2, 5, "\"undefined\" is not defined")];
+        let after_text = "import os\nprint(x)\n";
+        assert_eq!(
+            check(&before, TEXT, &[], after_text),
+            (Classification::Clean, vec![], vec![])
+        );
+    }
+
+    #[test]
+    fn a_deleted_line_does_not_vouch_for_its_neighbour() {
+        // Line 2 held the error and is gone; the same message now on line 2
+        // is about what used to be line 3.
+        let before = [error(2, 5, "\"x\" is not defined")];
+        let after_text = "import os\nprint(x)\n";
+        let after = [error(2, 7, "\"x\" is not defined")];
+        assert_eq!(
+            check(&before, TEXT, &after, after_text),
+            (Classification::NewErrors, vec![0], vec![])
+        );
+    }
+
+    #[test]
+    fn new_error_on_a_new_line() {
+        let before = [error(2, 5, "\"undefined\" is not defined")];
+        let after_text = "import os\nx = undefined\nprint(x)\ny: int = \"s\"\n";
+        let after = [
+            error(2, 5, "\"undefined\" is not defined"),
+            error(4, 10, "\"str\" is not assignable to \"int\""),
+        ];
+        assert_eq!(
+            check(&before, TEXT, &after, after_text),
+            (Classification::NewErrors, vec![1], vec![0])
+        );
+    }
+
+    #[test]
+    fn same_message_on_another_line_is_new() {
+        let before = [error(2, 5, "\"undefined\" is not defined")];
+        let after_text = "import os\nx = undefined\nprint(x)\ny = undefined\n";
+        let after = [
+            error(2, 5, "\"undefined\" is not defined"),
+            error(4, 5, "\"undefined\" is not defined"),
+        ];
+        assert_eq!(
+            check(&before, TEXT, &after, after_text),
+            (Classification::NewErrors, vec![1], vec![0])
+        );
+    }
+
+    #[test]
+    fn moved_line_reports_its_error_as_new() {
+        let before_text = "one\nbad()\ntwo\nthree\nfour\n";
+        let after_text = "one\ntwo\nthree\nfour\nbad()\n";
+        let before = [error(2, 1, "\"bad\" is not defined")];
+        let after = [error(5, 1, "\"bad\" is not defined")];
+        assert_eq!(
+            check(&before, before_text, &after, after_text),
+            (Classification::NewErrors, vec![0], vec![])
+        );
+    }
+
+    #[test]
+    fn duplicated_messages_each_match_once() {
+        let before_text = "a\nf(x, x)\nb\n";
+        let before = [
+            error(2, 3, "\"x\" is unbound"),
+            error(2, 6, "\"x\" is unbound"),
+        ];
+        // Unchanged line moved down by one; a third use is new.
+        let after_text = "top\na\nf(x, x)\nb\ng(x)\n";
+        let after = [
+            error(3, 3, "\"x\" is unbound"),
+            error(3, 6, "\"x\" is unbound"),
+            error(5, 3, "\"x\" is unbound"),
+        ];
+        assert_eq!(
+            check(&before, before_text, &after, after_text),
+            (Classification::NewErrors, vec![2], vec![0, 1])
+        );
+
+        // The line itself changed to hold three uses: two are old, one new.
+        let after_text = "a\nf(x, x, x)\nb\n";
+        let after = [
+            error(2, 3, "\"x\" is unbound"),
+            error(2, 6, "\"x\" is unbound"),
+            error(2, 9, "\"x\" is unbound"),
+        ];
+        assert_eq!(
+            check(&before, before_text, &after, after_text),
+            (Classification::NewErrors, vec![2], vec![0, 1])
+        );
+    }
+
+    #[test]
+    fn columns_may_move_only_on_a_changed_line() {
+        let before = [error(2, 5, "\"undefined\" is not defined")];
+        let changed = "import os\nxy = undefined\nprint(x)\n";
+        let after = [error(2, 6, "\"undefined\" is not defined")];
+        assert_eq!(
+            check(&before, TEXT, &after, changed),
+            (Classification::BaselineError, vec![], vec![0])
+        );
+        assert_eq!(
+            check(&before, TEXT, &after, TEXT),
+            (Classification::NewErrors, vec![0], vec![])
+        );
+    }
+
+    #[test]
+    fn code_and_severity_must_match() {
+        let error_m = error(2, 5, "m");
+        let warning_m = diag(2, 5, Severity::Warning, "m");
+        let mut other_code = error(2, 5, "m");
+        other_code.code = Some("E2".into());
+        let old_error = std::slice::from_ref(&error_m);
+        let old_warning = std::slice::from_ref(&warning_m);
+        assert_eq!(
+            check(old_error, TEXT, &[other_code], TEXT),
+            (Classification::NewErrors, vec![0], vec![])
+        );
+        assert_eq!(
+            check(old_warning, TEXT, old_error, TEXT),
+            (Classification::NewErrors, vec![0], vec![])
+        );
+        assert_eq!(
+            check(old_error, TEXT, old_warning, TEXT),
+            (Classification::WarningsOnly, vec![0], vec![])
+        );
+        assert_eq!(
+            check(old_error, TEXT, old_error, TEXT),
+            (Classification::BaselineError, vec![], vec![0])
+        );
+    }
+
+    #[test]
+    fn end_of_file_errors_keep_their_distance_from_the_end() {
+        let before_text = "def f(:\n";
+        let after_text = "import os\ndef f(:\n";
+        let before = [error(2, 1, "unexpected end of file")];
+        let after = [error(3, 1, "unexpected end of file")];
+        assert_eq!(
+            check(&before, before_text, &after, after_text),
+            (Classification::BaselineError, vec![], vec![0])
+        );
+    }
+
+    #[test]
+    fn classification_is_judged_on_errors() {
+        let warning = diag(1, 1, Severity::Warning, "unused");
+        let old_error = error(2, 5, "\"undefined\" is not defined");
+        assert_eq!(
+            classify(&[], TEXT, &[], TEXT, false).classification,
+            Classification::LspUnavailable
+        );
+        assert_eq!(check(&[], TEXT, &[], TEXT).0, Classification::Clean);
+        assert_eq!(
+            check(&[], TEXT, std::slice::from_ref(&warning), TEXT),
+            (Classification::WarningsOnly, vec![0], vec![])
+        );
+        assert_eq!(
+            check(
+                std::slice::from_ref(&old_error),
+                TEXT,
+                &[warning, old_error.clone()],
+                TEXT
+            ),
+            (Classification::BaselineError, vec![0], vec![1])
+        );
+        assert_eq!(Classification::NewErrors.as_str(), "new_errors");
+        assert_eq!(
+            serde_json::to_string(&Classification::BaselineError).unwrap(),
+            "\"baseline_error\""
+        );
+    }
+}
