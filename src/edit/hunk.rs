@@ -1,0 +1,220 @@
+//! Applies one file's hunks to its text in memory, for both patch formats.
+//!
+//! The file is held as lines that remember their own terminator, so a CRLF
+//! file patched with an LF patch keeps `\r\n`, untouched lines keep exactly
+//! their bytes, and a missing final newline stays missing unless the patch
+//! says otherwise. Unified hunks are tried at their stated line first and
+//! then at the nearest offset where their context matches exactly; Codex
+//! hunks carry no line numbers and are searched for forward from the end of
+//! the previous hunk, the way Codex's own `apply_patch` does.
+
+use super::{EditError, Hunk, HunkLine};
+
+#[derive(Debug, Clone)]
+struct Line<'a> {
+    /// The line without its terminator (and without the `\r` of `\r\n`).
+    text: &'a str,
+    /// `"\n"`, `"\r\n"`, or `""` for a last line without a newline.
+    eol: &'a str,
+}
+
+fn split_lines(content: &str) -> Vec<Line<'_>> {
+    content
+        .split_inclusive('\n')
+        .map(|line| {
+            if let Some(text) = line.strip_suffix("\r\n") {
+                Line { text, eol: "\r\n" }
+            } else if let Some(text) = line.strip_suffix('\n') {
+                Line { text, eol: "\n" }
+            } else {
+                Line {
+                    text: line,
+                    eol: "",
+                }
+            }
+        })
+        .collect()
+}
+
+/// Applies `hunks` to `content` in order; `path` names the file in errors.
+pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<String, EditError> {
+    let lines = split_lines(content);
+    // New lines take the file's own line ending, judged by its first line.
+    let eol = lines
+        .first()
+        .map(|line| line.eol)
+        .filter(|eol| !eol.is_empty())
+        .unwrap_or("\n");
+    let file_lacks_final_newline = lines.last().is_some_and(|line| line.eol.is_empty());
+
+    let mut out: Vec<Line<'_>> = Vec::with_capacity(lines.len());
+    let mut cursor = 0;
+    let mut drift: isize = 0;
+    for (index, hunk) in hunks.iter().enumerate() {
+        let old: Vec<&str> = hunk.old_lines().collect();
+        let found = match hunk.old_start {
+            Some(start) => {
+                // An empty old side inserts after line `start`.
+                let stated = if old.is_empty() {
+                    start
+                } else {
+                    start.saturating_sub(1)
+                };
+                let expected = stated.saturating_add_signed(drift);
+                let pos = seek_near(&lines, &old, cursor, expected, hunk.old_missing_newline);
+                if let Some(pos) = pos {
+                    drift = pos as isize - stated as isize;
+                }
+                pos
+            }
+            None => seek_forward(&lines, &old, cursor, hunk),
+        };
+        let Some(pos) = found else {
+            return Err(EditError::HunkFailed {
+                path: path.to_string(),
+                hunk: index + 1,
+                header: hunk.header.clone(),
+            });
+        };
+
+        out.extend_from_slice(&lines[cursor..pos]);
+        let block_start = out.len();
+        let mut matched = lines[pos..pos + old.len()].iter();
+        for line in &hunk.lines {
+            match line {
+                HunkLine::Context(_) => out.push(
+                    matched
+                        .next()
+                        .expect("matched block covers old lines")
+                        .clone(),
+                ),
+                HunkLine::Remove(_) => {
+                    matched.next();
+                }
+                HunkLine::Add(text) => out.push(Line { text, eol }),
+            }
+        }
+        cursor = pos + old.len();
+
+        if cursor == lines.len() && out.len() > block_start {
+            let last = out.last_mut().expect("block is not empty");
+            last.eol = match hunk.old_start {
+                Some(_) if hunk.new_missing_newline => "",
+                Some(_) if hunk.old_missing_newline && last.eol.is_empty() => eol,
+                Some(_) => last.eol,
+                // Codex patches cannot say anything about the final newline,
+                // so the file keeps what it had.
+                None if file_lacks_final_newline => "",
+                None => last.eol,
+            };
+        }
+    }
+    out.extend_from_slice(&lines[cursor..]);
+
+    let mut result = String::with_capacity(content.len() + 64);
+    let count = out.len();
+    for (i, line) in out.iter().enumerate() {
+        result.push_str(line.text);
+        // A line that had no newline but is no longer last needs one.
+        result.push_str(if line.eol.is_empty() && i + 1 < count {
+            eol
+        } else {
+            line.eol
+        });
+    }
+    Ok(result)
+}
+
+/// Finds where `old` matches exactly, at `expected` or else at the nearest
+/// offset from it, never before `min`. With `at_eof`, the match must end the
+/// file.
+fn seek_near(
+    lines: &[Line<'_>],
+    old: &[&str],
+    min: usize,
+    expected: usize,
+    at_eof: bool,
+) -> Option<usize> {
+    let len = lines.len();
+    if old.len() > len.saturating_sub(min) {
+        return None;
+    }
+    let max = len - old.len();
+    if at_eof {
+        return matches_at(lines, old, max, |a, b| a == b).then_some(max);
+    }
+    let expected = expected.clamp(min, max);
+    if old.is_empty() {
+        return Some(expected);
+    }
+    let span = (max - expected).max(expected - min);
+    for distance in 0..=span {
+        let after = expected + distance;
+        if after <= max && matches_at(lines, old, after, |a, b| a == b) {
+            return Some(after);
+        }
+        if let Some(before) = expected
+            .checked_sub(distance)
+            .filter(|&before| before >= min && distance > 0)
+            && matches_at(lines, old, before, |a, b| a == b)
+        {
+            return Some(before);
+        }
+    }
+    None
+}
+
+/// Codex-style search: anchors in order, then the old lines, from `min`
+/// forward. Each search tries an exact match first, then ignoring trailing
+/// whitespace, then ignoring surrounding whitespace.
+fn seek_forward(lines: &[Line<'_>], old: &[&str], min: usize, hunk: &Hunk) -> Option<usize> {
+    let mut start = min;
+    for anchor in &hunk.anchors {
+        start = seek_sequence(lines, &[anchor.as_str()], start)? + 1;
+    }
+    if old.is_empty() {
+        // Pure insertion: right after the anchor, or else at the end.
+        return Some(if hunk.anchors.is_empty() {
+            lines.len().max(start)
+        } else {
+            start
+        });
+    }
+    if hunk.at_eof
+        && let Some(pos) = lines
+            .len()
+            .checked_sub(old.len())
+            .filter(|&pos| pos >= start)
+        && PASSES.iter().any(|same| matches_at(lines, old, pos, same))
+    {
+        return Some(pos);
+    }
+    seek_sequence(lines, old, start)
+}
+
+type Same = fn(&str, &str) -> bool;
+
+const PASSES: [Same; 3] = [
+    |a, b| a == b,
+    |a, b| a.trim_end() == b.trim_end(),
+    |a, b| a.trim() == b.trim(),
+];
+
+fn seek_sequence(lines: &[Line<'_>], old: &[&str], start: usize) -> Option<usize> {
+    let last = lines.len().checked_sub(old.len())?;
+    PASSES
+        .iter()
+        .find_map(|same| (start..=last).find(|&pos| matches_at(lines, old, pos, same)))
+}
+
+fn matches_at(
+    lines: &[Line<'_>],
+    old: &[&str],
+    pos: usize,
+    same: impl Fn(&str, &str) -> bool,
+) -> bool {
+    lines[pos..pos + old.len()]
+        .iter()
+        .zip(old)
+        .all(|(line, old)| same(line.text, old))
+}

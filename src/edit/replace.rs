@@ -1,0 +1,167 @@
+//! Exact-string replacement, with the contract agents already know from their
+//! own edit tools: the old text must occur exactly once unless every
+//! occurrence is to be replaced, and nothing is ever matched loosely.
+//!
+//! The one concession is line endings. Agents write `\n`; when the file uses
+//! `\r\n` and the text is only found that way, both sides are translated so
+//! the file keeps its line endings.
+
+use super::EditError;
+
+/// The result of [`replace_exact`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replaced {
+    pub content: String,
+    pub replacements: usize,
+}
+
+/// Replaces `old` with `new` in `content`. `old` must occur exactly once
+/// unless `replace_all`: none is [`EditError::NotFound`], several is
+/// [`EditError::Ambiguous`]. An empty `old`, or `old == new`, is an error.
+///
+/// If `old` is not found verbatim but the file uses `\r\n`, `old` and `new`
+/// are matched and inserted with their `\n` turned into `\r\n`.
+pub fn replace_exact(
+    content: &str,
+    old: &str,
+    new: &str,
+    replace_all: bool,
+) -> Result<Replaced, EditError> {
+    if old.is_empty() {
+        return Err(EditError::EmptyOld);
+    }
+    if old == new {
+        return Err(EditError::NoChange);
+    }
+    let count = content.matches(old).count();
+    if count > 0 {
+        return finish(content, old, new, count, replace_all);
+    }
+    if old.contains('\n') && content.contains("\r\n") {
+        let old = to_crlf(old);
+        let new = to_crlf(new);
+        let count = content.matches(old.as_str()).count();
+        if count > 0 {
+            return finish(content, &old, &new, count, replace_all);
+        }
+    }
+    Err(EditError::NotFound)
+}
+
+fn finish(
+    content: &str,
+    old: &str,
+    new: &str,
+    count: usize,
+    replace_all: bool,
+) -> Result<Replaced, EditError> {
+    if count > 1 && !replace_all {
+        return Err(EditError::Ambiguous { count });
+    }
+    Ok(Replaced {
+        content: content.replace(old, new),
+        replacements: count,
+    })
+}
+
+fn to_crlf(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\n', "\r\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(
+        content: &str,
+        old: &str,
+        new: &str,
+        replace_all: bool,
+        expect: &str,
+        replacements: usize,
+    ) {
+        let got = replace_exact(content, old, new, replace_all).unwrap();
+        assert_eq!(got.content, expect);
+        assert_eq!(got.replacements, replacements);
+    }
+
+    #[test]
+    fn replaces_a_single_occurrence() {
+        check(
+            "let a = 1;\nlet b = 2;\n",
+            "b = 2",
+            "b = 3",
+            false,
+            "let a = 1;\nlet b = 3;\n",
+            1,
+        );
+    }
+
+    #[test]
+    fn not_found() {
+        let err = replace_exact("abc\n", "xyz", "q", false).unwrap_err();
+        assert!(matches!(err, EditError::NotFound));
+        assert!(err.to_string().starts_with("old_string not found"));
+    }
+
+    #[test]
+    fn ambiguous_names_the_count_and_the_way_out() {
+        let err = replace_exact("x\nx\nx\n", "x", "y", false).unwrap_err();
+        assert!(matches!(err, EditError::Ambiguous { count: 3 }));
+        assert_eq!(
+            err.to_string(),
+            "old_string occurs 3 times; add surrounding lines to make it unique or set replace_all"
+        );
+    }
+
+    #[test]
+    fn replace_all_replaces_every_occurrence() {
+        check("x\nx\nx\n", "x", "yy", true, "yy\nyy\nyy\n", 3);
+        check("only once\n", "once", "twice", true, "only twice\n", 1);
+    }
+
+    #[test]
+    fn empty_old_and_no_op_are_errors() {
+        assert!(matches!(
+            replace_exact("abc", "", "x", false),
+            Err(EditError::EmptyOld)
+        ));
+        assert!(matches!(
+            replace_exact("abc", "b", "b", false),
+            Err(EditError::NoChange)
+        ));
+    }
+
+    #[test]
+    fn crlf_file_matched_with_lf_text_keeps_crlf() {
+        check(
+            "fn a() {\r\n    1\r\n}\r\n",
+            "fn a() {\n    1\n",
+            "fn a() {\n    2\n    3\n",
+            false,
+            "fn a() {\r\n    2\r\n    3\r\n}\r\n",
+            1,
+        );
+        // Text found verbatim is replaced verbatim.
+        check("a\r\nb\r\n", "a", "c", false, "c\r\nb\r\n", 1);
+    }
+
+    #[test]
+    fn missing_final_newline_is_preserved() {
+        check("one\ntwo", "two", "three", false, "one\nthree", 1);
+        check("one\ntwo", "one\n", "zero\n", false, "zero\ntwo", 1);
+    }
+
+    #[test]
+    fn non_ascii() {
+        check(
+            "naïve café — ✓ 日本語\n",
+            "café — ✓",
+            "thé ✗",
+            false,
+            "naïve thé ✗ 日本語\n",
+            1,
+        );
+        check("ééé", "é", "e", true, "eee", 3);
+    }
+}
