@@ -5,8 +5,10 @@
 //! current for the bytes just written, and renders a short, capped, escaped
 //! `<diagnostics>` block for the tool's output. See `docs/architecture.md`.
 
+pub mod config;
 pub mod diagnostic;
 pub mod edit;
 pub mod lsp;
 pub mod registry;
 pub mod render;
+pub mod workspace;
