@@ -6,8 +6,10 @@
 //! `<diagnostics>` block for the tool's output. See `docs/architecture.md`.
 
 pub mod classify;
+pub mod config;
 pub mod diagnostic;
 pub mod edit;
 pub mod lsp;
 pub mod registry;
 pub mod render;
+pub mod workspace;

@@ -1,0 +1,185 @@
+//! The user's own settings: where they live, what they may say, and which file
+//! wins.
+//!
+//! squiggle reads at most two files — the user's
+//! `$XDG_CONFIG_HOME/squiggle/config.toml` and the workspace's
+//! `.squiggle.toml` — plus overrides from the command line, and merges them key
+//! by key over built-in defaults (command line > workspace > user > defaults).
+//! Reading is strict: an unknown key, a wrong type or a server id nobody
+//! defined is an error that names the file and the key, because a typo that
+//! is silently ignored costs more than one that stops the run.
+//!
+//! A workspace file travels with a repository, so it is not fully trusted: it
+//! may tune and disable anything, but the program a server runs (`command`,
+//! `args`, `env`) is taken from it only when the user trusts that workspace.
+//! See `docs/configuration.md`.
+//!
+//! These types are self-contained; merging with the built-in server registry
+//! happens in the caller.
+
+mod load;
+mod schema;
+mod trust;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use crate::diagnostic::Severity;
+pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
+pub use schema::{FileKind, parse_str};
+
+/// The merged configuration a session runs with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// `false` when some layer said `lsp = false`: squiggle does nothing.
+    pub enabled: bool,
+    /// How long one check waits for diagnostics of an already-running server.
+    pub diagnostic_timeout: Duration,
+    /// How long the first check waits while a server starts and indexes.
+    pub first_touch_timeout: Duration,
+    pub max_diagnostics_per_file: usize,
+    /// How many other files with diagnostics a write may report.
+    pub max_project_diagnostics_files: usize,
+    /// Cap on the lines of one rendered `<diagnostics>` block.
+    pub max_diagnostic_lines: usize,
+    /// Severities shown; sorted, no duplicates.
+    pub include_severities: Vec<Severity>,
+    pub navigation_tools: bool,
+    pub write_tools: bool,
+    /// Start built-in servers found on `PATH` without listing them.
+    pub auto_detect: bool,
+    pub report: Report,
+    /// How long an idle daemon keeps its servers warm before exiting.
+    pub daemon_idle: Duration,
+    /// Per-server overrides by id, merged across layers.
+    pub servers: BTreeMap<String, ServerOverride>,
+    /// The files that were read, lowest precedence first.
+    pub sources: Vec<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            enabled: true,
+            diagnostic_timeout: Duration::from_millis(3000),
+            first_touch_timeout: Duration::from_millis(10_000),
+            max_diagnostics_per_file: 20,
+            max_project_diagnostics_files: 5,
+            max_diagnostic_lines: 50,
+            include_severities: vec![Severity::Error],
+            navigation_tools: true,
+            write_tools: true,
+            auto_detect: true,
+            report: Report::All,
+            daemon_idle: Duration::from_secs(30 * 60),
+            servers: BTreeMap::new(),
+            sources: Vec::new(),
+        }
+    }
+}
+
+/// Which diagnostics a check reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Report {
+    /// Every diagnostic that passes the severity filter.
+    All,
+    /// Only diagnostics that were not there before the edit.
+    New,
+}
+
+/// What the configuration says about one server. Every field is optional: an
+/// absent field keeps the built-in value (or, for a custom server, has none).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ServerOverride {
+    pub enabled: Option<bool>,
+    pub command: Option<String>,
+    pub args: Option<Vec<String>>,
+    /// File extensions with the leading dot (`.py`).
+    pub extensions: Option<Vec<String>>,
+    pub language_id: Option<String>,
+    pub env: Option<BTreeMap<String, String>>,
+    pub root_markers: Option<Vec<String>>,
+    pub initialization_options: Option<serde_json::Value>,
+    pub settings: Option<serde_json::Value>,
+    pub settle_ms: Option<u64>,
+    /// Whether the server may run as configured. `Untrusted` means an
+    /// untrusted workspace file asked for a `command`, `args` or `env` that
+    /// was dropped; the caller shows the server as `untrusted` rather than
+    /// running a program the user never chose.
+    pub trust: Trust,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Trust {
+    #[default]
+    Trusted,
+    Untrusted {
+        /// Says which file asked and how to trust it; ready to show as is.
+        reason: String,
+    },
+}
+
+/// One layer of configuration as read from one file (or built by the command
+/// line): only what it says, nothing defaulted.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PartialConfig {
+    pub enabled: Option<bool>,
+    pub diagnostic_timeout: Option<Duration>,
+    pub first_touch_timeout: Option<Duration>,
+    pub max_diagnostics_per_file: Option<usize>,
+    pub max_project_diagnostics_files: Option<usize>,
+    pub max_diagnostic_lines: Option<usize>,
+    pub include_severities: Option<Vec<Severity>>,
+    pub navigation_tools: Option<bool>,
+    pub write_tools: Option<bool>,
+    pub auto_detect: Option<bool>,
+    pub report: Option<Report>,
+    pub daemon_idle: Option<Duration>,
+    /// Absolute paths as written; only ever set from the user file.
+    pub trusted_workspaces: Vec<PathBuf>,
+    pub servers: BTreeMap<String, ServerOverride>,
+}
+
+/// What [`load`] needs to know.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Where `.squiggle.toml` is looked for; also the path `trustedWorkspaces`
+    /// entries are compared with.
+    pub workspace_root: PathBuf,
+    /// The user file; `None` discovers it from `XDG_CONFIG_HOME` or `HOME`.
+    /// A path that does not exist counts as an empty file.
+    pub user_config: Option<PathBuf>,
+    /// `--trust-workspace`: honour `command`, `args` and `env` from the
+    /// workspace file for this run.
+    pub trust_workspace: bool,
+    /// Built-in server ids; an entry for any other id must define `command`.
+    pub known_server_ids: Vec<String>,
+    /// Overrides from the command line, the highest layer. Always trusted.
+    pub cli: PartialConfig,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}:{line}:{column}: invalid TOML: {message}", path.display())]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// `key` is the dotted path from the top of the file
+    /// (`lsp.servers.pyright.settleMs`).
+    #[error("{}: {key}: {message}", path.display())]
+    Invalid {
+        path: PathBuf,
+        key: String,
+        message: String,
+    },
+}
