@@ -9,6 +9,7 @@ pub mod classify;
 pub mod config;
 pub mod diagnostic;
 pub mod edit;
+pub mod engine;
 pub mod lsp;
 pub mod registry;
 pub mod render;

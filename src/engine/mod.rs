@@ -1,0 +1,95 @@
+//! The engine behind every way in (CLI, hooks, service, MCP): a workspace, its
+//! configuration, the resolved servers and a lazy pool of running ones.
+//! `check` tells every server that serves each file and waits for all
+//! (file, server) pairs in parallel under one deadline; `tools` performs the
+//! agent's mutation and renders the feedback.
+
+mod check;
+pub mod pool;
+pub mod servers;
+pub mod tools;
+
+use std::path::Path;
+
+use crate::config::{Config, ConfigError, LoadOptions, PartialConfig};
+use crate::registry::builtin_servers;
+use crate::workspace::Workspace;
+
+pub use check::{CheckReport, FileInput, FileReport, ServerOutcome};
+pub use pool::{InstanceStatus, Pool, ServerState};
+pub use servers::ResolvedServer;
+
+pub struct Engine {
+    pub workspace: Workspace,
+    pub config: Config,
+    pub servers: Vec<ResolvedServer>,
+    pub pool: Pool,
+    /// Per-file locks: concurrent mutations of one file are serialized.
+    file_locks: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, std::sync::Arc<tokio::sync::Mutex<()>>>>,
+    /// The last checked text and diagnostics per file: the "before" of the
+    /// next edit's classification.
+    history: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>,
+}
+
+/// How to build an engine from the command line or a service call.
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    pub root: Option<std::path::PathBuf>,
+    pub trust_workspace: bool,
+    pub user_config: Option<std::path::PathBuf>,
+    pub cli: PartialConfig,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("cannot use {} as the workspace: {source}", path.display())]
+    Workspace { path: std::path::PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+impl Engine {
+    pub fn new(opts: &EngineOptions, cwd: &Path) -> Result<Engine, EngineError> {
+        let workspace = Workspace::discover(opts.root.as_deref(), cwd).map_err(|source| EngineError::Workspace {
+            path: opts.root.clone().unwrap_or_else(|| cwd.to_path_buf()),
+            source,
+        })?;
+        let config = crate::config::load(&LoadOptions {
+            workspace_root: workspace.root().to_path_buf(),
+            user_config: opts.user_config.clone(),
+            trust_workspace: opts.trust_workspace,
+            known_server_ids: builtin_servers().into_iter().map(|s| s.id).collect(),
+            cli: opts.cli.clone(),
+        })?;
+        Ok(Engine::with(workspace, config))
+    }
+
+    pub fn with(workspace: Workspace, config: Config) -> Engine {
+        let servers = servers::resolve(&config);
+        Engine {
+            workspace,
+            config,
+            servers,
+            pool: Pool::default(),
+            file_locks: Default::default(),
+            history: Default::default(),
+        }
+    }
+
+    pub fn render_options(&self) -> crate::render::RenderOptions {
+        crate::render::RenderOptions {
+            max_per_file: self.config.max_diagnostics_per_file,
+            max_other_files: self.config.max_project_diagnostics_files,
+            max_lines: self.config.max_diagnostic_lines,
+            include: self.config.include_severities.clone(),
+            report: match self.config.report {
+                crate::config::Report::All => crate::render::ReportMode::All,
+                crate::config::Report::New => crate::render::ReportMode::New,
+            },
+        }
+    }
+
+    pub async fn shutdown(&self) {
+        self.pool.shutdown().await;
+    }
+}

@@ -1,0 +1,171 @@
+//! The servers this workspace may use: built-in entries with the user's and
+//! workspace's configuration applied, plus custom servers the configuration
+//! defines. Untrusted overrides keep the server from running at all.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::config::{Config, ServerOverride, Trust};
+use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
+
+/// A server entry after configuration.
+#[derive(Debug, Clone)]
+pub struct ResolvedServer {
+    pub spec: ServerSpec,
+    pub enabled: bool,
+    pub env: Vec<(String, String)>,
+    /// Extensions (with dot) this server serves beyond its languages, from config.
+    pub extensions: Vec<String>,
+    /// Language id for files matched by `extensions`.
+    pub language_id: Option<String>,
+    /// Why the server may not run: an untrusted workspace asked for its command.
+    pub untrusted: Option<String>,
+}
+
+/// Applies `config` to the built-in registry.
+pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
+    let mut servers: Vec<ResolvedServer> = builtin_servers()
+        .into_iter()
+        .map(|spec| {
+            let enabled = spec.enabled_by_default;
+            ResolvedServer { spec, enabled, env: Vec::new(), extensions: Vec::new(), language_id: None, untrusted: None }
+        })
+        .collect();
+    for (id, o) in &config.servers {
+        match servers.iter_mut().find(|s| &s.spec.id == id) {
+            Some(server) => apply(server, o),
+            None => {
+                let Some(command) = &o.command else { continue };
+                let spec = ServerSpec {
+                    id: id.clone(),
+                    commands: vec![CommandCandidate { program: command.clone(), args: Vec::new() }],
+                    languages: o.language_id.iter().cloned().collect(),
+                    root_markers: Vec::new(),
+                    root_strategy: crate::registry::RootStrategy::Nearest,
+                    requires_marker: Vec::new(),
+                    initialization_options: serde_json::Value::Null,
+                    settings: serde_json::Value::Null,
+                    settle_ms: 150,
+                    install_hint: format!("install `{command}` (configured in {})", sources(config)),
+                    role: ServerRole::Primary,
+                    enabled_by_default: true,
+                    exclusive_group: None,
+                };
+                let mut server =
+                    ResolvedServer { spec, enabled: true, env: Vec::new(), extensions: Vec::new(), language_id: None, untrusted: None };
+                apply(&mut server, o);
+                servers.push(server);
+            }
+        }
+    }
+    servers
+}
+
+fn sources(config: &Config) -> String {
+    config.sources.last().map_or_else(|| "the configuration".into(), |p| p.display().to_string())
+}
+
+fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
+    if let Some(enabled) = o.enabled {
+        server.enabled = enabled;
+    }
+    if let Trust::Untrusted { reason } = &o.trust {
+        server.untrusted = Some(reason.clone());
+    }
+    if let Some(command) = &o.command {
+        let args = o.args.clone().unwrap_or_default();
+        server.spec.commands = vec![CommandCandidate { program: command.clone(), args }];
+    } else if let Some(args) = &o.args {
+        for c in &mut server.spec.commands {
+            c.args = args.clone();
+        }
+    }
+    if let Some(env) = &o.env {
+        server.env = env.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<BTreeMap<_, _>>().into_iter().collect();
+    }
+    if let Some(ext) = &o.extensions {
+        server.extensions = ext.iter().map(|e| e.to_ascii_lowercase()).collect();
+    }
+    if let Some(lang) = &o.language_id {
+        server.language_id = Some(lang.clone());
+    }
+    if let Some(markers) = &o.root_markers {
+        server.spec.root_markers = markers.clone();
+    }
+    if let Some(v) = &o.initialization_options {
+        server.spec.initialization_options = v.clone();
+    }
+    if let Some(v) = &o.settings {
+        server.spec.settings = v.clone();
+    }
+    if let Some(ms) = o.settle_ms {
+        server.spec.settle_ms = ms;
+    }
+}
+
+/// The language id squiggle sends for `path` to `server`.
+pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
+    let ext = path.extension().map(|e| format!(".{}", e.to_string_lossy().to_ascii_lowercase()));
+    if let Some(ext) = ext
+        && server.extensions.contains(&ext)
+    {
+        return server.language_id.clone().or_else(|| languages::language_id(path).map(str::to_string));
+    }
+    let lang = languages::language_id(path)?;
+    server.spec.languages.iter().any(|l| l == lang).then(|| lang.to_string())
+}
+
+/// The enabled servers that serve `path`, keeping one per exclusive group.
+pub fn serving<'a>(path: &Path, servers: &'a [ResolvedServer]) -> Vec<(&'a ResolvedServer, String)> {
+    let mut groups: Vec<&str> = Vec::new();
+    let mut chosen = Vec::new();
+    for server in servers.iter().filter(|s| s.enabled) {
+        let Some(lang) = language_for(path, server) else { continue };
+        if let Some(group) = server.spec.exclusive_group.as_deref() {
+            if groups.contains(&group) {
+                continue;
+            }
+            groups.push(group);
+        }
+        chosen.push((server, lang));
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_gets_pyright_and_ruff_by_default_and_config_can_swap_the_checker() {
+        let config = Config::default();
+        let servers = resolve(&config);
+        let ids: Vec<_> = serving(Path::new("a.py"), &servers).iter().map(|(s, _)| s.spec.id.clone()).collect();
+        assert_eq!(ids, ["pyright", "ruff"]);
+
+        let mut config = Config::default();
+        config.servers.insert("pyright".into(), ServerOverride { enabled: Some(false), ..Default::default() });
+        config.servers.insert("basedpyright".into(), ServerOverride { enabled: Some(true), ..Default::default() });
+        let servers = resolve(&config);
+        let ids: Vec<_> = serving(Path::new("a.py"), &servers).iter().map(|(s, _)| s.spec.id.clone()).collect();
+        assert_eq!(ids, ["basedpyright", "ruff"]);
+    }
+
+    #[test]
+    fn custom_servers_serve_their_extensions() {
+        let mut config = Config::default();
+        config.servers.insert(
+            "mylsp".into(),
+            ServerOverride {
+                command: Some("/opt/mylsp".into()),
+                extensions: Some(vec![".xyz".into()]),
+                language_id: Some("xyz".into()),
+                ..Default::default()
+            },
+        );
+        let servers = resolve(&config);
+        let chosen = serving(Path::new("f.XYZ"), &servers);
+        assert_eq!(chosen.len(), 1);
+        assert_eq!((chosen[0].0.spec.id.as_str(), chosen[0].1.as_str()), ("mylsp", "xyz"));
+    }
+}

@@ -1,0 +1,314 @@
+//! The agent's tools, wrapped: `edit`, `write` and `apply_patch` perform the
+//! mutation exactly as asked (atomically, all-or-nothing for patches), then
+//! check the touched files and render the feedback. Diagnostics never fail a
+//! mutation; a refused mutation writes nothing. The success message comes
+//! first, then a blank line and the feedback.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::Engine;
+use super::check::{FileInput, ServerOutcome};
+use crate::classify::{Classification, classify};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};
+use crate::lsp::client::lock;
+use crate::render::{FileDiagnostics, ReportMode, render_feedback};
+use crate::workspace::PathClass;
+
+/// A file's text and diagnostics as last checked.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub text: Arc<str>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a wrapped tool returns: the text for the model plus structure.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResult {
+    /// `Edit applied successfully.` and the like.
+    pub message: String,
+    /// The rendered `<diagnostics>` feedback; empty when nothing to show.
+    pub feedback: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub classification: Classification,
+    /// Whether the edit's "before" diagnostics were known (from an earlier
+    /// check), so that `classification` can tell new errors from old ones.
+    pub baseline_known: bool,
+    pub outcomes: BTreeMap<String, Vec<ServerOutcome>>,
+    pub dry_run: bool,
+}
+
+impl ToolResult {
+    /// What the agent's tool returns: the message, then the feedback.
+    pub fn text(&self) -> String {
+        if self.feedback.is_empty() { self.message.clone() } else { format!("{}\n\n{}", self.message, self.feedback) }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("{0}")]
+    Edit(#[from] EditError),
+    #[error("{path} is outside the workspace {root}; nothing was written")]
+    Outside { path: String, root: String },
+    #[error("cannot read {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("cannot write {path}: {reason}; the file is unchanged")]
+    Write { path: String, reason: String },
+}
+
+struct Target {
+    canonical: PathBuf,
+    relative: String,
+}
+
+impl Engine {
+    fn target(&self, path: &Path) -> Result<Target, ToolError> {
+        match self.workspace.classify(path) {
+            PathClass::Inside { canonical, relative } | PathClass::Ignored { canonical, relative, .. } => {
+                Ok(Target { canonical, relative })
+            }
+            PathClass::Outside { canonical } => Err(ToolError::Outside {
+                path: canonical.display().to_string(),
+                root: self.workspace.root().display().to_string(),
+            }),
+        }
+    }
+
+    fn file_lock(&self, path: &Path) -> Arc<tokio::sync::Mutex<()>> {
+        lock(&self.file_locks).entry(path.to_path_buf()).or_default().clone()
+    }
+
+    /// Exact-string replacement; feedback covers this file only.
+    pub async fn edit(
+        self: &Arc<Self>,
+        path: &Path,
+        old: &str,
+        new: &str,
+        replace_all: bool,
+        dry_run: bool,
+    ) -> Result<ToolResult, ToolError> {
+        let target = self.target(path)?;
+        let guard = self.file_lock(&target.canonical);
+        let _held = guard.lock().await;
+        let before = read_text(&target)?;
+        let replaced = replace_exact(&before, old, new, replace_all)?;
+        if !dry_run {
+            write(&target, &replaced.content)?;
+        }
+        let noun = if replaced.replacements == 1 { "replacement" } else { "replacements" };
+        let message = if dry_run {
+            format!("Dry run: the edit would make {} {noun}; nothing was written.", replaced.replacements)
+        } else {
+            "Edit applied successfully.".to_string()
+        };
+        let after: Arc<str> = Arc::from(replaced.content);
+        let result = self.feedback(message, vec![(target.canonical.clone(), Some(before.clone()), after)], false, dry_run).await;
+        if dry_run {
+            self.restore(&target.canonical, Arc::from(before)).await;
+        }
+        Ok(result)
+    }
+
+    /// Writes a whole file (creating directories); feedback covers this file
+    /// and, capped, other files with diagnostics.
+    pub async fn write(self: &Arc<Self>, path: &Path, content: &str, dry_run: bool) -> Result<ToolResult, ToolError> {
+        let target = self.target(path)?;
+        let guard = self.file_lock(&target.canonical);
+        let _held = guard.lock().await;
+        let before = std::fs::read_to_string(&target.canonical).ok();
+        let created = !target.canonical.exists();
+        if !dry_run {
+            write(&target, content)?;
+            self.watched(&[(&target.canonical, if created { 1 } else { 2 })]);
+        }
+        let message = if dry_run {
+            "Dry run: the file was not written.".to_string()
+        } else {
+            "File written successfully.".to_string()
+        };
+        let after: Arc<str> = Arc::from(content);
+        let result = self.feedback(message, vec![(target.canonical.clone(), before.clone(), after)], true, dry_run).await;
+        if dry_run && let Some(before) = before {
+            self.restore(&target.canonical, Arc::from(before)).await;
+        }
+        Ok(result)
+    }
+
+    /// Applies a git-style or Codex-style patch across files, all or nothing.
+    pub async fn apply_patch(self: &Arc<Self>, patch_text: &str, dry_run: bool) -> Result<ToolResult, ToolError> {
+        let patch = parse_patch(patch_text)?;
+        // Vet every path before anything happens: one outside refuses the whole patch.
+        let mut targets: BTreeMap<String, Target> = BTreeMap::new();
+        for p in patch.paths() {
+            targets.insert(p.to_string(), self.target(&self.workspace.root().join(p))?);
+        }
+        let planned = plan_patch(&patch, |p| match targets.get(p) {
+            Some(t) => std::fs::read_to_string(&t.canonical),
+            None => Err(std::io::Error::new(std::io::ErrorKind::NotFound, p.to_string())),
+        })?;
+        let mut checked = Vec::new();
+        let mut events: Vec<(PathBuf, u8)> = Vec::new();
+        let target_of = |p: &str| targets.get(p).map(|t| t.canonical.clone()).unwrap_or_default();
+        for change in &planned {
+            match change {
+                PlannedChange::Write { path, content, created } => {
+                    let t = &targets[path.as_str()];
+                    let before = std::fs::read_to_string(&t.canonical).ok();
+                    if !dry_run {
+                        write(t, content)?;
+                    }
+                    events.push((t.canonical.clone(), if *created { 1 } else { 2 }));
+                    checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
+                }
+                PlannedChange::Delete { path } => {
+                    let canonical = target_of(path);
+                    if !dry_run {
+                        std::fs::remove_file(&canonical)
+                            .map_err(|e| ToolError::Write { path: path.clone(), reason: e.to_string() })?;
+                        self.close_everywhere(&canonical);
+                    }
+                    events.push((canonical, 3));
+                }
+                PlannedChange::Rename { from, to, content } => {
+                    let (old, new) = (target_of(from), &targets[to.as_str()]);
+                    if !dry_run {
+                        write(new, content)?;
+                        std::fs::remove_file(&old).map_err(|e| ToolError::Write { path: from.clone(), reason: e.to_string() })?;
+                        self.close_everywhere(&old);
+                    }
+                    events.push((old, 3));
+                    events.push((new.canonical.clone(), 1));
+                    checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
+                }
+            }
+        }
+        if !dry_run {
+            let refs: Vec<(&Path, u8)> = events.iter().map(|(p, k)| (p.as_path(), *k)).collect();
+            self.watched(&refs);
+        }
+        let files = planned.len();
+        let message = if dry_run {
+            format!("Dry run: the patch applies cleanly to {files} file(s); nothing was written.")
+        } else {
+            "Patch applied successfully.".to_string()
+        };
+        let restore: Vec<(PathBuf, Option<String>)> = checked.iter().map(|(p, b, _)| (p.clone(), b.clone())).collect();
+        let result = self.feedback(message, checked, false, dry_run).await;
+        if dry_run {
+            for (path, before) in restore {
+                if let Some(before) = before {
+                    self.restore(&path, Arc::from(before)).await;
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// Checks the touched files in one parallel wait, classifies against the
+    /// last known diagnostics, and renders.
+    async fn feedback(
+        self: &Arc<Self>,
+        message: String,
+        files: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        others: bool,
+        dry_run: bool,
+    ) -> ToolResult {
+        let inputs = files.iter().map(|(p, _, text)| FileInput { path: p.clone(), content: Some(text.clone()) }).collect();
+        let check = self.check_files(inputs, others).await;
+        let opts = self.render_options();
+        let mut edited = Vec::new();
+        let mut all = Vec::new();
+        let mut outcomes = BTreeMap::new();
+        let mut classes = Vec::new();
+        let mut baseline_known = true;
+        for (report, (path, before_text, after_text)) in check.files.iter().zip(&files) {
+            let previous = lock(&self.history).get(path).cloned();
+            let before = previous.filter(|s| before_text.as_deref() == Some(&*s.text));
+            baseline_known &= before.is_some() || before_text.is_none();
+            let (before_diags, before_text) =
+                before.map_or((Vec::new(), String::new()), |s| (s.diagnostics, s.text.to_string()));
+            let delta = classify(&before_diags, &before_text, &report.diagnostics, after_text, check.any_server());
+            classes.push(delta.classification);
+            let shown: Vec<Diagnostic> = match opts.report {
+                ReportMode::All => report.diagnostics.clone(),
+                ReportMode::New => delta.introduced.iter().map(|&i| report.diagnostics[i].clone()).collect(),
+            };
+            let hidden = delta.baseline.iter().filter(|&&i| report.diagnostics[i].severity == Severity::Error).count();
+            edited.push(FileDiagnostics { file: report.file.clone(), diagnostics: shown, baseline_hidden: hidden });
+            all.extend(report.diagnostics.iter().cloned());
+            outcomes.insert(report.file.clone(), report.outcomes.clone());
+            if !dry_run && check.any_server() {
+                lock(&self.history)
+                    .insert(path.clone(), Snapshot { text: after_text.clone(), diagnostics: report.diagnostics.clone() });
+            }
+        }
+        let other_files: Vec<FileDiagnostics> = check
+            .others
+            .iter()
+            .map(|(file, d)| FileDiagnostics { file: file.clone(), diagnostics: d.clone(), baseline_hidden: 0 })
+            .collect();
+        // The spec's order of severity for a batch: the worst class wins.
+        let classification = [
+            Classification::NewErrors,
+            Classification::BaselineError,
+            Classification::WarningsOnly,
+            Classification::Clean,
+            Classification::LspUnavailable,
+        ]
+        .into_iter()
+        .find(|c| classes.contains(c))
+        .unwrap_or(Classification::LspUnavailable);
+        ToolResult {
+            message,
+            feedback: render_feedback(&edited, &other_files, &opts),
+            diagnostics: all,
+            classification,
+            baseline_known,
+            outcomes,
+            dry_run,
+        }
+    }
+
+    /// Puts every server's copy of `path` back to `text` (after a dry run).
+    async fn restore(&self, path: &Path, text: Arc<str>) {
+        for client in self.pool.clients() {
+            if let Some((_, _)) = client.document(path) {
+                let language = crate::registry::languages::language_id(path).unwrap_or("plaintext");
+                client.sync_document(path, language, text.clone()).await;
+            }
+        }
+    }
+
+    fn close_everywhere(&self, path: &Path) {
+        for client in self.pool.clients() {
+            client.close_document(path);
+        }
+        lock(&self.history).remove(path);
+    }
+
+    fn watched(&self, changes: &[(&Path, u8)]) {
+        for client in self.pool.clients() {
+            client.did_change_watched_files(changes);
+        }
+    }
+}
+
+fn read_text(target: &Target) -> Result<String, ToolError> {
+    let bytes = std::fs::read(&target.canonical)
+        .map_err(|e| ToolError::Read { path: target.relative.clone(), reason: e.to_string() })?;
+    String::from_utf8(bytes).map_err(|_| ToolError::Read {
+        path: target.relative.clone(),
+        reason: "it is not valid UTF-8 text; use write to replace it whole".into(),
+    })
+}
+
+fn write(target: &Target, content: &str) -> Result<(), ToolError> {
+    write_atomic(&target.canonical, content.as_bytes())
+        .map_err(|e| ToolError::Write { path: target.relative.clone(), reason: e.to_string() })
+}
