@@ -311,3 +311,89 @@ fn unknown_script_key_exits_with_code_two() {
     let mut fake = Fake::start(json!({"diagnosticMod": "pull"}));
     assert_eq!(fake.wait_exit().code(), Some(2));
 }
+
+fn messages(diagnostics: &Value) -> Vec<&str> {
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn waves_empty_first_and_stale_publish_come_in_order() {
+    let mut fake = Fake::start(json!({"waves": [0, 50], "emptyFirst": true, "stalePublish": true}));
+    fake.initialize(json!({}));
+    fake.open("@error(syntax) @warning#1(semantic)");
+    let first = fake.publish();
+    assert_eq!(
+        (first["version"].clone(), messages(&first["diagnostics"])),
+        (json!(1), vec![])
+    );
+    assert_eq!(messages(&fake.publish()["diagnostics"]), ["syntax"]);
+    assert_eq!(
+        messages(&fake.publish()["diagnostics"]),
+        ["syntax", "semantic"]
+    );
+
+    let params = json!({"textDocument": {"uri": URI, "version": 2},
+        "contentChanges": [{"text": "@hint(fresh)"}]});
+    fake.notify("textDocument/didChange", params);
+    let stale = fake.publish();
+    assert_eq!(stale["version"], 1);
+    assert_eq!(messages(&stale["diagnostics"]), ["syntax", "semantic"]);
+    assert_eq!(messages(&fake.publish()["diagnostics"]), Vec::<&str>::new());
+    let fresh = fake.publish();
+    assert_eq!(
+        (fresh["version"].clone(), messages(&fresh["diagnostics"])),
+        (json!(2), vec!["fresh"])
+    );
+}
+
+#[test]
+fn publish_on_save_is_wrapped_in_progress() {
+    let mut fake = Fake::start(json!({"publishOnSave": true, "progressOnSave": true}));
+    fake.initialize(json!({}));
+    fake.open("@error(x)");
+    fake.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let create = fake.recv_matching("progress create", |m| m.get("id").is_some());
+    assert_eq!(create["method"], "window/workDoneProgress/create");
+    assert_eq!(create["params"]["token"], "fake-check");
+    fake.send(json!({"jsonrpc": "2.0", "id": create["id"], "result": null}));
+    let begin = fake.recv_matching("progress begin", |m| m["method"] == "$/progress");
+    assert_eq!(begin["params"]["value"]["kind"], "begin");
+    assert_eq!(messages(&fake.publish()["diagnostics"]), ["x"]);
+    let end = fake.recv_matching("progress end", |m| m["method"] == "$/progress");
+    assert_eq!(end["params"]["value"]["kind"], "end");
+}
+
+#[test]
+fn require_configuration_holds_diagnostics_until_answered() {
+    let mut fake = Fake::start(json!({"requireConfiguration": true}));
+    fake.initialize(json!({}));
+    let config = fake.recv_matching("configuration", |m| m.get("id").is_some());
+    assert_eq!(config["method"], "workspace/configuration");
+    fake.open("@error(x)");
+    // Nothing may be published before the answer; the next message must follow it.
+    fake.send(json!({"jsonrpc": "2.0", "id": config["id"], "result": [{}, {}]}));
+    let next = fake.recv_matching("anything", |_| true);
+    assert_eq!(next["method"], "textDocument/publishDiagnostics");
+    assert_eq!(messages(&next["params"]["diagnostics"]), ["x"]);
+}
+
+#[test]
+fn did_close_clears_diagnostics() {
+    let mut fake = Fake::start(json!({}));
+    fake.initialize(json!({}));
+    fake.open("@error(x)");
+    fake.publish();
+    fake.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    assert_eq!(fake.publish(), json!({"uri": URI, "diagnostics": []}));
+}
