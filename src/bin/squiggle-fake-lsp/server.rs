@@ -1,0 +1,548 @@
+//! The fake's main loop and LSP lifecycle: it owns all state, reacts to each incoming
+//! message, and runs timed actions from the scheduler between messages.
+//!
+//! Everything runs on one thread (the reader thread only parses frames), so the order of
+//! what the fake writes is easy to reason about in tests.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::documents::Documents;
+use crate::eventlog::EventLog;
+use crate::position::Encoding;
+use crate::scheduler::Scheduler;
+use crate::script::{DiagnosticMode, Fault, Script, Trigger};
+use crate::wire::{FrameStyle, FrameWriter, Incoming, spawn_reader};
+
+mod text_sync;
+
+const METHOD_NOT_FOUND: i64 = -32601;
+const INVALID_REQUEST: i64 = -32600;
+const SERVER_NOT_INITIALIZED: i64 = -32002;
+const REQUEST_CANCELLED: i64 = -32800;
+
+/// How long a fake told to ignore `exit` (or to hang) outlives its closed stdin, so a client
+/// that forgets to kill it does not leak processes forever.
+const ORPHAN_LIFETIME_MS: u64 = 30_000;
+
+const SAVE_PROGRESS_TOKEN: &str = "fake-check";
+
+/// Something the fake does later.
+pub enum Action {
+    /// A client request held back by a delay; answered unless cancelled meanwhile.
+    Answer {
+        id: Value,
+        method: String,
+        params: Value,
+    },
+    /// Publish wave `wave` for `uri` if the document is still at `version`.
+    Wave {
+        uri: String,
+        version: i64,
+        wave: usize,
+        progress_end: Option<String>,
+    },
+    ProgressEnd {
+        token: String,
+    },
+    Refresh,
+    LoopPublish {
+        uri: String,
+        interval_ms: u64,
+    },
+    OrphanExit,
+}
+
+/// Why the fake sent one of its own requests, so it knows what to do with the answer.
+enum Purpose {
+    Configuration,
+    SaveProgress {
+        uri: String,
+        version: i64,
+    },
+    InitProgress {
+        token: String,
+        title: String,
+        duration_ms: u64,
+    },
+    Other,
+}
+
+struct Server {
+    script: Script,
+    out: FrameWriter,
+    log: EventLog,
+    docs: Documents,
+    timers: Scheduler<Action>,
+    encoding: Encoding,
+    client_pulls: bool,
+    initialized: bool,
+    shutdown: bool,
+    configured: bool,
+    hung: bool,
+    seen_open: bool,
+    stdin_closed: bool,
+    /// Keys of client requests waiting on a delay (see [`id_key`]).
+    delayed: HashSet<String>,
+    next_request_id: i64,
+    outgoing: HashMap<String, Purpose>,
+}
+
+/// Request ids may be numbers or strings; their JSON text tells them apart.
+fn id_key(id: &Value) -> String {
+    id.to_string()
+}
+
+pub fn run(script: Script, log: EventLog) -> ! {
+    let style = FrameStyle {
+        garbage_frames: script.has_fault(&Fault::GarbageFrames),
+        junk_header_lines: script.has_fault(&Fault::JunkHeaderLines),
+        lowercase_headers: script.lowercase_headers,
+        extra_header: script.header.clone(),
+    };
+    let mut server = Server {
+        hung: script.has_fault(&Fault::HangOnInitialize),
+        configured: !script.require_configuration,
+        encoding: Encoding::Utf16,
+        script,
+        out: FrameWriter::new(style),
+        log,
+        docs: Documents::default(),
+        timers: Scheduler::new(),
+        client_pulls: false,
+        initialized: false,
+        shutdown: false,
+        seen_open: false,
+        stdin_closed: false,
+        delayed: HashSet::new(),
+        next_request_id: 1,
+        outgoing: HashMap::new(),
+    };
+    server.start();
+
+    let (tx, rx) = mpsc::channel();
+    spawn_reader(tx);
+    loop {
+        if server.stdin_closed {
+            match server.timers.next_deadline() {
+                Some(at) => std::thread::sleep(at.saturating_duration_since(Instant::now())),
+                None => server.exit(if server.shutdown { 0 } else { 1 }),
+            }
+        } else {
+            let received = match server.timers.next_deadline() {
+                Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match received {
+                Ok(Incoming::Message(msg)) => server.handle(msg),
+                Ok(Incoming::Eof) | Err(RecvTimeoutError::Disconnected) => server.on_eof(),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+        while let Some(action) = server.timers.pop_due(Instant::now()) {
+            server.run_action(action);
+        }
+    }
+}
+
+impl Server {
+    fn start(&mut self) {
+        self.log.event("start", json!({"pid": std::process::id()}));
+        if let Some(text) = &self.script.stderr_on_start {
+            eprint!("{text}");
+        }
+        match self.script.fault {
+            Some(Fault::ExitImmediately) => self.exit(0),
+            Some(Fault::StderrFlood { bytes }) => {
+                let line = [b'e'; 1024];
+                let mut stderr = std::io::stderr().lock();
+                let mut left = bytes;
+                while left > 0 {
+                    let n = left.min(line.len());
+                    if stderr.write_all(&line[..n]).is_err() {
+                        break;
+                    }
+                    left -= n;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn exit(&mut self, code: i32) -> ! {
+        self.log.event("exit", json!({"code": code}));
+        std::process::exit(code)
+    }
+
+    fn on_eof(&mut self) {
+        if self.stdin_closed {
+            return;
+        }
+        self.stdin_closed = true;
+        self.log.event("stdinClosed", json!({}));
+        let lingers = self.hung || self.script.has_fault(&Fault::IgnoreExit);
+        if !lingers {
+            self.exit(if self.shutdown { 0 } else { 1 });
+        }
+        self.timers.after(ORPHAN_LIFETIME_MS, Action::OrphanExit);
+    }
+
+    fn send(&mut self, msg: Value) {
+        self.log.outgoing(&msg);
+        let body = serde_json::to_vec(&msg).expect("JSON values always serialize");
+        if let Err(err) = self.out.write(&body) {
+            eprintln!("squiggle-fake-lsp: writing stdout failed: {err}");
+            self.exit(1);
+        }
+    }
+
+    fn respond(&mut self, id: Value, result: Result<Value, (i64, String)>) {
+        let msg = match result {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err((code, message)) => {
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+            }
+        };
+        self.send(msg);
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: Option<Value>, purpose: Purpose) {
+        let id = self.next_request_id;
+        self.next_request_id += 1;
+        self.outgoing.insert(id_key(&json!(id)), purpose);
+        let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        if let Some(params) = params {
+            msg["params"] = params;
+        }
+        self.send(msg);
+    }
+
+    fn handle(&mut self, msg: Value) {
+        self.log.incoming(&msg);
+        let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
+        let id = msg.get("id").cloned();
+        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        match (method, id) {
+            (Some(method), Some(id)) => self.on_request(id, method, params),
+            (Some(method), None) => self.on_notification(&method, params),
+            (None, Some(id)) => self.on_response(&id),
+            (None, None) => eprintln!("squiggle-fake-lsp: ignoring a message with no method or id"),
+        }
+    }
+
+    fn on_request(&mut self, id: Value, method: String, params: Value) {
+        if let Some(Fault::CrashOnRequest { method: crash_on }) = &self.script.fault
+            && *crash_on == method
+        {
+            self.exit(4);
+        }
+        if method == "initialize" && self.script.has_fault(&Fault::CrashOnInitialize) {
+            self.exit(3);
+        }
+        if self.hung {
+            return;
+        }
+        if method == "shutdown" && self.script.has_fault(&Fault::IgnoreShutdown) {
+            self.shutdown = true;
+            return;
+        }
+        if method != "initialize" && !self.initialized {
+            let message = "the server is not initialized yet; send initialize first".to_owned();
+            return self.respond(id, Err((SERVER_NOT_INITIALIZED, message)));
+        }
+        if self.shutdown {
+            let message = format!("{method} after shutdown");
+            return self.respond(id, Err((INVALID_REQUEST, message)));
+        }
+        let delay = self.script.request_delay(&method)
+            + match method.as_str() {
+                "initialize" => self.script.initialize_delay_ms,
+                "textDocument/diagnostic" => self.script.pull_delay_ms,
+                _ => 0,
+            };
+        if method == "initialize" {
+            self.read_client_capabilities(&params);
+        }
+        if method == "shutdown" {
+            self.shutdown = true;
+        }
+        if delay == 0 {
+            return self.answer(id, &method, &params);
+        }
+        self.delayed.insert(id_key(&id));
+        self.timers
+            .after(delay, Action::Answer { id, method, params });
+    }
+
+    fn read_client_capabilities(&mut self, params: &Value) {
+        let caps = &params["capabilities"];
+        self.client_pulls = !caps["textDocument"]["diagnostic"].is_null();
+        let preferred = self.script.position_encoding;
+        let offered = caps["general"]["positionEncodings"].as_array();
+        let offers_preferred =
+            offered.is_some_and(|list| list.iter().any(|e| e.as_str() == Some(preferred.name())));
+        self.encoding = if offers_preferred {
+            preferred
+        } else {
+            Encoding::Utf16
+        };
+    }
+
+    fn answer(&mut self, id: Value, method: &str, params: &Value) {
+        match method {
+            "initialize" => self.answer_initialize(id),
+            "shutdown" => self.respond(id, Ok(Value::Null)),
+            "textDocument/diagnostic" if self.script.diagnostic_mode != DiagnosticMode::Push => {
+                let report = self.pull_report(params);
+                self.respond(id, Ok(report));
+            }
+            _ => match self.script.responses.get(method) {
+                Some(result) => self.respond(id, Ok(result.clone())),
+                None => {
+                    let message = format!("the fake has no response scripted for {method}");
+                    self.respond(id, Err((METHOD_NOT_FOUND, message)));
+                }
+            },
+        }
+    }
+
+    fn answer_initialize(&mut self, id: Value) {
+        let result = json!({
+            "capabilities": self.capabilities(),
+            "serverInfo": self.script.server_info,
+        });
+        let msg = json!({"jsonrpc": "2.0", "id": id, "result": result});
+        let write = match self.script.fault {
+            Some(Fault::OversizedFrame { bytes }) => self.out.write_oversized(bytes),
+            Some(Fault::PartialFrame) => {
+                self.send(msg);
+                let half = json!({"jsonrpc": "2.0", "method": "window/logMessage",
+                    "params": {"type": 3, "message": "this frame is cut in half"}});
+                let body = serde_json::to_vec(&half).expect("JSON values always serialize");
+                let _ = self.out.write_partial(&body);
+                self.exit(0);
+            }
+            _ => Ok(()),
+        };
+        if let Err(err) = write {
+            eprintln!("squiggle-fake-lsp: writing stdout failed: {err}");
+            self.exit(1);
+        }
+        self.send(msg);
+        self.initialized = true;
+        match self.script.fault {
+            Some(Fault::ExitAfterInitialize) => self.exit(0),
+            Some(Fault::Hang) => {
+                self.hung = true;
+                self.timers.clear();
+            }
+            _ => {}
+        }
+    }
+
+    fn capabilities(&self) -> Value {
+        let mut sync = json!({
+            "openClose": self.script.open_close,
+            "change": self.script.sync.lsp_number(),
+        });
+        if self.script.save_notify {
+            sync["save"] = json!({"includeText": false});
+        }
+        let mut caps = json!({
+            "positionEncoding": self.encoding.name(),
+            "textDocumentSync": sync,
+        });
+        let pulls = self.script.diagnostic_mode != DiagnosticMode::Push;
+        if pulls && !self.script.register_pull_dynamically {
+            caps["diagnosticProvider"] =
+                json!({"interFileDependencies": true, "workspaceDiagnostics": false});
+        }
+        for (key, value) in &self.script.capabilities {
+            caps[key] = value.clone();
+        }
+        caps
+    }
+
+    fn on_notification(&mut self, method: &str, params: Value) {
+        if self.hung {
+            return;
+        }
+        match method {
+            "initialized" => self.on_initialized(),
+            "exit" => {
+                if self.script.has_fault(&Fault::IgnoreExit) {
+                    self.log.event("ignoredExit", json!({}));
+                    return;
+                }
+                self.exit(if self.shutdown { 0 } else { 1 });
+            }
+            "$/cancelRequest" => {
+                let id = params.get("id").cloned().unwrap_or(Value::Null);
+                if self.delayed.remove(&id_key(&id)) {
+                    self.log.event("cancelled", json!({"id": id}));
+                    self.respond(id, Err((REQUEST_CANCELLED, "request cancelled".to_owned())));
+                }
+            }
+            "textDocument/didOpen" => self.did_open(&params),
+            "textDocument/didChange" => self.did_change(&params),
+            "textDocument/didSave" => self.did_save(&params),
+            "textDocument/didClose" => self.did_close(&params),
+            _ => {}
+        }
+    }
+
+    fn on_initialized(&mut self) {
+        if self.script.diagnostic_mode != DiagnosticMode::Push
+            && self.script.register_pull_dynamically
+        {
+            let registration = json!({
+                "id": "fake-pull-diagnostics",
+                "method": "textDocument/diagnostic",
+                "registerOptions": {
+                    "documentSelector": null,
+                    "interFileDependencies": true,
+                    "workspaceDiagnostics": false,
+                },
+            });
+            let params = json!({"registrations": [registration]});
+            self.request("client/registerCapability", Some(params), Purpose::Other);
+        }
+        if let Some(progress) = self.script.progress_on_initialized.clone() {
+            let params = json!({"token": progress.token});
+            let purpose = Purpose::InitProgress {
+                token: progress.token,
+                title: progress.title,
+                duration_ms: progress.duration_ms,
+            };
+            self.request("window/workDoneProgress/create", Some(params), purpose);
+        }
+        if self.script.require_configuration {
+            let params = json!({"items": [{"section": "python"}, {"section": "python.analysis"}]});
+            self.request(
+                "workspace/configuration",
+                Some(params),
+                Purpose::Configuration,
+            );
+        }
+        self.send_scripted_requests(Trigger::Initialized);
+        if let Some(Fault::RequestStorm { count }) = self.script.fault {
+            for _ in 0..count {
+                let params = json!({"items": [{"section": "fake"}]});
+                self.request("workspace/configuration", Some(params), Purpose::Other);
+            }
+        }
+    }
+
+    fn send_scripted_requests(&mut self, trigger: Trigger) {
+        let requests: Vec<_> = self
+            .script
+            .server_requests
+            .iter()
+            .filter(|r| r.after == trigger)
+            .cloned()
+            .collect();
+        for r in requests {
+            self.request(&r.method, r.params, Purpose::Other);
+        }
+    }
+
+    fn on_response(&mut self, id: &Value) {
+        let Some(purpose) = self.outgoing.remove(&id_key(id)) else {
+            eprintln!("squiggle-fake-lsp: response to unknown request {id}");
+            return;
+        };
+        if self.hung {
+            return;
+        }
+        match purpose {
+            Purpose::Configuration => {
+                self.configured = true;
+                for uri in self.docs.uris() {
+                    let version = self.docs.get(&uri).map_or(0, |d| d.version);
+                    self.schedule_waves(uri, version, None);
+                }
+            }
+            Purpose::SaveProgress { uri, version } => {
+                let token = SAVE_PROGRESS_TOKEN.to_owned();
+                self.progress_begin(&token, "cargo check");
+                self.schedule_waves(uri, version, Some(token));
+            }
+            Purpose::InitProgress {
+                token,
+                title,
+                duration_ms,
+            } => {
+                self.progress_begin(&token, &title);
+                self.timers
+                    .after(duration_ms, Action::ProgressEnd { token });
+            }
+            Purpose::Other => {}
+        }
+    }
+
+    fn progress_begin(&mut self, token: &str, title: &str) {
+        let value = json!({"kind": "begin", "title": title});
+        self.notify("$/progress", json!({"token": token, "value": value}));
+    }
+
+    fn progress_end(&mut self, token: &str) {
+        self.notify(
+            "$/progress",
+            json!({"token": token, "value": {"kind": "end"}}),
+        );
+    }
+
+    fn run_action(&mut self, action: Action) {
+        if self.hung && !matches!(action, Action::OrphanExit) {
+            return;
+        }
+        match action {
+            Action::Answer { id, method, params } => {
+                if self.delayed.remove(&id_key(&id)) {
+                    self.answer(id, &method, &params);
+                }
+            }
+            Action::Wave {
+                uri,
+                version,
+                wave,
+                progress_end,
+            } => {
+                let current = self.docs.get(&uri).is_some_and(|d| d.version == version);
+                if current {
+                    if wave == 0 && self.script.empty_first {
+                        self.publish(&uri, Some(version), Vec::new());
+                    }
+                    self.publish_current(&uri, wave);
+                    if wave == self.last_wave() && self.script.other_files {
+                        for other in self.docs.uris().into_iter().filter(|u| *u != uri) {
+                            self.publish_current(&other, wave);
+                        }
+                    }
+                }
+                if let Some(token) = progress_end {
+                    self.progress_end(&token);
+                }
+            }
+            Action::ProgressEnd { token } => self.progress_end(&token),
+            Action::Refresh => self.request("workspace/diagnostic/refresh", None, Purpose::Other),
+            Action::LoopPublish { uri, interval_ms } => {
+                self.publish_current(&uri, self.last_wave());
+                self.timers
+                    .after(interval_ms, Action::LoopPublish { uri, interval_ms });
+            }
+            Action::OrphanExit => {
+                eprintln!("squiggle-fake-lsp: nobody killed me after stdin closed; exiting");
+                self.exit(1);
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Document notifications and the diagnostics they lead to: pushed in waves, or pulled.
+//!
+//! Kept apart from the lifecycle code in `server.rs` because this is where the scripted
+//! timing (delays, waves, stale and empty publishes) lives.
+
+use serde_json::{Value, json};
+
+use super::{Action, Purpose, SAVE_PROGRESS_TOKEN, Server};
+use crate::documents::Document;
+use crate::markers;
+use crate::script::{DiagnosticMode, Fault, Trigger};
+
+impl Server {
+    pub(super) fn did_open(&mut self, params: &Value) {
+        let item = &params["textDocument"];
+        let Some(uri) = item["uri"].as_str().map(str::to_owned) else {
+            return;
+        };
+        if item["languageId"].as_str().is_none_or(str::is_empty) {
+            eprintln!("squiggle-fake-lsp: didOpen for {uri} has no languageId");
+        }
+        let doc = Document {
+            version: item["version"].as_i64().unwrap_or(0),
+            text: item["text"].as_str().unwrap_or("").to_owned(),
+        };
+        let version = doc.version;
+        self.docs.open(uri.clone(), doc);
+        if !self.seen_open {
+            self.seen_open = true;
+            self.send_scripted_requests(Trigger::DidOpen);
+            if let Some(ms) = self.script.refresh_after_ms {
+                self.timers.after(ms, Action::Refresh);
+            }
+            if let Some(Fault::PublishLoop { interval_ms }) = self.script.fault {
+                let action = Action::LoopPublish {
+                    uri: uri.clone(),
+                    interval_ms,
+                };
+                self.timers.after(interval_ms, action);
+            }
+        }
+        if !self.script.publish_on_save {
+            self.schedule_waves(uri, version, None);
+        }
+    }
+
+    pub(super) fn did_change(&mut self, params: &Value) {
+        let Some(uri) = params["textDocument"]["uri"].as_str().map(str::to_owned) else {
+            return;
+        };
+        let version = params["textDocument"]["version"].as_i64().unwrap_or(0);
+        let changes = params["contentChanges"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if self.script.stale_publish
+            && let Some(old) = self.docs.get(&uri)
+        {
+            let diagnostics = markers::diagnostics(&old.text, self.last_wave(), self.encoding);
+            self.publish(&uri, Some(version - 1), diagnostics);
+        }
+        let Some(clamps) = self.docs.change(&uri, version, &changes, self.encoding) else {
+            eprintln!("squiggle-fake-lsp: didChange for {uri}, which is not open");
+            self.log.event("changeUnopened", json!({"uri": uri}));
+            return;
+        };
+        for clamp in clamps {
+            eprintln!(
+                "squiggle-fake-lsp: change {} to {uri} (version {version}) is out of range: {}",
+                clamp.change_index, clamp.range
+            );
+            let fields = json!({"uri": uri, "version": version, "change": clamp.change_index,
+                "range": clamp.range});
+            self.log.event("clamped", fields);
+        }
+        if !self.script.publish_on_save {
+            self.schedule_waves(uri, version, None);
+        }
+    }
+
+    pub(super) fn did_save(&mut self, params: &Value) {
+        let Some(uri) = params["textDocument"]["uri"].as_str().map(str::to_owned) else {
+            return;
+        };
+        let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
+            return;
+        };
+        if self.script.publish_on_save && self.script.progress_on_save {
+            let params = json!({"token": SAVE_PROGRESS_TOKEN});
+            let purpose = Purpose::SaveProgress { uri, version };
+            self.request("window/workDoneProgress/create", Some(params), purpose);
+        } else {
+            self.schedule_waves(uri, version, None);
+        }
+    }
+
+    pub(super) fn did_close(&mut self, params: &Value) {
+        let Some(uri) = params["textDocument"]["uri"].as_str().map(str::to_owned) else {
+            return;
+        };
+        if self.docs.close(&uri).is_some() {
+            self.publish(&uri, None, Vec::new());
+        }
+    }
+
+    pub(super) fn last_wave(&self) -> usize {
+        self.script.waves.len() - 1
+    }
+
+    /// Whether pushing diagnostics is allowed right now.
+    pub(super) fn can_push(&self) -> bool {
+        !self.hung
+            && self.configured
+            && self.script.diagnostic_mode != DiagnosticMode::Pull
+            && !(self.script.push_off_when_client_pulls && self.client_pulls)
+            && !self.script.has_fault(&Fault::NeverPublish)
+    }
+
+    /// Schedules every wave for `uri` at `version`, after `publishDelayMs`.
+    pub(super) fn schedule_waves(
+        &mut self,
+        uri: String,
+        version: i64,
+        progress_end: Option<String>,
+    ) {
+        let mut at = self.script.publish_delay_ms;
+        let last = self.last_wave();
+        for (wave, delay) in self.script.waves.clone().into_iter().enumerate() {
+            at += delay;
+            let progress_end = if wave == last {
+                progress_end.clone()
+            } else {
+                None
+            };
+            let action = Action::Wave {
+                uri: uri.clone(),
+                version,
+                wave,
+                progress_end,
+            };
+            self.timers.after(at, action);
+        }
+    }
+
+    pub(super) fn publish(&mut self, uri: &str, version: Option<i64>, diagnostics: Vec<Value>) {
+        if !self.can_push() {
+            return;
+        }
+        let mut params = json!({"uri": uri, "diagnostics": diagnostics});
+        if let (Some(version), true) = (version, self.script.publish_version) {
+            params["version"] = json!(version);
+        }
+        self.notify("textDocument/publishDiagnostics", params);
+        if self.script.has_fault(&Fault::CrashAfterPublish) {
+            self.exit(5);
+        }
+    }
+
+    /// Publishes the current diagnostics of `uri` as of wave `wave`.
+    pub(super) fn publish_current(&mut self, uri: &str, wave: usize) {
+        let Some(doc) = self.docs.get(uri) else {
+            return;
+        };
+        let version = doc.version;
+        let diagnostics = markers::diagnostics(&doc.text, wave, self.encoding);
+        self.publish(uri, Some(version), diagnostics);
+    }
+
+    pub(super) fn pull_report(&self, params: &Value) -> Value {
+        let uri = params["textDocument"]["uri"].as_str().unwrap_or("");
+        let doc = match self.docs.get(uri) {
+            Some(doc) if self.configured => doc,
+            _ => return json!({"kind": "full", "items": []}),
+        };
+        let result_id = doc.version.to_string();
+        if params["previousResultId"].as_str() == Some(result_id.as_str()) {
+            return json!({"kind": "unchanged", "resultId": result_id});
+        }
+        let items = markers::diagnostics(&doc.text, self.last_wave(), self.encoding);
+        json!({"kind": "full", "resultId": result_id, "items": items})
+    }
+}
