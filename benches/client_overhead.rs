@@ -29,7 +29,10 @@ fn fake_config(dir: &std::path::Path, script: serde_json::Value) -> ClientConfig
 }
 
 fn bench_mode(c: &mut Criterion, name: &str, script: serde_json::Value) {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build();
     let Ok(runtime) = runtime else { return };
     let Ok(dir) = tempfile::tempdir() else { return };
     let config = fake_config(dir.path(), script);
@@ -39,7 +42,9 @@ fn bench_mode(c: &mut Criterion, name: &str, script: serde_json::Value) {
     };
     let path = dir.path().join("bench.py");
     // A realistic file: 300 lines, one marker that moves as the text changes.
-    let body: String = (0..300).map(|i| format!("value_{i} = compute({i})  # some code here\n")).collect();
+    let body: String = (0..300)
+        .map(|i| format!("value_{i} = compute({i})  # some code here\n"))
+        .collect();
     let mut n = 0u64;
     c.bench_function(name, |b| {
         b.iter(|| {
@@ -47,7 +52,9 @@ fn bench_mode(c: &mut Criterion, name: &str, script: serde_json::Value) {
             let text: Arc<str> = Arc::from(format!("{body}x = {n} @error(problem {n})\n"));
             runtime.block_on(async {
                 let doc = client.sync_document(&path, "python", text).await;
-                let report = client.diagnostics_for(&doc, Instant::now() + Duration::from_secs(5)).await;
+                let report = client
+                    .diagnostics_for(&doc, Instant::now() + Duration::from_secs(5))
+                    .await;
                 assert_eq!(report.diagnostics.len(), 1);
             })
         })
@@ -56,8 +63,16 @@ fn bench_mode(c: &mut Criterion, name: &str, script: serde_json::Value) {
 }
 
 fn overhead(c: &mut Criterion) {
-    bench_mode(c, "check_pull", json!({"diagnosticMode": "pull", "sync": "incremental"}));
-    bench_mode(c, "check_push_versioned", json!({"diagnosticMode": "push", "sync": "incremental"}));
+    bench_mode(
+        c,
+        "check_pull",
+        json!({"diagnosticMode": "pull", "sync": "incremental"}),
+    );
+    bench_mode(
+        c,
+        "check_push_versioned",
+        json!({"diagnosticMode": "push", "sync": "incremental"}),
+    );
 }
 
 criterion_group! {

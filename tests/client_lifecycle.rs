@@ -36,7 +36,8 @@ async fn initialize_records_facts_and_negotiates_utf8() {
             .is_some_and(|u| u.starts_with("file:///"))
     );
     assert_eq!(init["workspaceFolders"][0]["uri"], init["rootUri"]);
-    assert_eq!(fake.received("initialized").len(), 1);
+    fake.wait_log("initialized", |f| f.received("initialized").len() == 1)
+        .await;
 }
 
 #[tokio::test]
@@ -225,7 +226,12 @@ async fn progress_is_tracked_from_begin_to_end() {
 async fn crash_fails_pending_requests_at_once_with_status_and_stderr() {
     let fake = Fake::new();
     let client = fake
-        .start(json!({"stderrOnStart": "fatal: out of cheese", "fault": {"kind": "crashOnRequest", "method": "textDocument/hover"}}))
+        .start(json!({
+            "stderrOnStart": "fatal: out of cheese",
+            "requestDelayMs": {"workspace/symbol": 20000},
+            "responses": {"workspace/symbol": []},
+            "fault": {"kind": "crashOnRequest", "method": "textDocument/hover"}
+        }))
         .await;
     let pid = client.pid();
     let slow = client.request_with_timeout("workspace/symbol", json!({}), Duration::from_secs(30));

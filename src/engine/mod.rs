@@ -25,7 +25,9 @@ pub struct Engine {
     pub servers: Vec<ResolvedServer>,
     pub pool: Pool,
     /// Per-file locks: concurrent mutations of one file are serialized.
-    file_locks: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, std::sync::Arc<tokio::sync::Mutex<()>>>>,
+    file_locks: std::sync::Mutex<
+        std::collections::HashMap<std::path::PathBuf, std::sync::Arc<tokio::sync::Mutex<()>>>,
+    >,
     /// The last checked text and diagnostics per file: the "before" of the
     /// next edit's classification.
     history: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>,
@@ -43,16 +45,21 @@ pub struct EngineOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     #[error("cannot use {} as the workspace: {source}", path.display())]
-    Workspace { path: std::path::PathBuf, source: std::io::Error },
+    Workspace {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Config(#[from] ConfigError),
 }
 
 impl Engine {
     pub fn new(opts: &EngineOptions, cwd: &Path) -> Result<Engine, EngineError> {
-        let workspace = Workspace::discover(opts.root.as_deref(), cwd).map_err(|source| EngineError::Workspace {
-            path: opts.root.clone().unwrap_or_else(|| cwd.to_path_buf()),
-            source,
+        let workspace = Workspace::discover(opts.root.as_deref(), cwd).map_err(|source| {
+            EngineError::Workspace {
+                path: opts.root.clone().unwrap_or_else(|| cwd.to_path_buf()),
+                source,
+            }
         })?;
         let config = crate::config::load(&LoadOptions {
             workspace_root: workspace.root().to_path_buf(),

@@ -78,7 +78,10 @@ impl Pool {
         cold: &mut bool,
     ) -> Result<LspClient, Unavailable> {
         if let Some(reason) = &server.untrusted {
-            return Err(Unavailable { state: ServerState::Untrusted, reason: reason.clone() });
+            return Err(Unavailable {
+                state: ServerState::Untrusted,
+                reason: reason.clone(),
+            });
         }
         let key = (server.spec.id.clone(), root.to_path_buf());
         let slot = lock(&self.slots).entry(key.clone()).or_default().clone();
@@ -89,7 +92,10 @@ impl Pool {
             return Ok(client.clone());
         }
         if let Some(reason) = &slot.broken {
-            return Err(Unavailable { state: ServerState::Broken, reason: reason.clone() });
+            return Err(Unavailable {
+                state: ServerState::Broken,
+                reason: reason.clone(),
+            });
         }
         if let Some(dead) = slot.client.take() {
             let reason = dead.dead_reason().unwrap_or_default();
@@ -98,17 +104,33 @@ impl Pool {
                 return Err(self.mark_broken(&key, &mut slot, reason));
             }
         }
-        let Some((program, candidate)) = find_command(&server.spec, root, workspace_root, std::env::var_os("PATH").as_deref())
-        else {
+        let Some((program, candidate)) = find_command(
+            &server.spec,
+            root,
+            workspace_root,
+            std::env::var_os("PATH").as_deref(),
+        ) else {
             let reason = format!(
                 "{} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
-                server.spec.commands.first().map_or(server.spec.id.as_str(), |c| c.program.as_str()),
+                server
+                    .spec
+                    .commands
+                    .first()
+                    .map_or(server.spec.id.as_str(), |c| c.program.as_str()),
                 server.spec.install_hint
             );
-            return Err(Unavailable { state: ServerState::Unavailable, reason });
+            return Err(Unavailable {
+                state: ServerState::Unavailable,
+                reason,
+            });
         };
         self.set_status(&key, ServerState::Starting, None, None, slot.starts + 1);
-        let spawn = Spawn { program, args: candidate.args.clone(), env: server.env.clone(), cwd: root.to_path_buf() };
+        let spawn = Spawn {
+            program,
+            args: candidate.args.clone(),
+            env: server.env.clone(),
+            cwd: root.to_path_buf(),
+        };
         let mut config = ClientConfig::new(server.spec.id.clone(), spawn, root.to_path_buf());
         config.initialization_options = server.spec.initialization_options.clone();
         config.settings = server.spec.settings.clone();
@@ -120,7 +142,13 @@ impl Pool {
             Ok(client) => {
                 tracing::debug!(server = %key.0, root = %key.1.display(), ms = started.elapsed().as_millis() as u64, "server started");
                 let version = client.facts().and_then(|f| f.version.clone());
-                self.set_status(&key, ServerState::Active, Some(client.pid()), version, slot.starts);
+                self.set_status(
+                    &key,
+                    ServerState::Active,
+                    Some(client.pid()),
+                    version,
+                    slot.starts,
+                );
                 slot.client = Some(client.clone());
                 Ok(client)
             }
@@ -131,7 +159,10 @@ impl Pool {
                     Err(self.mark_broken(&key, &mut slot, reason))
                 } else {
                     self.set_status(&key, ServerState::Starting, None, None, slot.starts);
-                    Err(Unavailable { state: ServerState::Starting, reason })
+                    Err(Unavailable {
+                        state: ServerState::Starting,
+                        reason,
+                    })
                 }
             }
         }
@@ -143,13 +174,31 @@ impl Pool {
         if let Some(s) = lock(&self.statuses).get_mut(key) {
             s.detail = Some(reason.clone());
         }
-        Unavailable { state: ServerState::Broken, reason }
+        Unavailable {
+            state: ServerState::Broken,
+            reason,
+        }
     }
 
-    fn set_status(&self, key: &(String, PathBuf), status: ServerState, pid: Option<u32>, version: Option<String>, starts: u32) {
+    fn set_status(
+        &self,
+        key: &(String, PathBuf),
+        status: ServerState,
+        pid: Option<u32>,
+        version: Option<String>,
+        starts: u32,
+    ) {
         lock(&self.statuses).insert(
             key.clone(),
-            InstanceStatus { id: key.0.clone(), root: key.1.clone(), status, server_pid: pid, version, detail: None, starts },
+            InstanceStatus {
+                id: key.0.clone(),
+                root: key.1.clone(),
+                status,
+                server_pid: pid,
+                version,
+                detail: None,
+                starts,
+            },
         );
     }
 
@@ -163,7 +212,11 @@ impl Pool {
     /// Running clients (for "other files" and navigation).
     pub fn clients(&self) -> Vec<LspClient> {
         let slots: Vec<_> = lock(&self.slots).values().cloned().collect();
-        slots.iter().filter_map(|s| s.try_lock().ok().and_then(|s| s.client.clone())).filter(LspClient::is_alive).collect()
+        slots
+            .iter()
+            .filter_map(|s| s.try_lock().ok().and_then(|s| s.client.clone()))
+            .filter(LspClient::is_alive)
+            .collect()
     }
 
     /// Stops every server: shutdown → exit → kill, all at once.

@@ -28,7 +28,14 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
         .into_iter()
         .map(|spec| {
             let enabled = spec.enabled_by_default;
-            ResolvedServer { spec, enabled, env: Vec::new(), extensions: Vec::new(), language_id: None, untrusted: None }
+            ResolvedServer {
+                spec,
+                enabled,
+                env: Vec::new(),
+                extensions: Vec::new(),
+                language_id: None,
+                untrusted: None,
+            }
         })
         .collect();
     for (id, o) in &config.servers {
@@ -38,7 +45,10 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 let Some(command) = &o.command else { continue };
                 let spec = ServerSpec {
                     id: id.clone(),
-                    commands: vec![CommandCandidate { program: command.clone(), args: Vec::new() }],
+                    commands: vec![CommandCandidate {
+                        program: command.clone(),
+                        args: Vec::new(),
+                    }],
                     languages: o.language_id.iter().cloned().collect(),
                     root_markers: Vec::new(),
                     root_strategy: crate::registry::RootStrategy::Nearest,
@@ -46,13 +56,22 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
                     settle_ms: 150,
-                    install_hint: format!("install `{command}` (configured in {})", sources(config)),
+                    install_hint: format!(
+                        "install `{command}` (configured in {})",
+                        sources(config)
+                    ),
                     role: ServerRole::Primary,
                     enabled_by_default: true,
                     exclusive_group: None,
                 };
-                let mut server =
-                    ResolvedServer { spec, enabled: true, env: Vec::new(), extensions: Vec::new(), language_id: None, untrusted: None };
+                let mut server = ResolvedServer {
+                    spec,
+                    enabled: true,
+                    env: Vec::new(),
+                    extensions: Vec::new(),
+                    language_id: None,
+                    untrusted: None,
+                };
                 apply(&mut server, o);
                 servers.push(server);
             }
@@ -62,7 +81,10 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
 }
 
 fn sources(config: &Config) -> String {
-    config.sources.last().map_or_else(|| "the configuration".into(), |p| p.display().to_string())
+    config
+        .sources
+        .last()
+        .map_or_else(|| "the configuration".into(), |p| p.display().to_string())
 }
 
 fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
@@ -74,14 +96,22 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
     }
     if let Some(command) = &o.command {
         let args = o.args.clone().unwrap_or_default();
-        server.spec.commands = vec![CommandCandidate { program: command.clone(), args }];
+        server.spec.commands = vec![CommandCandidate {
+            program: command.clone(),
+            args,
+        }];
     } else if let Some(args) = &o.args {
         for c in &mut server.spec.commands {
             c.args = args.clone();
         }
     }
     if let Some(env) = &o.env {
-        server.env = env.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<BTreeMap<_, _>>().into_iter().collect();
+        server.env = env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<BTreeMap<_, _>>()
+            .into_iter()
+            .collect();
     }
     if let Some(ext) = &o.extensions {
         server.extensions = ext.iter().map(|e| e.to_ascii_lowercase()).collect();
@@ -105,22 +135,37 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
 
 /// The language id squiggle sends for `path` to `server`.
 pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
-    let ext = path.extension().map(|e| format!(".{}", e.to_string_lossy().to_ascii_lowercase()));
+    let ext = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy().to_ascii_lowercase()));
     if let Some(ext) = ext
         && server.extensions.contains(&ext)
     {
-        return server.language_id.clone().or_else(|| languages::language_id(path).map(str::to_string));
+        return server
+            .language_id
+            .clone()
+            .or_else(|| languages::language_id(path).map(str::to_string));
     }
     let lang = languages::language_id(path)?;
-    server.spec.languages.iter().any(|l| l == lang).then(|| lang.to_string())
+    server
+        .spec
+        .languages
+        .iter()
+        .any(|l| l == lang)
+        .then(|| lang.to_string())
 }
 
 /// The enabled servers that serve `path`, keeping one per exclusive group.
-pub fn serving<'a>(path: &Path, servers: &'a [ResolvedServer]) -> Vec<(&'a ResolvedServer, String)> {
+pub fn serving<'a>(
+    path: &Path,
+    servers: &'a [ResolvedServer],
+) -> Vec<(&'a ResolvedServer, String)> {
     let mut groups: Vec<&str> = Vec::new();
     let mut chosen = Vec::new();
     for server in servers.iter().filter(|s| s.enabled) {
-        let Some(lang) = language_for(path, server) else { continue };
+        let Some(lang) = language_for(path, server) else {
+            continue;
+        };
         if let Some(group) = server.spec.exclusive_group.as_deref() {
             if groups.contains(&group) {
                 continue;
@@ -140,14 +185,32 @@ mod tests {
     fn python_gets_pyright_and_ruff_by_default_and_config_can_swap_the_checker() {
         let config = Config::default();
         let servers = resolve(&config);
-        let ids: Vec<_> = serving(Path::new("a.py"), &servers).iter().map(|(s, _)| s.spec.id.clone()).collect();
+        let ids: Vec<_> = serving(Path::new("a.py"), &servers)
+            .iter()
+            .map(|(s, _)| s.spec.id.clone())
+            .collect();
         assert_eq!(ids, ["pyright", "ruff"]);
 
         let mut config = Config::default();
-        config.servers.insert("pyright".into(), ServerOverride { enabled: Some(false), ..Default::default() });
-        config.servers.insert("basedpyright".into(), ServerOverride { enabled: Some(true), ..Default::default() });
+        config.servers.insert(
+            "pyright".into(),
+            ServerOverride {
+                enabled: Some(false),
+                ..Default::default()
+            },
+        );
+        config.servers.insert(
+            "basedpyright".into(),
+            ServerOverride {
+                enabled: Some(true),
+                ..Default::default()
+            },
+        );
         let servers = resolve(&config);
-        let ids: Vec<_> = serving(Path::new("a.py"), &servers).iter().map(|(s, _)| s.spec.id.clone()).collect();
+        let ids: Vec<_> = serving(Path::new("a.py"), &servers)
+            .iter()
+            .map(|(s, _)| s.spec.id.clone())
+            .collect();
         assert_eq!(ids, ["basedpyright", "ruff"]);
     }
 
@@ -166,6 +229,9 @@ mod tests {
         let servers = resolve(&config);
         let chosen = serving(Path::new("f.XYZ"), &servers);
         assert_eq!(chosen.len(), 1);
-        assert_eq!((chosen[0].0.spec.id.as_str(), chosen[0].1.as_str()), ("mylsp", "xyz"));
+        assert_eq!(
+            (chosen[0].0.spec.id.as_str(), chosen[0].1.as_str()),
+            ("mylsp", "xyz")
+        );
     }
 }

@@ -46,7 +46,11 @@ pub struct ToolResult {
 impl ToolResult {
     /// What the agent's tool returns: the message, then the feedback.
     pub fn text(&self) -> String {
-        if self.feedback.is_empty() { self.message.clone() } else { format!("{}\n\n{}", self.message, self.feedback) }
+        if self.feedback.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}\n\n{}", self.message, self.feedback)
+        }
     }
 }
 
@@ -70,9 +74,18 @@ struct Target {
 impl Engine {
     fn target(&self, path: &Path) -> Result<Target, ToolError> {
         match self.workspace.classify(path) {
-            PathClass::Inside { canonical, relative } | PathClass::Ignored { canonical, relative, .. } => {
-                Ok(Target { canonical, relative })
+            PathClass::Inside {
+                canonical,
+                relative,
             }
+            | PathClass::Ignored {
+                canonical,
+                relative,
+                ..
+            } => Ok(Target {
+                canonical,
+                relative,
+            }),
             PathClass::Outside { canonical } => Err(ToolError::Outside {
                 path: canonical.display().to_string(),
                 root: self.workspace.root().display().to_string(),
@@ -81,7 +94,10 @@ impl Engine {
     }
 
     fn file_lock(&self, path: &Path) -> Arc<tokio::sync::Mutex<()>> {
-        lock(&self.file_locks).entry(path.to_path_buf()).or_default().clone()
+        lock(&self.file_locks)
+            .entry(path.to_path_buf())
+            .or_default()
+            .clone()
     }
 
     /// Exact-string replacement; feedback covers this file only.
@@ -101,14 +117,28 @@ impl Engine {
         if !dry_run {
             write(&target, &replaced.content)?;
         }
-        let noun = if replaced.replacements == 1 { "replacement" } else { "replacements" };
+        let noun = if replaced.replacements == 1 {
+            "replacement"
+        } else {
+            "replacements"
+        };
         let message = if dry_run {
-            format!("Dry run: the edit would make {} {noun}; nothing was written.", replaced.replacements)
+            format!(
+                "Dry run: the edit would make {} {noun}; nothing was written.",
+                replaced.replacements
+            )
         } else {
             "Edit applied successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(replaced.content);
-        let result = self.feedback(message, vec![(target.canonical.clone(), Some(before.clone()), after)], false, dry_run).await;
+        let result = self
+            .feedback(
+                message,
+                vec![(target.canonical.clone(), Some(before.clone()), after)],
+                false,
+                dry_run,
+            )
+            .await;
         if dry_run {
             self.restore(&target.canonical, Arc::from(before)).await;
         }
@@ -117,7 +147,12 @@ impl Engine {
 
     /// Writes a whole file (creating directories); feedback covers this file
     /// and, capped, other files with diagnostics.
-    pub async fn write(self: &Arc<Self>, path: &Path, content: &str, dry_run: bool) -> Result<ToolResult, ToolError> {
+    pub async fn write(
+        self: &Arc<Self>,
+        path: &Path,
+        content: &str,
+        dry_run: bool,
+    ) -> Result<ToolResult, ToolError> {
         let target = self.target(path)?;
         let guard = self.file_lock(&target.canonical);
         let _held = guard.lock().await;
@@ -133,7 +168,14 @@ impl Engine {
             "File written successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(content);
-        let result = self.feedback(message, vec![(target.canonical.clone(), before.clone(), after)], true, dry_run).await;
+        let result = self
+            .feedback(
+                message,
+                vec![(target.canonical.clone(), before.clone(), after)],
+                true,
+                dry_run,
+            )
+            .await;
         if dry_run && let Some(before) = before {
             self.restore(&target.canonical, Arc::from(before)).await;
         }
@@ -141,7 +183,11 @@ impl Engine {
     }
 
     /// Applies a git-style or Codex-style patch across files, all or nothing.
-    pub async fn apply_patch(self: &Arc<Self>, patch_text: &str, dry_run: bool) -> Result<ToolResult, ToolError> {
+    pub async fn apply_patch(
+        self: &Arc<Self>,
+        patch_text: &str,
+        dry_run: bool,
+    ) -> Result<ToolResult, ToolError> {
         let patch = parse_patch(patch_text)?;
         // Vet every path before anything happens: one outside refuses the whole patch.
         let mut targets: BTreeMap<String, Target> = BTreeMap::new();
@@ -150,14 +196,26 @@ impl Engine {
         }
         let planned = plan_patch(&patch, |p| match targets.get(p) {
             Some(t) => std::fs::read_to_string(&t.canonical),
-            None => Err(std::io::Error::new(std::io::ErrorKind::NotFound, p.to_string())),
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                p.to_string(),
+            )),
         })?;
         let mut checked = Vec::new();
         let mut events: Vec<(PathBuf, u8)> = Vec::new();
-        let target_of = |p: &str| targets.get(p).map(|t| t.canonical.clone()).unwrap_or_default();
+        let target_of = |p: &str| {
+            targets
+                .get(p)
+                .map(|t| t.canonical.clone())
+                .unwrap_or_default()
+        };
         for change in &planned {
             match change {
-                PlannedChange::Write { path, content, created } => {
+                PlannedChange::Write {
+                    path,
+                    content,
+                    created,
+                } => {
                     let t = &targets[path.as_str()];
                     let before = std::fs::read_to_string(&t.canonical).ok();
                     if !dry_run {
@@ -169,8 +227,10 @@ impl Engine {
                 PlannedChange::Delete { path } => {
                     let canonical = target_of(path);
                     if !dry_run {
-                        std::fs::remove_file(&canonical)
-                            .map_err(|e| ToolError::Write { path: path.clone(), reason: e.to_string() })?;
+                        std::fs::remove_file(&canonical).map_err(|e| ToolError::Write {
+                            path: path.clone(),
+                            reason: e.to_string(),
+                        })?;
                         self.close_everywhere(&canonical);
                     }
                     events.push((canonical, 3));
@@ -179,7 +239,10 @@ impl Engine {
                     let (old, new) = (target_of(from), &targets[to.as_str()]);
                     if !dry_run {
                         write(new, content)?;
-                        std::fs::remove_file(&old).map_err(|e| ToolError::Write { path: from.clone(), reason: e.to_string() })?;
+                        std::fs::remove_file(&old).map_err(|e| ToolError::Write {
+                            path: from.clone(),
+                            reason: e.to_string(),
+                        })?;
                         self.close_everywhere(&old);
                     }
                     events.push((old, 3));
@@ -198,7 +261,10 @@ impl Engine {
         } else {
             "Patch applied successfully.".to_string()
         };
-        let restore: Vec<(PathBuf, Option<String>)> = checked.iter().map(|(p, b, _)| (p.clone(), b.clone())).collect();
+        let restore: Vec<(PathBuf, Option<String>)> = checked
+            .iter()
+            .map(|(p, b, _)| (p.clone(), b.clone()))
+            .collect();
         let result = self.feedback(message, checked, false, dry_run).await;
         if dry_run {
             for (path, before) in restore {
@@ -219,7 +285,13 @@ impl Engine {
         others: bool,
         dry_run: bool,
     ) -> ToolResult {
-        let inputs = files.iter().map(|(p, _, text)| FileInput { path: p.clone(), content: Some(text.clone()) }).collect();
+        let inputs = files
+            .iter()
+            .map(|(p, _, text)| FileInput {
+                path: p.clone(),
+                content: Some(text.clone()),
+            })
+            .collect();
         let check = self.check_files(inputs, others).await;
         let opts = self.render_options();
         let mut edited = Vec::new();
@@ -231,27 +303,55 @@ impl Engine {
             let previous = lock(&self.history).get(path).cloned();
             let before = previous.filter(|s| before_text.as_deref() == Some(&*s.text));
             baseline_known &= before.is_some() || before_text.is_none();
-            let (before_diags, before_text) =
-                before.map_or((Vec::new(), String::new()), |s| (s.diagnostics, s.text.to_string()));
-            let delta = classify(&before_diags, &before_text, &report.diagnostics, after_text, check.any_server());
+            let (before_diags, before_text) = before.map_or((Vec::new(), String::new()), |s| {
+                (s.diagnostics, s.text.to_string())
+            });
+            let delta = classify(
+                &before_diags,
+                &before_text,
+                &report.diagnostics,
+                after_text,
+                check.any_server(),
+            );
             classes.push(delta.classification);
             let shown: Vec<Diagnostic> = match opts.report {
                 ReportMode::All => report.diagnostics.clone(),
-                ReportMode::New => delta.introduced.iter().map(|&i| report.diagnostics[i].clone()).collect(),
+                ReportMode::New => delta
+                    .introduced
+                    .iter()
+                    .map(|&i| report.diagnostics[i].clone())
+                    .collect(),
             };
-            let hidden = delta.baseline.iter().filter(|&&i| report.diagnostics[i].severity == Severity::Error).count();
-            edited.push(FileDiagnostics { file: report.file.clone(), diagnostics: shown, baseline_hidden: hidden });
+            let hidden = delta
+                .baseline
+                .iter()
+                .filter(|&&i| report.diagnostics[i].severity == Severity::Error)
+                .count();
+            edited.push(FileDiagnostics {
+                file: report.file.clone(),
+                diagnostics: shown,
+                baseline_hidden: hidden,
+            });
             all.extend(report.diagnostics.iter().cloned());
             outcomes.insert(report.file.clone(), report.outcomes.clone());
             if !dry_run && check.any_server() {
-                lock(&self.history)
-                    .insert(path.clone(), Snapshot { text: after_text.clone(), diagnostics: report.diagnostics.clone() });
+                lock(&self.history).insert(
+                    path.clone(),
+                    Snapshot {
+                        text: after_text.clone(),
+                        diagnostics: report.diagnostics.clone(),
+                    },
+                );
             }
         }
         let other_files: Vec<FileDiagnostics> = check
             .others
             .iter()
-            .map(|(file, d)| FileDiagnostics { file: file.clone(), diagnostics: d.clone(), baseline_hidden: 0 })
+            .map(|(file, d)| FileDiagnostics {
+                file: file.clone(),
+                diagnostics: d.clone(),
+                baseline_hidden: 0,
+            })
             .collect();
         // The spec's order of severity for a batch: the worst class wins.
         let classification = [
@@ -300,8 +400,10 @@ impl Engine {
 }
 
 fn read_text(target: &Target) -> Result<String, ToolError> {
-    let bytes = std::fs::read(&target.canonical)
-        .map_err(|e| ToolError::Read { path: target.relative.clone(), reason: e.to_string() })?;
+    let bytes = std::fs::read(&target.canonical).map_err(|e| ToolError::Read {
+        path: target.relative.clone(),
+        reason: e.to_string(),
+    })?;
     String::from_utf8(bytes).map_err(|_| ToolError::Read {
         path: target.relative.clone(),
         reason: "it is not valid UTF-8 text; use write to replace it whole".into(),
@@ -309,6 +411,8 @@ fn read_text(target: &Target) -> Result<String, ToolError> {
 }
 
 fn write(target: &Target, content: &str) -> Result<(), ToolError> {
-    write_atomic(&target.canonical, content.as_bytes())
-        .map_err(|e| ToolError::Write { path: target.relative.clone(), reason: e.to_string() })
+    write_atomic(&target.canonical, content.as_bytes()).map_err(|e| ToolError::Write {
+        path: target.relative.clone(),
+        reason: e.to_string(),
+    })
 }
