@@ -218,3 +218,89 @@ fn matches_at(
         .zip(old)
         .all(|(line, old)| same(line.text, old))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hunk(old_start: Option<usize>, lines: &[&str]) -> Hunk {
+        let lines = lines
+            .iter()
+            .map(|line| match line.split_at(1) {
+                (" ", text) => HunkLine::Context(text.into()),
+                ("-", text) => HunkLine::Remove(text.into()),
+                ("+", text) => HunkLine::Add(text.into()),
+                _ => panic!("bad hunk line {line:?}"),
+            })
+            .collect();
+        Hunk {
+            header: "@@".into(),
+            old_start,
+            lines,
+            ..Hunk::default()
+        }
+    }
+
+    fn check(content: &str, hunks: &[Hunk], expect: &str) {
+        assert_eq!(apply_hunks("f", content, hunks).unwrap(), expect);
+    }
+
+    #[test]
+    fn insertion_into_an_empty_file() {
+        check("", &[hunk(Some(0), &["+a", "+b"])], "a\nb\n");
+    }
+
+    #[test]
+    fn pure_insertion_after_a_stated_line() {
+        check("a\nb\nc\n", &[hunk(Some(2), &["+x"])], "a\nb\nx\nc\n");
+    }
+
+    #[test]
+    fn codex_append_keeps_a_missing_final_newline() {
+        check("a\nb", &[hunk(None, &["+c"])], "a\nb\nc");
+        check("a\nb\n", &[hunk(None, &["+c"])], "a\nb\nc\n");
+    }
+
+    #[test]
+    fn codex_insertion_after_anchor() {
+        let mut h = hunk(None, &["+    x = 1"]);
+        h.anchors = vec!["def g():".into()];
+        check(
+            "def f():\n    pass\ndef g():\n    pass\n",
+            &[h],
+            "def f():\n    pass\ndef g():\n    x = 1\n    pass\n",
+        );
+    }
+
+    #[test]
+    fn context_after_a_line_without_newline_gains_one() {
+        // The patch was made against a file with a final newline; appending
+        // after a last line that lacks one must not glue the lines together.
+        check("a\nb", &[hunk(Some(1), &[" a", " b", "+c"])], "a\nb\nc\n");
+    }
+
+    #[test]
+    fn failure_names_file_hunk_and_header() {
+        let err = apply_hunks(
+            "f",
+            "a\n",
+            &[hunk(Some(1), &[" a"]), hunk(Some(1), &["-zzz"])],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, EditError::HunkFailed { ref path, hunk: 2, ref header } if path == "f" && header == "@@")
+        );
+    }
+
+    #[test]
+    fn hunks_never_match_before_the_previous_one() {
+        // The second hunk's line exists only above the first hunk.
+        let err = apply_hunks(
+            "f",
+            "x\ny\n",
+            &[hunk(Some(2), &["-y"]), hunk(Some(1), &["-x"])],
+        )
+        .unwrap_err();
+        assert!(matches!(err, EditError::HunkFailed { hunk: 2, .. }));
+    }
+}

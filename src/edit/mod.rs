@@ -171,12 +171,19 @@ impl fmt::Display for HunkLine {
     }
 }
 
-/// Parses a patch, detecting its format: text whose first non-blank line is
-/// `*** Begin Patch` is a Codex patch, anything else a unified diff (`git
-/// diff` or `diff -u` output, possibly several files).
+/// Parses a patch, detecting its format: text with a `*** Begin Patch` line
+/// before anything diff-like is a Codex patch, anything else a unified diff
+/// (`git diff` or `diff -u` output, possibly several files). Text after
+/// `*** End Patch`, and prose around a unified diff, is ignored.
 pub fn parse_patch(text: &str) -> Result<Patch, EditError> {
-    let first = text.lines().map(str::trim).find(|line| !line.is_empty());
-    let patch = if first == Some(codex::BEGIN) {
+    // A `*** Begin Patch` line before anything diff-like marks a Codex
+    // patch, even inside a shell heredoc (`apply_patch <<'EOF'`).
+    let is_codex = text
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !["diff ", "--- ", "@@"].iter().any(|p| line.starts_with(p)))
+        .any(|line| line == codex::BEGIN);
+    let patch = if is_codex {
         codex::parse(text)?
     } else {
         unified::parse(text)?
