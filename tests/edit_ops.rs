@@ -346,6 +346,20 @@ fn unified_crlf_file_keeps_crlf() {
         "--- a/w.txt\r\n+++ b/w.txt\r\n@@ -1,2 +1,2 @@\r\n one\r\n-two\r\n+2\r\n",
         &[("w.txt", "one\r\n2\r\n")],
     );
+    // A new file, or an empty one, has no line ending of its own: it takes
+    // the patch's, as `git diff` of a CRLF file writes them.
+    check(
+        &[("empty.txt", "")],
+        "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+a\r\n+b\r\n\
+         --- a/empty.txt\n+++ b/empty.txt\n@@ -0,0 +1 @@\n+x\r\n",
+        &[("new.txt", "a\r\nb\r\n"), ("empty.txt", "x\r\n")],
+    );
+    // An existing LF file keeps LF even when the patch has CRLF.
+    check(
+        &[("lf", "a\n")],
+        "--- a/lf\n+++ b/lf\n@@ -1 +1,2 @@\n a\n+b\r\n",
+        &[("lf", "a\nb\n")],
+    );
 }
 
 #[test]

@@ -39,12 +39,13 @@ fn split_lines(content: &str) -> Vec<Line<'_>> {
 /// Applies `hunks` to `content` in order; `path` names the file in errors.
 pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<String, EditError> {
     let lines = split_lines(content);
-    // New lines take the file's own line ending, judged by its first line.
-    let eol = lines
+    // New lines take the file's own line ending, judged by its first line;
+    // a file without one takes the patch's.
+    let file_eol = lines
         .first()
         .map(|line| line.eol)
-        .filter(|eol| !eol.is_empty())
-        .unwrap_or("\n");
+        .filter(|eol| !eol.is_empty());
+    let eol = file_eol.unwrap_or("\n");
     let file_lacks_final_newline = lines.last().is_some_and(|line| line.eol.is_empty());
 
     let mut out: Vec<Line<'_>> = Vec::with_capacity(lines.len());
@@ -91,7 +92,13 @@ pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<S
                 HunkLine::Remove(_) => {
                     matched.next();
                 }
-                HunkLine::Add(text) => out.push(Line { text, eol }),
+                HunkLine::Add(text) => out.push(match text.strip_suffix('\r') {
+                    Some(text) => Line {
+                        text,
+                        eol: file_eol.unwrap_or("\r\n"),
+                    },
+                    None => Line { text, eol },
+                }),
             }
         }
         cursor = pos + old.len();

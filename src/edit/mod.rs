@@ -153,7 +153,9 @@ impl Hunk {
     }
 }
 
-/// One line of a hunk, without its line terminator.
+/// One line of a hunk, without its line terminator. An added line keeps a
+/// trailing `\r` when the patch wrote it with `\r\n`; that decides its line
+/// ending only in a file with no line ending of its own yet (new or empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HunkLine {
     Context(String),
@@ -195,10 +197,18 @@ pub fn parse_patch(text: &str) -> Result<Patch, EditError> {
 }
 
 /// Splits patch text into lines, dropping the terminator and a trailing `\r`
-/// (patches pasted from CRLF files or terminals); 1-based numbers come from
-/// the position in the returned vector.
+/// (patches pasted from CRLF files or terminals). Added (`+`) lines keep their
+/// `\r`: it is how a new or empty file learns its line endings from a patch
+/// made against a CRLF file. 1-based line numbers are positions + 1.
 fn patch_lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+    text.split_inclusive('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            if line.starts_with('+') {
+                line
+            } else {
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+        })
         .collect()
 }
