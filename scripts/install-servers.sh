@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2317  # install_* functions are called as "install_$group"
 # Install the language servers squiggle's tests run, reproducibly.
 #
 #   scripts/install-servers.sh [--only GROUP[,GROUP...]] [--force]
@@ -55,13 +56,13 @@ group_of() {
   esac
 }
 
-WANT_npm=1 WANT_venv=1 WANT_apt=1 WANT_rust=1
+declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1)
 if [ -n "$ONLY" ]; then
-  WANT_npm=0 WANT_venv=0 WANT_apt=0 WANT_rust=0
+  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0)
   IFS=',' read -r -a _only <<<"$ONLY"
   for n in "${_only[@]}"; do
     g="$(group_of "$n")"
-    eval "WANT_$g=1"
+    WANT[$g]=1
   done
 fi
 
@@ -171,8 +172,7 @@ install_rust() {
 }
 
 for g in npm venv apt rust; do
-  eval "want=\$WANT_$g"
-  [ "$want" = 1 ] || continue
+  [ "${WANT[$g]}" = 1 ] || continue
   if ! "install_$g"; then
     log "$g: FAILED"
     FAILED_GROUPS+=("$g")
@@ -184,6 +184,7 @@ done
 . "$SCRIPTS/env.sh"
 
 # name | group | command that prints the version | binary
+# shellcheck disable=SC2016  # ${Version} is dpkg-query's format, not ours
 SERVERS=(
   "pyright|npm|pyright --version|pyright-langserver"
   "typescript-language-server|npm|typescript-language-server --version|typescript-language-server"
@@ -212,8 +213,7 @@ missing_required=()
 echo "== language servers =="
 for row in "${SERVERS[@]}"; do
   IFS='|' read -r name group vcmd bin <<<"$row"
-  eval "want=\$WANT_$group"
-  [ "$want" = 1 ] || continue
+  [ "${WANT[$group]}" = 1 ] || continue
   path="-"
   if [ -n "$bin" ]; then path="$(command -v "$bin" 2>/dev/null || echo -)"; fi
   version=""
