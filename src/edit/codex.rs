@@ -31,7 +31,7 @@ pub(super) fn parse(text: &str) -> Result<Patch, EditError> {
     let begin = lines
         .iter()
         .position(|line| line.trim() == BEGIN)
-        .expect("caller checked the first line");
+        .expect("caller found the begin line");
     let mut files = Vec::new();
     let mut i = begin + 1;
     loop {
@@ -206,4 +206,76 @@ fn finish(
     }
     hunks.push(hunk);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn update(text: &str) -> Vec<Hunk> {
+        match parse(text).unwrap().files.remove(0) {
+            FilePatch::Update { hunks, .. } => hunks,
+            other => panic!("expected an update, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn hunks_split_on_at_lines_and_drop_trailing_blanks() {
+        let hunks = update(
+            "*** Begin Patch\n*** Update File: f\n a\n-b\n+c\n\n\n@@ fn g\n\n-d\n*** End Patch\n",
+        );
+        assert_eq!(hunks.len(), 2);
+        assert_eq!(hunks[0].header, "a");
+        assert_eq!(hunks[0].lines.len(), 3);
+        assert_eq!(hunks[1].header, "@@ fn g");
+        assert_eq!(hunks[1].anchors, vec!["fn g"]);
+        // A blank line inside a hunk is empty context.
+        assert_eq!(
+            hunks[1].lines,
+            vec![
+                HunkLine::Context(String::new()),
+                HunkLine::Remove("d".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn end_of_file_marks_the_hunk() {
+        let hunks = update(
+            "*** Begin Patch\n*** Update File: f\n@@\n-z\n+y\n*** End of File\n*** End Patch",
+        );
+        assert!(hunks[0].at_eof);
+        assert_eq!(hunks[0].header, "z");
+    }
+
+    #[test]
+    fn heredoc_wrapper_and_blank_added_lines() {
+        let patch = crate::edit::parse_patch(
+            "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: n\n+a\n\n+b\n\n*** End Patch\nEOF\n",
+        )
+        .unwrap();
+        assert_eq!(
+            patch.files,
+            vec![FilePatch::Add {
+                path: "n".into(),
+                content: "a\n\nb\n".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn update_without_hunks_is_an_error() {
+        let err = parse("*** Begin Patch\n*** Update File: f\n*** End Patch\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "patch line 2: update of f has no hunks; add `@@` hunks or drop the section"
+        );
+    }
+
+    #[test]
+    fn anchor_without_lines_is_an_error() {
+        let err =
+            parse("*** Begin Patch\n*** Update File: f\n@@ fn a\n*** End Patch\n").unwrap_err();
+        assert!(err.to_string().contains("hunk has no lines"), "{err}");
+    }
 }

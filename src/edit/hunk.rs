@@ -39,12 +39,13 @@ fn split_lines(content: &str) -> Vec<Line<'_>> {
 /// Applies `hunks` to `content` in order; `path` names the file in errors.
 pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<String, EditError> {
     let lines = split_lines(content);
-    // New lines take the file's own line ending, judged by its first line.
-    let eol = lines
+    // New lines take the file's own line ending, judged by its first line;
+    // a file without one takes the patch's.
+    let file_eol = lines
         .first()
         .map(|line| line.eol)
-        .filter(|eol| !eol.is_empty())
-        .unwrap_or("\n");
+        .filter(|eol| !eol.is_empty());
+    let eol = file_eol.unwrap_or("\n");
     let file_lacks_final_newline = lines.last().is_some_and(|line| line.eol.is_empty());
 
     let mut out: Vec<Line<'_>> = Vec::with_capacity(lines.len());
@@ -91,7 +92,13 @@ pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<S
                 HunkLine::Remove(_) => {
                     matched.next();
                 }
-                HunkLine::Add(text) => out.push(Line { text, eol }),
+                HunkLine::Add(text) => out.push(match text.strip_suffix('\r') {
+                    Some(text) => Line {
+                        text,
+                        eol: file_eol.unwrap_or("\r\n"),
+                    },
+                    None => Line { text, eol },
+                }),
             }
         }
         cursor = pos + old.len();
@@ -217,4 +224,90 @@ fn matches_at(
         .iter()
         .zip(old)
         .all(|(line, old)| same(line.text, old))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hunk(old_start: Option<usize>, lines: &[&str]) -> Hunk {
+        let lines = lines
+            .iter()
+            .map(|line| match line.split_at(1) {
+                (" ", text) => HunkLine::Context(text.into()),
+                ("-", text) => HunkLine::Remove(text.into()),
+                ("+", text) => HunkLine::Add(text.into()),
+                _ => panic!("bad hunk line {line:?}"),
+            })
+            .collect();
+        Hunk {
+            header: "@@".into(),
+            old_start,
+            lines,
+            ..Hunk::default()
+        }
+    }
+
+    fn check(content: &str, hunks: &[Hunk], expect: &str) {
+        assert_eq!(apply_hunks("f", content, hunks).unwrap(), expect);
+    }
+
+    #[test]
+    fn insertion_into_an_empty_file() {
+        check("", &[hunk(Some(0), &["+a", "+b"])], "a\nb\n");
+    }
+
+    #[test]
+    fn pure_insertion_after_a_stated_line() {
+        check("a\nb\nc\n", &[hunk(Some(2), &["+x"])], "a\nb\nx\nc\n");
+    }
+
+    #[test]
+    fn codex_append_keeps_a_missing_final_newline() {
+        check("a\nb", &[hunk(None, &["+c"])], "a\nb\nc");
+        check("a\nb\n", &[hunk(None, &["+c"])], "a\nb\nc\n");
+    }
+
+    #[test]
+    fn codex_insertion_after_anchor() {
+        let mut h = hunk(None, &["+    x = 1"]);
+        h.anchors = vec!["def g():".into()];
+        check(
+            "def f():\n    pass\ndef g():\n    pass\n",
+            &[h],
+            "def f():\n    pass\ndef g():\n    x = 1\n    pass\n",
+        );
+    }
+
+    #[test]
+    fn context_after_a_line_without_newline_gains_one() {
+        // The patch was made against a file with a final newline; appending
+        // after a last line that lacks one must not glue the lines together.
+        check("a\nb", &[hunk(Some(1), &[" a", " b", "+c"])], "a\nb\nc\n");
+    }
+
+    #[test]
+    fn failure_names_file_hunk_and_header() {
+        let err = apply_hunks(
+            "f",
+            "a\n",
+            &[hunk(Some(1), &[" a"]), hunk(Some(1), &["-zzz"])],
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, EditError::HunkFailed { ref path, hunk: 2, ref header } if path == "f" && header == "@@")
+        );
+    }
+
+    #[test]
+    fn hunks_never_match_before_the_previous_one() {
+        // The second hunk's line exists only above the first hunk.
+        let err = apply_hunks(
+            "f",
+            "x\ny\n",
+            &[hunk(Some(2), &["-y"]), hunk(Some(1), &["-x"])],
+        )
+        .unwrap_err();
+        assert!(matches!(err, EditError::HunkFailed { hunk: 2, .. }));
+    }
 }

@@ -153,7 +153,9 @@ impl Hunk {
     }
 }
 
-/// One line of a hunk, without its line terminator.
+/// One line of a hunk, without its line terminator. An added line keeps a
+/// trailing `\r` when the patch wrote it with `\r\n`; that decides its line
+/// ending only in a file with no line ending of its own yet (new or empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HunkLine {
     Context(String),
@@ -171,12 +173,19 @@ impl fmt::Display for HunkLine {
     }
 }
 
-/// Parses a patch, detecting its format: text whose first non-blank line is
-/// `*** Begin Patch` is a Codex patch, anything else a unified diff (`git
-/// diff` or `diff -u` output, possibly several files).
+/// Parses a patch, detecting its format: text with a `*** Begin Patch` line
+/// before anything diff-like is a Codex patch, anything else a unified diff
+/// (`git diff` or `diff -u` output, possibly several files). Text after
+/// `*** End Patch`, and prose around a unified diff, is ignored.
 pub fn parse_patch(text: &str) -> Result<Patch, EditError> {
-    let first = text.lines().map(str::trim).find(|line| !line.is_empty());
-    let patch = if first == Some(codex::BEGIN) {
+    // A `*** Begin Patch` line before anything diff-like marks a Codex
+    // patch, even inside a shell heredoc (`apply_patch <<'EOF'`).
+    let is_codex = text
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !["diff ", "--- ", "@@"].iter().any(|p| line.starts_with(p)))
+        .any(|line| line == codex::BEGIN);
+    let patch = if is_codex {
         codex::parse(text)?
     } else {
         unified::parse(text)?
@@ -188,10 +197,18 @@ pub fn parse_patch(text: &str) -> Result<Patch, EditError> {
 }
 
 /// Splits patch text into lines, dropping the terminator and a trailing `\r`
-/// (patches pasted from CRLF files or terminals); 1-based numbers come from
-/// the position in the returned vector.
+/// (patches pasted from CRLF files or terminals). Added (`+`) lines keep their
+/// `\r`: it is how a new or empty file learns its line endings from a patch
+/// made against a CRLF file. 1-based line numbers are positions + 1.
 fn patch_lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+    text.split_inclusive('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            if line.starts_with('+') {
+                line
+            } else {
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+        })
         .collect()
 }

@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317  # install_* functions are called as "install_$group"
+# Install the language servers squiggle's tests run, reproducibly.
+#
+#   scripts/install-servers.sh [--only GROUP[,GROUP...]] [--force]
+#
+# Groups: npm, venv, apt, rust (server names are accepted too and map to
+# their group, e.g. --only pyright,gopls == --only npm,apt).
+#
+# Idempotent and non-interactive.  Pinned versions live in:
+#   scripts/servers-package.json + scripts/servers-package-lock.json  (npm)
+#   scripts/servers-requirements.txt                                  (PyPI)
+#   APT_PACKAGES below                                                (Debian)
+#   rust-analyzer: the rustup component of the active toolchain
+# A stamp file per group under .tools/ records what was installed; a group
+# whose stamp matches is skipped, so a warm re-run takes a second or two.
+#
+# Exit status: non-zero if any *required* server is missing afterwards.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+SCRIPTS="$ROOT/scripts"
+
+APT_PACKAGES=(clangd gopls golang-go shellcheck)
+
+# Servers whose absence fails the script; everything else only warns.
+REQUIRED=(pyright typescript-language-server typescript clangd gopls rust-analyzer ruff bash-language-server)
+
+ONLY=""
+FORCE=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) ONLY="${2:?--only needs a value}"; shift 2 ;;
+    --only=*) ONLY="${1#--only=}"; shift ;;
+    --force) FORCE=1; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-servers: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+
+export DEBIAN_FRONTEND=noninteractive
+export npm_config_loglevel=error npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
+
+log() { printf '[install-servers] %s\n' "$*" >&2; }
+
+group_of() {
+  case "$1" in
+    npm|pyright|typescript-language-server|typescript|tsgo|native-preview|vscode-langservers-extracted|\
+    vscode-*-language-server|bash-language-server|yaml-language-server|eslint|vscode-jsonrpc) echo npm ;;
+    venv|pip|pypi|ruff|basedpyright|ty|tombi|mcp) echo venv ;;
+    apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
+    rust|rust-analyzer) echo rust ;;
+    *) echo "install-servers: unknown server or group: $1" >&2; exit 2 ;;
+  esac
+}
+
+declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1)
+if [ -n "$ONLY" ]; then
+  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0)
+  IFS=',' read -r -a _only <<<"$ONLY"
+  for n in "${_only[@]}"; do
+    g="$(group_of "$n")"
+    WANT[$g]=1
+  done
+fi
+
+mkdir -p "$TOOLS"
+
+hash_of() { cat "$@" | sha256sum | cut -c1-64; }
+
+stamp_ok() { # stamp_ok NAME EXPECTED
+  [ "$FORCE" = 0 ] && [ -f "$TOOLS/.stamp-$1" ] && [ "$(cat "$TOOLS/.stamp-$1")" = "$2" ]
+}
+write_stamp() { printf '%s\n' "$2" >"$TOOLS/.stamp-$1"; }
+
+FAILED_GROUPS=()
+
+# ---------------------------------------------------------------- npm
+install_npm() {
+  local dir="$TOOLS/npm" want
+  want="$(hash_of "$SCRIPTS/servers-package.json" "$SCRIPTS/servers-package-lock.json") node=$(node --version 2>/dev/null || echo none)"
+  if stamp_ok npm "$want" && [ -d "$dir/node_modules/.bin" ]; then
+    log "npm: up to date"
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    log "npm: npm not found on PATH"; return 1
+  fi
+  log "npm: installing pinned packages into $dir (npm ci)"
+  mkdir -p "$dir"
+  cp "$SCRIPTS/servers-package.json" "$dir/package.json"
+  cp "$SCRIPTS/servers-package-lock.json" "$dir/package-lock.json"
+  (cd "$dir" && npm ci --no-audit --no-fund </dev/null) || return 1
+  write_stamp npm "$want"
+}
+
+# ---------------------------------------------------------------- venv
+find_python() {
+  local p
+  for p in "${SQUIGGLE_PYTHON:-}" python3 python3.12 python3.11 python3.10; do
+    [ -n "$p" ] || continue
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import sys, venv; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+      command -v "$p"; return 0
+    fi
+  done
+  return 1
+}
+
+install_venv() {
+  local venv="$TOOLS/venv" py want
+  py="$(find_python)" || { log "venv: no python3 >= 3.10 with venv found"; return 1; }
+  want="$(hash_of "$SCRIPTS/servers-requirements.txt") py=$("$py" -c 'import sys; print(sys.version.split()[0])')"
+  if stamp_ok venv "$want" && [ -x "$venv/bin/python" ]; then
+    log "venv: up to date"
+    return 0
+  fi
+  log "venv: installing pinned packages into $venv with $py"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c '' 2>/dev/null; then
+    rm -rf "$venv"
+    "$py" -m venv "$venv" || return 1
+  fi
+  "$venv/bin/python" -m pip install --quiet -r "$SCRIPTS/servers-requirements.txt" </dev/null || return 1
+  write_stamp venv "$want"
+}
+
+# ---------------------------------------------------------------- apt
+apt_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+install_apt() {
+  local missing=() p sudo=""
+  for p in "${APT_PACKAGES[@]}"; do
+    apt_installed "$p" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    log "apt: up to date (${APT_PACKAGES[*]})"
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    log "apt: apt-get not available; missing: ${missing[*]}"; return 1
+  fi
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; else
+      log "apt: not root and no passwordless sudo; missing: ${missing[*]}"; return 1
+    fi
+  fi
+  log "apt: installing ${missing[*]}"
+  # Update the package lists only if the install fails without it (stale or
+  # empty lists on a fresh machine).
+  if ! $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null >"$TOOLS/apt.log" 2>&1; then
+    log "apt: install failed, running apt-get update and retrying"
+    $sudo apt-get update -q </dev/null >>"$TOOLS/apt.log" 2>&1 || true
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null >>"$TOOLS/apt.log" 2>&1 \
+      || { tail -20 "$TOOLS/apt.log" >&2; return 1; }
+  fi
+}
+
+# ---------------------------------------------------------------- rust
+install_rust() {
+  export PATH="$HOME/.cargo/bin:$PATH"
+  if rust-analyzer --version >/dev/null 2>&1; then
+    log "rust: rust-analyzer up to date"
+    return 0
+  fi
+  command -v rustup >/dev/null 2>&1 || { log "rust: rustup not found"; return 1; }
+  log "rust: rustup component add rust-analyzer"
+  rustup component add rust-analyzer </dev/null >&2 || return 1
+  # The rustup proxy exists even when the component is missing; make sure
+  # the real binary runs now.
+  rust-analyzer --version >/dev/null 2>&1 || { log "rust: rust-analyzer still does not run"; return 1; }
+}
+
+for g in npm venv apt rust; do
+  [ "${WANT[$g]}" = 1 ] || continue
+  if ! "install_$g"; then
+    log "$g: FAILED"
+    FAILED_GROUPS+=("$g")
+  fi
+done
+
+# ---------------------------------------------------------------- summary
+# shellcheck source=scripts/env.sh
+. "$SCRIPTS/env.sh"
+
+# name | group | command that prints the version | binary
+# shellcheck disable=SC2016  # ${Version} is dpkg-query's format, not ours
+SERVERS=(
+  "pyright|npm|pyright --version|pyright-langserver"
+  "typescript-language-server|npm|typescript-language-server --version|typescript-language-server"
+  "typescript|npm|tsc --version|tsserver"
+  "tsgo|npm|tsgo --version|tsgo"
+  "vscode-langservers-extracted|npm|node -p require('$TOOLS/npm/node_modules/vscode-langservers-extracted/package.json').version|vscode-json-language-server"
+  "bash-language-server|npm|bash-language-server --version|bash-language-server"
+  "yaml-language-server|npm|node -p require('$TOOLS/npm/node_modules/yaml-language-server/package.json').version|yaml-language-server"
+  "eslint|npm|eslint --version|eslint"
+  "vscode-jsonrpc|npm|node -p require('$TOOLS/npm/node_modules/vscode-jsonrpc/package.json').version|"
+  "ruff|venv|ruff --version|ruff"
+  "basedpyright|venv|basedpyright --version|basedpyright-langserver"
+  "ty|venv|ty --version|ty"
+  "tombi|venv|tombi --version|tombi"
+  "mcp|venv|$TOOLS/venv/bin/python -c import importlib.metadata as m; print(m.version('mcp'))|"
+  "clangd|apt|clangd --version|clangd"
+  'gopls|apt|dpkg-query -W -f=${Version} gopls|gopls'
+  "go|apt|go version|go"
+  "shellcheck|apt|shellcheck --version|shellcheck"
+  "rust-analyzer|rust|rust-analyzer --version|rust-analyzer"
+)
+
+is_required() { local r; for r in "${REQUIRED[@]}"; do [ "$r" = "$1" ] && return 0; done; return 1; }
+
+missing_required=()
+echo "== language servers =="
+for row in "${SERVERS[@]}"; do
+  IFS='|' read -r name group vcmd bin <<<"$row"
+  [ "${WANT[$group]}" = 1 ] || continue
+  path="-"
+  if [ -n "$bin" ]; then path="$(command -v "$bin" 2>/dev/null || echo -)"; fi
+  version=""
+  if [ -z "$bin" ] || [ "$path" != "-" ]; then
+    # Commands containing python/node snippets are split on the first two words.
+    case "$vcmd" in
+      "node -p "*) version="$(node -p "${vcmd#node -p }" 2>/dev/null | head -1)" || version="" ;;
+      *" -c "*) version="$("${vcmd%% -c *}" -c "${vcmd#* -c }" 2>/dev/null | head -1)" || version="" ;;
+      *) version="$($vcmd 2>/dev/null </dev/null | grep -m1 -E '[0-9]+\.[0-9]+' )" || version="" ;;
+    esac
+  fi
+  version="$(printf '%s\n' "$version" | grep -m1 -oE '[0-9]+\.[0-9]+[0-9A-Za-z.+~-]*' || true)"
+  if [ -n "$version" ]; then
+    status="ok"
+  elif is_required "$name"; then
+    status="MISSING (required)"; missing_required+=("$name")
+  else
+    status="missing (optional)"
+  fi
+  printf '%-30s %-10s %-20s %s\n' "$name" "$status" "${version:-?}" "$path"
+done
+
+if [ ${#FAILED_GROUPS[@]} -gt 0 ]; then
+  log "groups that failed to install: ${FAILED_GROUPS[*]}"
+fi
+if [ ${#missing_required[@]} -gt 0 ]; then
+  log "required servers missing: ${missing_required[*]}"
+  exit 1
+fi
+exit 0
