@@ -1,5 +1,237 @@
-//! The `squiggle` command line: a thin adapter over the library.
+//! The `squiggle` command line: a thin adapter over the library. `main`
+//! returns an exit code: 0 success, 1 refused mutation or findings, 2 usage,
+//! configuration or environment error. stdout carries exactly what the
+//! agent's tool would return; logs go to stderr (`RUST_LOG`).
 
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use squiggle::diagnostic::Severity;
+use squiggle::engine::tools::{ToolError, ToolResult};
+use squiggle::engine::{Engine, EngineOptions, FileInput};
+use squiggle::render::{FileDiagnostics, render_files};
+
+#[derive(Parser)]
+#[command(name = "squiggle", version, about = "Language-server diagnostics for the exact bytes an agent just wrote")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Workspace root (default: the git top-level, else the current directory).
+    #[arg(long, global = true)]
+    root: Option<PathBuf>,
+    /// Print the structured result as JSON instead of the text.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
+    #[arg(long, global = true)]
+    trust_workspace: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replace an exact string in a file, then report diagnostics for it.
+    Edit {
+        path: PathBuf,
+        #[arg(long)]
+        old_string: String,
+        #[arg(long)]
+        new_string: String,
+        #[arg(long)]
+        replace_all: bool,
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Write a file (content on stdin), then report diagnostics for it and other files.
+    Write {
+        path: PathBuf,
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Apply a unified diff or `*** Begin Patch` patch (on stdin), all or nothing.
+    ApplyPatch {
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Check files and report their diagnostics.
+    Check {
+        paths: Vec<PathBuf>,
+        /// Lowest severity to fail on.
+        #[arg(long, default_value = "error")]
+        fail_on: String,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Show the built-in and configured servers and whether each is installed.
+    Status {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("squiggle: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(run(cli.command))
+}
+
+fn engine(common: &Common) -> Result<Arc<Engine>, ExitCode> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let opts = EngineOptions { root: common.root.clone(), trust_workspace: common.trust_workspace, ..Default::default() };
+    Engine::new(&opts, &cwd).map(Arc::new).map_err(|e| {
+        eprintln!("squiggle: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn stdin_text() -> Result<String, ExitCode> {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text).map(|_| text).map_err(|e| {
+        eprintln!("squiggle: cannot read stdin as UTF-8 text: {e}");
+        ExitCode::from(2)
+    })
+}
+
+async fn run(command: Command) -> ExitCode {
+    match run_inner(command).await {
+        Ok(code) | Err(code) => code,
+    }
+}
+
+async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
+    match command {
+        Command::Edit { path, old_string, new_string, replace_all, dry_run, common } => {
+            let engine = engine(&common)?;
+            let result = engine.edit(&path, &old_string, &new_string, replace_all, dry_run).await;
+            Ok(finish_tool(&engine, result, common.json).await)
+        }
+        Command::Write { path, dry_run, common } => {
+            let content = stdin_text()?;
+            let engine = engine(&common)?;
+            let result = engine.write(&path, &content, dry_run).await;
+            Ok(finish_tool(&engine, result, common.json).await)
+        }
+        Command::ApplyPatch { dry_run, common } => {
+            let patch = stdin_text()?;
+            let engine = engine(&common)?;
+            let result = engine.apply_patch(&patch, dry_run).await;
+            Ok(finish_tool(&engine, result, common.json).await)
+        }
+        Command::Check { paths, fail_on, common } => {
+            let Some(fail_on) = Severity::parse(&fail_on) else {
+                eprintln!("squiggle: --fail-on: expected error, warning, info or hint, found {fail_on:?}");
+                return Err(ExitCode::from(2));
+            };
+            let engine = engine(&common)?;
+            let inputs: Vec<FileInput> = paths.into_iter().map(FileInput::on_disk).collect();
+            let report = engine.check_files(inputs, false).await;
+            engine.shutdown().await;
+            for file in &report.files {
+                for o in &file.outcomes {
+                    if let Some(detail) = &o.detail {
+                        eprintln!("squiggle: {}: {} {}: {detail}", file.file, o.server, o.outcome.as_str());
+                    }
+                }
+            }
+            if common.json {
+                println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            } else {
+                let files: Vec<FileDiagnostics> = report
+                    .files
+                    .iter()
+                    .map(|f| FileDiagnostics { file: f.file.clone(), diagnostics: f.diagnostics.clone(), baseline_hidden: 0 })
+                    .collect();
+                print!("{}", render_files(&files, &engine.render_options()));
+            }
+            let failing = report.files.iter().flat_map(|f| &f.diagnostics).any(|d| d.severity <= fail_on);
+            Ok(if failing { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
+        Command::Status { common } => {
+            let engine = engine(&common)?;
+            let root = engine.workspace.root().to_path_buf();
+            let path_var = std::env::var_os("PATH");
+            let mut rows = Vec::new();
+            for server in &engine.servers {
+                let found = squiggle::registry::detect::find_command(&server.spec, &root, &root, path_var.as_deref());
+                let state = match (&server.untrusted, server.enabled, &found) {
+                    (Some(_), _, _) => "untrusted",
+                    (None, false, _) => "disabled",
+                    (None, true, None) => "unavailable",
+                    (None, true, Some(_)) => "available",
+                };
+                rows.push(serde_json::json!({
+                    "id": server.spec.id,
+                    "status": state,
+                    "path": found.as_ref().map(|(p, _)| p.display().to_string()),
+                    "installHint": server.spec.install_hint,
+                    "languages": server.spec.languages,
+                    "detail": server.untrusted,
+                }));
+            }
+            if common.json {
+                println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+            } else {
+                for r in &rows {
+                    let status = r["status"].as_str().unwrap_or_default();
+                    let where_ = match status {
+                        "available" => r["path"].as_str().unwrap_or_default().to_string(),
+                        "unavailable" => format!("install: {}", r["installHint"].as_str().unwrap_or_default()),
+                        _ => r["detail"].as_str().unwrap_or_default().to_string(),
+                    };
+                    println!("{:<28} {:<12} {}", r["id"].as_str().unwrap_or_default(), status, where_);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+async fn finish_tool(engine: &Engine, result: Result<ToolResult, ToolError>, json: bool) -> ExitCode {
+    engine.shutdown().await;
+    match result {
+        Ok(result) => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
+            } else {
+                println!("{}", result.text().trim_end());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            if json {
+                println!("{}", serde_json::json!({ "error": e.to_string() }));
+            } else {
+                eprintln!("squiggle: {e}");
+            }
+            ExitCode::from(1)
+        }
+    }
 }

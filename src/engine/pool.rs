@@ -59,11 +59,14 @@ struct Slot {
     broken: Option<String>,
 }
 
+/// (server id, project root): one instance each.
+type InstanceKey = (String, PathBuf);
+
 #[derive(Default)]
 pub struct Pool {
-    slots: Mutex<HashMap<(String, PathBuf), Arc<AsyncMutex<Slot>>>>,
+    slots: Mutex<HashMap<InstanceKey, Arc<AsyncMutex<Slot>>>>,
     /// Snapshot for status without taking async locks.
-    statuses: Mutex<HashMap<(String, PathBuf), InstanceStatus>>,
+    statuses: Mutex<HashMap<InstanceKey, InstanceStatus>>,
 }
 
 impl Pool {
@@ -168,7 +171,7 @@ impl Pool {
         }
     }
 
-    fn mark_broken(&self, key: &(String, PathBuf), slot: &mut Slot, reason: String) -> Unavailable {
+    fn mark_broken(&self, key: &InstanceKey, slot: &mut Slot, reason: String) -> Unavailable {
         slot.broken = Some(reason.clone());
         self.set_status(key, ServerState::Broken, None, None, slot.starts);
         if let Some(s) = lock(&self.statuses).get_mut(key) {
@@ -182,7 +185,7 @@ impl Pool {
 
     fn set_status(
         &self,
-        key: &(String, PathBuf),
+        key: &InstanceKey,
         status: ServerState,
         pid: Option<u32>,
         version: Option<String>,
