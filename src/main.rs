@@ -15,7 +15,11 @@ use squiggle::engine::{Engine, EngineOptions, FileInput};
 use squiggle::render::{FileDiagnostics, render_files};
 
 #[derive(Parser)]
-#[command(name = "squiggle", version, about = "Language-server diagnostics for the exact bytes an agent just wrote")]
+#[command(
+    name = "squiggle",
+    version,
+    about = "Language-server diagnostics for the exact bytes an agent just wrote"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -90,10 +94,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("squiggle: cannot start the async runtime: {e}");
@@ -105,7 +117,11 @@ fn main() -> ExitCode {
 
 fn engine(common: &Common) -> Result<Arc<Engine>, ExitCode> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions { root: common.root.clone(), trust_workspace: common.trust_workspace, ..Default::default() };
+    let opts = EngineOptions {
+        root: common.root.clone(),
+        trust_workspace: common.trust_workspace,
+        ..Default::default()
+    };
     Engine::new(&opts, &cwd).map(Arc::new).map_err(|e| {
         eprintln!("squiggle: {e}");
         ExitCode::from(2)
@@ -114,10 +130,13 @@ fn engine(common: &Common) -> Result<Arc<Engine>, ExitCode> {
 
 fn stdin_text() -> Result<String, ExitCode> {
     let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text).map(|_| text).map_err(|e| {
-        eprintln!("squiggle: cannot read stdin as UTF-8 text: {e}");
-        ExitCode::from(2)
-    })
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map(|_| text)
+        .map_err(|e| {
+            eprintln!("squiggle: cannot read stdin as UTF-8 text: {e}");
+            ExitCode::from(2)
+        })
 }
 
 async fn run(command: Command) -> ExitCode {
@@ -128,12 +147,25 @@ async fn run(command: Command) -> ExitCode {
 
 async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
     match command {
-        Command::Edit { path, old_string, new_string, replace_all, dry_run, common } => {
+        Command::Edit {
+            path,
+            old_string,
+            new_string,
+            replace_all,
+            dry_run,
+            common,
+        } => {
             let engine = engine(&common)?;
-            let result = engine.edit(&path, &old_string, &new_string, replace_all, dry_run).await;
+            let result = engine
+                .edit(&path, &old_string, &new_string, replace_all, dry_run)
+                .await;
             Ok(finish_tool(&engine, result, common.json).await)
         }
-        Command::Write { path, dry_run, common } => {
+        Command::Write {
+            path,
+            dry_run,
+            common,
+        } => {
             let content = stdin_text()?;
             let engine = engine(&common)?;
             let result = engine.write(&path, &content, dry_run).await;
@@ -145,9 +177,15 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
             let result = engine.apply_patch(&patch, dry_run).await;
             Ok(finish_tool(&engine, result, common.json).await)
         }
-        Command::Check { paths, fail_on, common } => {
+        Command::Check {
+            paths,
+            fail_on,
+            common,
+        } => {
             let Some(fail_on) = Severity::parse(&fail_on) else {
-                eprintln!("squiggle: --fail-on: expected error, warning, info or hint, found {fail_on:?}");
+                eprintln!(
+                    "squiggle: --fail-on: expected error, warning, info or hint, found {fail_on:?}"
+                );
                 return Err(ExitCode::from(2));
             };
             let engine = engine(&common)?;
@@ -157,22 +195,42 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
             for file in &report.files {
                 for o in &file.outcomes {
                     if let Some(detail) = &o.detail {
-                        eprintln!("squiggle: {}: {} {}: {detail}", file.file, o.server, o.outcome.as_str());
+                        eprintln!(
+                            "squiggle: {}: {} {}: {detail}",
+                            file.file,
+                            o.server,
+                            o.outcome.as_str()
+                        );
                     }
                 }
             }
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                );
             } else {
                 let files: Vec<FileDiagnostics> = report
                     .files
                     .iter()
-                    .map(|f| FileDiagnostics { file: f.file.clone(), diagnostics: f.diagnostics.clone(), baseline_hidden: 0 })
+                    .map(|f| FileDiagnostics {
+                        file: f.file.clone(),
+                        diagnostics: f.diagnostics.clone(),
+                        baseline_hidden: 0,
+                    })
                     .collect();
                 print!("{}", render_files(&files, &engine.render_options()));
             }
-            let failing = report.files.iter().flat_map(|f| &f.diagnostics).any(|d| d.severity <= fail_on);
-            Ok(if failing { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            let failing = report
+                .files
+                .iter()
+                .flat_map(|f| &f.diagnostics)
+                .any(|d| d.severity <= fail_on);
+            Ok(if failing {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Status { common } => {
             let engine = engine(&common)?;
@@ -180,7 +238,12 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
             let path_var = std::env::var_os("PATH");
             let mut rows = Vec::new();
             for server in &engine.servers {
-                let found = squiggle::registry::detect::find_command(&server.spec, &root, &root, path_var.as_deref());
+                let found = squiggle::registry::detect::find_command(
+                    &server.spec,
+                    &root,
+                    &root,
+                    path_var.as_deref(),
+                );
                 let state = match (&server.untrusted, server.enabled, &found) {
                     (Some(_), _, _) => "untrusted",
                     (None, false, _) => "disabled",
@@ -197,16 +260,26 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
                 }));
             }
             if common.json {
-                println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).unwrap_or_default()
+                );
             } else {
                 for r in &rows {
                     let status = r["status"].as_str().unwrap_or_default();
                     let where_ = match status {
                         "available" => r["path"].as_str().unwrap_or_default().to_string(),
-                        "unavailable" => format!("install: {}", r["installHint"].as_str().unwrap_or_default()),
+                        "unavailable" => {
+                            format!("install: {}", r["installHint"].as_str().unwrap_or_default())
+                        }
                         _ => r["detail"].as_str().unwrap_or_default().to_string(),
                     };
-                    println!("{:<28} {:<12} {}", r["id"].as_str().unwrap_or_default(), status, where_);
+                    println!(
+                        "{:<28} {:<12} {}",
+                        r["id"].as_str().unwrap_or_default(),
+                        status,
+                        where_
+                    );
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -214,12 +287,19 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
     }
 }
 
-async fn finish_tool(engine: &Engine, result: Result<ToolResult, ToolError>, json: bool) -> ExitCode {
+async fn finish_tool(
+    engine: &Engine,
+    result: Result<ToolResult, ToolError>,
+    json: bool,
+) -> ExitCode {
     engine.shutdown().await;
     match result {
         Ok(result) => {
             if json {
-                println!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&result).unwrap_or_default()
+                );
             } else {
                 println!("{}", result.text().trim_end());
             }
