@@ -1,0 +1,444 @@
+//! Engine-level integration tests: the engine drives the scripted fake server
+//! (`squiggle-fake-lsp`), configured as custom servers for `.fk` files.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use squiggle::config::{Config, ServerOverride};
+use squiggle::diagnostic::Outcome;
+use squiggle::engine::{Engine, FileInput, ServerState};
+use squiggle::workspace::Workspace;
+use tokio::time::Instant;
+
+/// A temporary directory holding the workspace at `ws/`, so that `../` from
+/// the workspace is still inside the temporary directory.
+struct Setup {
+    _tmp: tempfile::TempDir,
+    outer: PathBuf,
+    root: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let outer = tmp
+            .path()
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+        let root = outer.join("ws");
+        std::fs::create_dir(&root).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        Setup {
+            _tmp: tmp,
+            outer,
+            root,
+        }
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    fn log(&self) -> PathBuf {
+        self.outer.join("fake-log.jsonl")
+    }
+}
+
+fn fake(script: Value) -> ServerOverride {
+    ServerOverride {
+        command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").to_string()),
+        extensions: Some(vec![".fk".into()]),
+        language_id: Some("fake".into()),
+        env: Some(BTreeMap::from([(
+            "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
+            script.to_string(),
+        )])),
+        settle_ms: Some(0),
+        ..Default::default()
+    }
+}
+
+fn engine_with(
+    root: &Path,
+    servers: Vec<(&str, Value)>,
+    tweak: impl FnOnce(&mut Config),
+) -> Arc<Engine> {
+    let mut config = Config::default();
+    for (id, script) in servers {
+        config.servers.insert(id.to_string(), fake(script));
+    }
+    tweak(&mut config);
+    let workspace =
+        Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("workspace: {e}"));
+    Arc::new(Engine::with(workspace, config))
+}
+
+fn engine(root: &Path, script: Value) -> Arc<Engine> {
+    engine_with(root, vec![("fake-a", script)], |_| {})
+}
+
+fn write_file(path: &Path, content: &str) {
+    std::fs::write(path, content).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+}
+
+fn read_file(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+/// Waits (bounded) until no pooled client is alive any more.
+async fn wait_no_live_clients(engine: &Engine) {
+    let until = Instant::now() + Duration::from_secs(10);
+    while !engine.pool.clients().is_empty() {
+        assert!(Instant::now() < until, "a crashed server still looks alive");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn wait_gone(pid: u32) {
+    let until = Instant::now() + Duration::from_secs(10);
+    while support::process_exists(pid) {
+        assert!(Instant::now() < until, "process {pid} still exists");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn edit_reports_new_error_then_clean_after_fix() {
+    let s = Setup::new();
+    let path = s.file("a.fk");
+    write_file(&path, "hello\n");
+    let engine = engine(&s.root, json!({}));
+
+    let result = engine
+        .edit(&path, "hello", "@error(boom)", false, false)
+        .await
+        .unwrap_or_else(|e| panic!("edit: {e}"));
+    let text = result.text();
+    assert!(
+        text.starts_with("Edit applied successfully.\n\n"),
+        "text: {text:?}"
+    );
+    assert!(
+        text.contains("<diagnostics file=\"a.fk\">"),
+        "text: {text:?}"
+    );
+    assert!(text.contains("ERROR [1:1] boom"), "text: {text:?}");
+    assert_eq!(read_file(&path), "@error(boom)\n");
+
+    let fixed = engine
+        .edit(&path, "@error(boom)", "fine", false, false)
+        .await
+        .unwrap_or_else(|e| panic!("fix: {e}"));
+    assert_eq!(fixed.text(), "Edit applied successfully.");
+    assert_eq!(read_file(&path), "fine\n");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn two_servers_for_one_file_are_waited_on_in_parallel() {
+    let s = Setup::new();
+    let path = s.file("a.fk");
+    write_file(&path, "@error(both)\n");
+    let script = json!({"publishDelayMs": 400});
+    let engine = engine_with(
+        &s.root,
+        vec![("fake-a", script.clone()), ("fake-b", script)],
+        |_| {},
+    );
+
+    let started = Instant::now();
+    let report = engine
+        .check_files(vec![FileInput::on_disk(&path)], false)
+        .await;
+    let elapsed = started.elapsed();
+
+    assert_eq!(report.files.len(), 1);
+    let file = &report.files[0];
+    let servers: Vec<&str> = file.outcomes.iter().map(|o| o.server.as_str()).collect();
+    assert_eq!(servers, ["fake-a", "fake-b"], "{:?}", file.outcomes);
+    for o in &file.outcomes {
+        assert_eq!(o.outcome, Outcome::Settled, "{o:?}");
+    }
+    assert!(
+        file.diagnostics.iter().any(|d| d.message == "both"),
+        "{:?}",
+        file.diagnostics
+    );
+    assert!(
+        elapsed < Duration::from_millis(600),
+        "two 400 ms servers took {elapsed:?}: sequential, not parallel"
+    );
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn ten_file_patch_is_checked_in_one_parallel_wait() {
+    let s = Setup::new();
+    let engine = engine(&s.root, json!({"publishDelayMs": 300}));
+    let mut patch = String::from("*** Begin Patch\n");
+    for i in 0..10 {
+        patch.push_str(&format!("*** Add File: f{i}.fk\n+@error(err{i})\n"));
+    }
+    patch.push_str("*** End Patch\n");
+
+    let started = Instant::now();
+    let result = engine
+        .apply_patch(&patch, false)
+        .await
+        .unwrap_or_else(|e| panic!("patch: {e}"));
+    let elapsed = started.elapsed();
+
+    let text = result.text();
+    assert!(text.starts_with("Patch applied successfully."), "{text}");
+    for i in 0..10 {
+        assert_eq!(
+            read_file(&s.file(&format!("f{i}.fk"))),
+            format!("@error(err{i})\n")
+        );
+        assert!(
+            text.contains(&format!("<diagnostics file=\"f{i}.fk\">")),
+            "f{i} missing: {text}"
+        );
+        assert!(
+            text.contains(&format!("] err{i}")),
+            "err{i} missing: {text}"
+        );
+        assert!(
+            result
+                .diagnostics
+                .iter()
+                .any(|d| d.message == format!("err{i}")),
+            "err{i} missing in {:?}",
+            result.diagnostics
+        );
+    }
+    assert!(
+        elapsed < Duration::from_millis(10 * 300 / 2),
+        "10 files × 300 ms took {elapsed:?}"
+    );
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn hung_server_never_blocks_the_edit() {
+    let s = Setup::new();
+    let path = s.file("a.fk");
+    write_file(&path, "hello\n");
+    let engine = engine_with(
+        &s.root,
+        vec![("fake-a", json!({"fault": {"kind": "hang"}}))],
+        |c| {
+            c.diagnostic_timeout = Duration::from_millis(500);
+            c.first_touch_timeout = Duration::from_secs(2);
+        },
+    );
+
+    let started = Instant::now();
+    let result = engine
+        .edit(&path, "hello", "@error(boom)", false, false)
+        .await
+        .unwrap_or_else(|e| panic!("edit: {e}"));
+    let elapsed = started.elapsed();
+
+    assert_eq!(read_file(&path), "@error(boom)\n");
+    assert_eq!(result.text(), "Edit applied successfully.");
+    assert!(result.feedback.is_empty(), "{:?}", result.feedback);
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "the edit took {elapsed:?} with a 2 s first-touch timeout"
+    );
+    let outcomes = &result.outcomes["a.fk"];
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert_eq!(outcomes[0].outcome, Outcome::TimedOut, "{outcomes:?}");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn binary_file_is_never_sent_to_a_server() {
+    let s = Setup::new();
+    let path = s.file("blob.fk");
+    std::fs::write(&path, b"abc\0def@error(x)\n").unwrap_or_else(|e| panic!("write: {e}"));
+    let engine = engine(&s.root, json!({}));
+
+    let report = engine
+        .check_files(vec![FileInput::on_disk(&path)], false)
+        .await;
+    let outcomes = &report.files[0].outcomes;
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert_eq!(outcomes[0].outcome, Outcome::BinaryFile);
+    assert!(report.files[0].diagnostics.is_empty());
+    assert!(
+        engine.pool.statuses().is_empty(),
+        "{:?}",
+        engine.pool.statuses()
+    );
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn failing_patch_writes_nothing() {
+    let s = Setup::new();
+    let a = s.file("a.fk");
+    let b = s.file("b.fk");
+    write_file(&a, "one\n");
+    write_file(&b, "two\n");
+    let engine = engine(&s.root, json!({}));
+    let patch = "*** Begin Patch\n\
+                 *** Update File: a.fk\n\
+                 @@\n\
+                 -one\n\
+                 +ONE\n\
+                 *** Update File: b.fk\n\
+                 @@\n\
+                 -not there\n\
+                 +TWO\n\
+                 *** End Patch\n";
+
+    let result = engine.apply_patch(patch, false).await;
+    assert!(result.is_err(), "the patch applied: {:?}", result.ok());
+    assert_eq!(read_file(&a), "one\n");
+    assert_eq!(read_file(&b), "two\n");
+    assert!(engine.pool.statuses().is_empty());
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn paths_outside_the_workspace_are_refused() {
+    let s = Setup::new();
+    let engine = engine(&s.root, json!({}));
+    let outside = s.root.join("../outside.fk");
+
+    let err = match engine.write(&outside, "@error(x)\n", false).await {
+        Ok(r) => panic!("write outside succeeded: {}", r.text()),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("outside the workspace"), "{err}");
+    assert!(!s.outer.join("outside.fk").exists());
+
+    let err = match engine.edit(&outside, "a", "b", false, false).await {
+        Ok(r) => panic!("edit outside succeeded: {}", r.text()),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("outside the workspace"), "{err}");
+    assert!(!s.outer.join("outside.fk").exists());
+    assert!(engine.pool.statuses().is_empty());
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn concurrent_first_touches_share_one_start() {
+    let s = Setup::new();
+    let a = s.file("a.fk");
+    let b = s.file("b.fk");
+    write_file(&a, "@error(a)\n");
+    write_file(&b, "@error(b)\n");
+    let log = s.log();
+    let engine = engine(
+        &s.root,
+        json!({"initializeDelayMs": 200, "logFile": log.display().to_string()}),
+    );
+
+    let (ra, rb) = tokio::join!(
+        engine.check_files(vec![FileInput::on_disk(&a)], false),
+        engine.check_files(vec![FileInput::on_disk(&b)], false),
+    );
+    assert_eq!(ra.files[0].outcomes[0].outcome, Outcome::Settled);
+    assert_eq!(rb.files[0].outcomes[0].outcome, Outcome::Settled);
+    assert!(ra.files[0].diagnostics.iter().any(|d| d.message == "a"));
+    assert!(rb.files[0].diagnostics.iter().any(|d| d.message == "b"));
+
+    let statuses = engine.pool.statuses();
+    assert_eq!(statuses.len(), 1, "{statuses:?}");
+    assert_eq!(statuses[0].starts, 1, "{statuses:?}");
+    assert_eq!(statuses[0].status, ServerState::Active);
+
+    let starts = read_file(&log)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == "start")
+        .count();
+    assert_eq!(starts, 1, "fake processes started");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn crashing_server_restarts_once_then_is_broken() {
+    let s = Setup::new();
+    let path = s.file("a.fk");
+    write_file(&path, "@error(boom)\n");
+    let engine = engine(&s.root, json!({"fault": {"kind": "crashAfterPublish"}}));
+    let check = || engine.check_files(vec![FileInput::on_disk(&path)], false);
+
+    check().await;
+    let statuses = engine.pool.statuses();
+    assert_eq!(statuses.len(), 1, "{statuses:?}");
+    assert_eq!(statuses[0].starts, 1);
+    if let Some(pid) = statuses[0].server_pid {
+        wait_gone(pid).await;
+    }
+    wait_no_live_clients(&engine).await;
+
+    check().await;
+    let statuses = engine.pool.statuses();
+    assert_eq!(statuses[0].starts, 2, "{statuses:?}");
+    if let Some(pid) = statuses[0].server_pid {
+        wait_gone(pid).await;
+    }
+    wait_no_live_clients(&engine).await;
+
+    let third = check().await;
+    let outcomes = &third.files[0].outcomes;
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert_eq!(outcomes[0].outcome, Outcome::Unavailable, "{outcomes:?}");
+    let statuses = engine.pool.statuses();
+    assert_eq!(statuses[0].status, ServerState::Broken, "{statuses:?}");
+    assert_eq!(statuses[0].starts, 2, "{statuses:?}");
+
+    // Broken stays broken: no respawn loop.
+    let fourth = check().await;
+    assert_eq!(fourth.files[0].outcomes[0].outcome, Outcome::Unavailable);
+    assert_eq!(engine.pool.statuses()[0].starts, 2);
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn shutdown_leaves_no_server_process() {
+    let s = Setup::new();
+    let a = s.file("a.fk");
+    write_file(&a, "@error(a)\n");
+    let engine = engine_with(
+        &s.root,
+        vec![
+            ("fake-a", json!({})),
+            ("fake-b", json!({})),
+            ("fake-hang", json!({"fault": {"kind": "hang"}})),
+        ],
+        |c| {
+            c.first_touch_timeout = Duration::from_secs(1);
+            c.diagnostic_timeout = Duration::from_millis(500);
+        },
+    );
+    engine
+        .check_files(vec![FileInput::on_disk(&a)], false)
+        .await;
+    let pids: Vec<u32> = engine
+        .pool
+        .statuses()
+        .iter()
+        .filter_map(|s| s.server_pid)
+        .collect();
+    assert_eq!(pids.len(), 3, "{:?}", engine.pool.statuses());
+    for &pid in &pids {
+        assert!(support::process_exists(pid), "{pid} gone before shutdown");
+    }
+
+    engine.shutdown().await;
+    for &pid in &pids {
+        wait_gone(pid).await;
+    }
+    assert!(engine.pool.statuses().is_empty());
+}
