@@ -2,8 +2,12 @@
 //! then wait for every (file, server) pair at once under one deadline —
 //! never one wait per file or per server in sequence. A server that had to
 //! start gets `firstTouchTimeout`; a warm one `diagnosticTimeout`.
+//!
+//! `check_with_dependents` adds a second phase for `write`: the likely
+//! importers of the written files are opened and their diagnostics collected,
+//! counting only publishes that arrived after the edit reached the server.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +17,8 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::Engine;
-use super::servers::serving;
+use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::servers::{language_for, serving};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 use crate::lsp::normalize::normalize;
@@ -46,6 +51,25 @@ pub struct ServerOutcome {
     pub elapsed_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// The instance's project root (to match dependents to instances).
+    #[serde(skip)]
+    pub root: PathBuf,
+    /// The server's `received_count()` once this file's change was written.
+    #[serde(skip)]
+    pub written_at: u64,
+}
+
+impl ServerOutcome {
+    fn without_server(outcome: Outcome, detail: String) -> ServerOutcome {
+        ServerOutcome {
+            server: String::new(),
+            outcome,
+            elapsed_ms: 0,
+            detail: Some(detail),
+            root: PathBuf::new(),
+            written_at: 0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -81,56 +105,36 @@ impl CheckReport {
     }
 }
 
+/// One (file, server) pair to wait on.
+struct Pending {
+    server_index: usize,
+    language: String,
+    root: PathBuf,
+    canonical: PathBuf,
+    text: Arc<str>,
+    relative: String,
+}
+
+/// Extra rules for a wait: publishes must follow `since[(server, root)]`,
+/// and the wait ends by `deadline` at the latest.
+#[derive(Default, Clone)]
+struct WaitRules {
+    since: Arc<HashMap<(String, PathBuf), u64>>,
+    deadline: Option<Instant>,
+}
+
 impl Engine {
     /// Checks `files`; with `others`, also collects diagnostics the involved
     /// servers hold for other files.
     pub async fn check_files(self: &Arc<Self>, files: Vec<FileInput>, others: bool) -> CheckReport {
         let started = Instant::now();
-        let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
-        let mut waits = JoinSet::new();
-        for (index, input) in files.into_iter().enumerate() {
-            let (report, pending) = self.prepare(input);
-            reports.push(report);
-            for (server_index, language, root, canonical, text, rel) in pending {
-                let engine = self.clone();
-                waits.spawn(async move {
-                    let outcome = engine
-                        .wait_one(
-                            server_index,
-                            &language,
-                            &root,
-                            &canonical,
-                            text.clone(),
-                            &rel,
-                            started,
-                        )
-                        .await;
-                    (index, outcome)
-                });
-            }
-        }
-        let mut involved: Vec<String> = Vec::new();
-        while let Some(joined) = waits.join_next().await {
-            let Ok((index, (outcome, diagnostics))) = joined else {
-                continue;
-            };
-            if !involved.contains(&outcome.server) {
-                involved.push(outcome.server.clone());
-            }
-            let report = &mut reports[index];
-            report.outcomes.push(outcome);
-            report.diagnostics.extend(diagnostics);
-        }
-        for report in &mut reports {
-            sort_and_dedupe(&mut report.diagnostics);
-            report.outcomes.sort_by(|a, b| a.server.cmp(&b.server));
-        }
+        let reports = self.check_phase(files, WaitRules::default(), started).await;
         let mut check = CheckReport {
             files: reports,
             others: BTreeMap::new(),
         };
         if others {
-            check.others = self.other_files(&check, &involved);
+            check.others = self.other_files(&check);
         }
         tracing::debug!(
             files = check.files.len(),
@@ -140,28 +144,134 @@ impl Engine {
         check
     }
 
+    /// `check_files` plus the likely importers of the checked files, opened
+    /// and waited on after the edit reached each server; their diagnostics go
+    /// to `others`.
+    pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let started = Instant::now();
+        let mut check = CheckReport {
+            files: self.check_phase(files, WaitRules::default(), started).await,
+            others: BTreeMap::new(),
+        };
+        let mut since: HashMap<(String, PathBuf), u64> = HashMap::new();
+        let mut dependents: Vec<PathBuf> = Vec::new();
+        let edited: Vec<&PathBuf> = check
+            .files
+            .iter()
+            .filter_map(|f| f.canonical.as_ref())
+            .collect();
+        for report in &check.files {
+            for o in report.outcomes.iter().filter(|o| !o.server.is_empty()) {
+                let floor = since.entry((o.server.clone(), o.root.clone())).or_default();
+                *floor = (*floor).max(o.written_at);
+            }
+            let Some(canonical) = &report.canonical else {
+                continue;
+            };
+            for (server, _) in serving(canonical, &self.servers) {
+                let root = self.project_root_for(canonical, server);
+                for dep in
+                    likely_dependents(canonical, &root, |p| language_for(p, server).is_some())
+                {
+                    if !edited.contains(&&dep)
+                        && !dependents.contains(&dep)
+                        && dependents.len() < MAX_DEPENDENTS
+                    {
+                        dependents.push(dep);
+                    }
+                }
+            }
+        }
+        if !dependents.is_empty() {
+            // Importers get a short grace after the edited files settled: long
+            // enough for a server's follow-up wave, bounded by the check's deadline.
+            let settle = self
+                .servers
+                .iter()
+                .map(|s| s.spec.settle_ms)
+                .max()
+                .unwrap_or(0);
+            let grace = Duration::from_millis(settle.max(500));
+            let deadline = (Instant::now() + grace)
+                .min(started + self.config.diagnostic_timeout)
+                .max(Instant::now());
+            let rules = WaitRules {
+                since: Arc::new(since),
+                deadline: Some(deadline),
+            };
+            let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
+            for report in self.check_phase(inputs, rules, started).await {
+                if !report.diagnostics.is_empty() {
+                    check.others.insert(report.file, report.diagnostics);
+                }
+            }
+        }
+        for (file, diagnostics) in self.other_files(&check) {
+            check.others.entry(file).or_insert(diagnostics);
+        }
+        tracing::debug!(
+            files = check.files.len(),
+            others = check.others.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "check with dependents done"
+        );
+        check
+    }
+
+    async fn check_phase(
+        self: &Arc<Self>,
+        files: Vec<FileInput>,
+        rules: WaitRules,
+        started: Instant,
+    ) -> Vec<FileReport> {
+        let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
+        let mut waits = JoinSet::new();
+        for (index, input) in files.into_iter().enumerate() {
+            let (report, pending) = self.prepare(input);
+            reports.push(report);
+            for p in pending {
+                let engine = self.clone();
+                let rules = rules.clone();
+                waits.spawn(async move { (index, engine.wait_one(p, &rules, started).await) });
+            }
+        }
+        while let Some(joined) = waits.join_next().await {
+            let Ok((index, (outcome, diagnostics))) = joined else {
+                continue;
+            };
+            let report = &mut reports[index];
+            report.outcomes.push(outcome);
+            report.diagnostics.extend(diagnostics);
+        }
+        for report in &mut reports {
+            sort_and_dedupe(&mut report.diagnostics);
+            report.outcomes.sort_by(|a, b| a.server.cmp(&b.server));
+        }
+        reports
+    }
+
+    fn project_root_for(&self, canonical: &Path, server: &super::ResolvedServer) -> PathBuf {
+        let strategy = match server.spec.root_strategy {
+            crate::registry::RootStrategy::Nearest => RootSearch::Nearest,
+            crate::registry::RootStrategy::Outermost => RootSearch::Outermost,
+            crate::registry::RootStrategy::PreferFirstMarker => RootSearch::PreferFirstMarker,
+        };
+        project_root(
+            canonical,
+            self.workspace.root(),
+            &server.spec.root_markers,
+            strategy,
+        )
+    }
+
     /// Classifies a file and lists the (server, language, root) pairs to wait on.
-    #[allow(clippy::type_complexity)]
-    fn prepare(
-        &self,
-        input: FileInput,
-    ) -> (
-        FileReport,
-        Vec<(usize, String, PathBuf, PathBuf, Arc<str>, String)>,
-    ) {
-        let given = input.path.display().to_string();
+    fn prepare(&self, input: FileInput) -> (FileReport, Vec<Pending>) {
         let mut report = FileReport {
-            file: given,
+            file: input.path.display().to_string(),
             diagnostics: Vec::new(),
             outcomes: Vec::new(),
             text: None,
             canonical: None,
-        };
-        let outcome = |o: Outcome, detail: String| ServerOutcome {
-            server: String::new(),
-            outcome: o,
-            elapsed_ms: 0,
-            detail: Some(detail),
         };
         let (canonical, relative) = match self.workspace.classify(&input.path) {
             PathClass::Inside {
@@ -174,14 +284,15 @@ impl Engine {
                     canonical.display(),
                     self.workspace.root().display()
                 );
-                report
-                    .outcomes
-                    .push(outcome(Outcome::OutsideWorkspace, detail));
+                report.outcomes.push(ServerOutcome::without_server(
+                    Outcome::OutsideWorkspace,
+                    detail,
+                ));
                 return (report, Vec::new());
             }
             PathClass::Ignored { relative, dir, .. } => {
                 report.file = relative;
-                report.outcomes.push(outcome(
+                report.outcomes.push(ServerOutcome::without_server(
                     Outcome::Ignored,
                     format!("files under {dir}/ are not checked"),
                 ));
@@ -191,40 +302,29 @@ impl Engine {
         report.file = relative.clone();
         report.canonical = Some(canonical.clone());
         if !self.config.enabled {
-            report.outcomes.push(outcome(
+            report.outcomes.push(ServerOutcome::without_server(
                 Outcome::Unavailable,
                 "lsp is disabled in the configuration".into(),
             ));
             return (report, Vec::new());
         }
-        let text: Arc<str> = match input.content {
+        let text = match input.content {
             Some(text) => text,
-            None => match std::fs::read(&canonical) {
-                Ok(bytes) => match classify_content(&bytes, DEFAULT_MAX_BYTES) {
-                    ContentKind::Text => Arc::from(String::from_utf8_lossy(&bytes).as_ref()),
-                    ContentKind::Binary => {
-                        report.outcomes.push(outcome(
-                            Outcome::BinaryFile,
-                            "binary content is not sent to servers".into(),
-                        ));
-                        return (report, Vec::new());
-                    }
-                    ContentKind::TooLarge => {
-                        let detail =
-                            format!("files over {DEFAULT_MAX_BYTES} bytes are not sent to servers");
-                        report.outcomes.push(outcome(Outcome::BinaryFile, detail));
-                        return (report, Vec::new());
-                    }
-                },
-                Err(e) => {
-                    report.outcomes.push(outcome(
-                        Outcome::Unavailable,
-                        format!("cannot read {}: {e}", canonical.display()),
-                    ));
+            None => match read_checkable(&canonical) {
+                Ok(text) => text,
+                Err(outcome) => {
+                    report.outcomes.push(outcome);
                     return (report, Vec::new());
                 }
             },
         };
+        if text.contains('\0') || text.len() > DEFAULT_MAX_BYTES {
+            let detail = "binary or oversized content is not sent to servers".to_string();
+            report
+                .outcomes
+                .push(ServerOutcome::without_server(Outcome::BinaryFile, detail));
+            return (report, Vec::new());
+        }
         report.text = Some(text.clone());
         let dir = canonical.parent().unwrap_or(self.workspace.root());
         let mut pending = Vec::new();
@@ -234,68 +334,58 @@ impl Engine {
             {
                 continue;
             }
-            let strategy = match server.spec.root_strategy {
-                crate::registry::RootStrategy::Nearest => RootSearch::Nearest,
-                crate::registry::RootStrategy::Outermost => RootSearch::Outermost,
-                crate::registry::RootStrategy::PreferFirstMarker => RootSearch::PreferFirstMarker,
-            };
-            let root = project_root(
-                &canonical,
-                self.workspace.root(),
-                &server.spec.root_markers,
-                strategy,
-            );
-            let index = self
+            let root = self.project_root_for(&canonical, server);
+            let server_index = self
                 .servers
                 .iter()
                 .position(|s| std::ptr::eq(s, server))
                 .unwrap_or(0);
-            pending.push((
-                index,
+            pending.push(Pending {
+                server_index,
                 language,
                 root,
-                canonical.clone(),
-                text.clone(),
-                relative.clone(),
-            ));
+                canonical: canonical.clone(),
+                text: text.clone(),
+                relative: relative.clone(),
+            });
         }
         if pending.is_empty() {
-            report.outcomes.push(outcome(
-                Outcome::Unavailable,
-                format!("no language server is configured for {}", report.file),
-            ));
+            let detail = format!("no language server is configured for {}", report.file);
+            report
+                .outcomes
+                .push(ServerOutcome::without_server(Outcome::Unavailable, detail));
         }
         (report, pending)
     }
 
-    #[allow(clippy::too_many_arguments)]
     async fn wait_one(
         &self,
-        server_index: usize,
-        language: &str,
-        root: &Path,
-        canonical: &Path,
-        text: Arc<str>,
-        relative: &str,
+        p: Pending,
+        rules: &WaitRules,
         started: Instant,
     ) -> (ServerOutcome, Vec<Diagnostic>) {
-        let server = &self.servers[server_index];
+        let server = &self.servers[p.server_index];
         let id = server.spec.id.clone();
         let mut cold = false;
         let first_touch = self.config.first_touch_timeout;
         let client = match self
             .pool
-            .client(server, root, self.workspace.root(), first_touch, &mut cold)
+            .client(
+                server,
+                &p.root,
+                self.workspace.root(),
+                first_touch,
+                &mut cold,
+            )
             .await
         {
             Ok(client) => client,
             Err(unavailable) => {
-                let outcome = ServerOutcome {
-                    server: id,
-                    outcome: Outcome::Unavailable,
-                    elapsed_ms: started.elapsed().as_millis() as u64,
-                    detail: Some(unavailable.reason),
-                };
+                let mut outcome =
+                    ServerOutcome::without_server(Outcome::Unavailable, unavailable.reason);
+                outcome.server = id;
+                outcome.root = p.root;
+                outcome.elapsed_ms = started.elapsed().as_millis() as u64;
                 return (outcome, Vec::new());
             }
         };
@@ -304,14 +394,24 @@ impl Engine {
         } else {
             self.config.diagnostic_timeout
         };
-        let deadline = started + budget.max(Duration::from_millis(1));
+        let mut deadline = started + budget.max(Duration::from_millis(1));
+        if let Some(limit) = rules.deadline
+            && !cold
+        {
+            deadline = deadline.min(limit);
+        }
         let doc = client
-            .sync_document(canonical, language, text.clone())
+            .sync_document(&p.canonical, &p.language, p.text.clone())
             .await;
-        let report = client.diagnostics_for(&doc, deadline).await;
+        let since = rules
+            .since
+            .get(&(id.clone(), p.root.clone()))
+            .copied()
+            .unwrap_or(0);
+        let report = client.diagnostics_since(&doc, since, deadline).await;
         let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        let diagnostics = normalize(&report.diagnostics, &text, encoding, relative, &id);
-        tracing::debug!(server = %id, file = relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
+        let diagnostics = normalize(&report.diagnostics, &p.text, encoding, &p.relative, &id);
+        tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
         let outcome = ServerOutcome {
             server: id,
             outcome: report.outcome,
@@ -319,17 +419,21 @@ impl Engine {
             detail: client
                 .dead_reason()
                 .filter(|_| report.outcome == Outcome::ServerDead),
+            root: p.root,
+            written_at: doc.changed_at,
         };
         (outcome, diagnostics)
     }
 
-    /// Diagnostics the involved servers hold for files other than the checked
+    /// Diagnostics the running servers hold for files other than the checked
     /// ones, normalized against the server's copy (or the file on disk).
-    fn other_files(
-        &self,
-        check: &CheckReport,
-        involved: &[String],
-    ) -> BTreeMap<String, Vec<Diagnostic>> {
+    fn other_files(&self, check: &CheckReport) -> BTreeMap<String, Vec<Diagnostic>> {
+        let involved: Vec<&str> = check
+            .files
+            .iter()
+            .flat_map(|f| &f.outcomes)
+            .map(|o| o.server.as_str())
+            .collect();
         let checked: Vec<String> = check
             .files
             .iter()
@@ -341,7 +445,7 @@ impl Engine {
             .pool
             .clients()
             .iter()
-            .filter(|c| involved.iter().any(|id| id == c.server_id()))
+            .filter(|c| involved.contains(&c.server_id()))
         {
             let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
             for (file_uri, diagnostics) in client.known_diagnostics() {
@@ -370,5 +474,26 @@ impl Engine {
             sort_and_dedupe(list);
         }
         others
+    }
+}
+
+/// Reads a file squiggle may send to servers, or says why not.
+fn read_checkable(path: &Path) -> Result<Arc<str>, ServerOutcome> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        ServerOutcome::without_server(
+            Outcome::Unavailable,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
+    match classify_content(&bytes, DEFAULT_MAX_BYTES) {
+        ContentKind::Text => Ok(Arc::from(String::from_utf8_lossy(&bytes).as_ref())),
+        ContentKind::Binary => Err(ServerOutcome::without_server(
+            Outcome::BinaryFile,
+            "binary content is not sent to servers".into(),
+        )),
+        ContentKind::TooLarge => Err(ServerOutcome::without_server(
+            Outcome::BinaryFile,
+            format!("files over {DEFAULT_MAX_BYTES} bytes are not sent to servers"),
+        )),
     }
 }

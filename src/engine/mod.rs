@@ -5,6 +5,7 @@
 //! agent's mutation and renders the feedback.
 
 mod check;
+pub mod dependents;
 pub mod pool;
 pub mod servers;
 pub mod tools;

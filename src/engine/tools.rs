@@ -292,7 +292,11 @@ impl Engine {
                 content: Some(text.clone()),
             })
             .collect();
-        let check = self.check_files(inputs, others).await;
+        let check = if others {
+            self.check_with_dependents(inputs).await
+        } else {
+            self.check_files(inputs, false).await
+        };
         let opts = self.render_options();
         let mut edited = Vec::new();
         let mut all = Vec::new();

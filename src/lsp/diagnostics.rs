@@ -51,8 +51,21 @@ impl LspClient {
         doc: &DocumentVersion,
         deadline: Instant,
     ) -> DiagnosticsReport {
+        self.diagnostics_since(doc, 0, deadline).await
+    }
+
+    /// Like `diagnostics_for`, but a publish counts only if it also arrived
+    /// after `since` (a `received_count()` taken earlier). For a document that
+    /// did not change while another one did (an importer of an edited file),
+    /// its earlier publish for the same version is stale.
+    pub async fn diagnostics_since(
+        &self,
+        doc: &DocumentVersion,
+        since: u64,
+        deadline: Instant,
+    ) -> DiagnosticsReport {
         let started = Instant::now();
-        let (outcome, diagnostics) = self.resolve(doc, deadline).await;
+        let (outcome, diagnostics) = self.resolve(doc, since, deadline).await;
         DiagnosticsReport {
             outcome,
             diagnostics,
@@ -60,9 +73,18 @@ impl LspClient {
         }
     }
 
+    /// Messages received so far: a point in the server's stream to compare
+    /// publishes against.
+    pub fn received_count(&self) -> u64 {
+        self.inner
+            .received
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+
     async fn resolve(
         &self,
         doc: &DocumentVersion,
+        since: u64,
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
@@ -79,6 +101,7 @@ impl LspClient {
                 let counting = state
                     .published
                     .get(&doc.uri)
+                    .filter(|p| p.seq > since)
                     .filter(|p| match p.version {
                         Some(v) => v == doc.version,
                         None => p.seq > doc.changed_at,
@@ -86,7 +109,7 @@ impl LspClient {
                     .cloned();
                 (
                     counting,
-                    state.busy_since(doc.changed_at),
+                    state.busy_since(doc.changed_at.max(since)),
                     self.inner.is_dead(),
                 )
             };
