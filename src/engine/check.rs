@@ -115,12 +115,10 @@ struct Pending {
     relative: String,
 }
 
-/// Extra rules for a wait: publishes must follow `since[(server, root)]`,
-/// and the wait ends by `deadline` at the latest.
+/// Extra rules for a wait: publishes must follow `since[(server, root)]`.
 #[derive(Default, Clone)]
 struct WaitRules {
     since: Arc<HashMap<(String, PathBuf), u64>>,
-    deadline: Option<Instant>,
 }
 
 impl Engine {
@@ -183,24 +181,14 @@ impl Engine {
             }
         }
         if !dependents.is_empty() {
-            // Importers get a short grace after the edited files settled: long
-            // enough for a server's follow-up wave, bounded by the check's deadline.
-            let settle = self
-                .servers
-                .iter()
-                .map(|s| s.spec.settle_ms)
-                .max()
-                .unwrap_or(0);
-            let grace = Duration::from_millis(settle.max(500));
-            let deadline = (Instant::now() + grace)
-                .min(started + self.config.diagnostic_timeout)
-                .max(Instant::now());
+            // Phase 2 has its own budget from now: after a cold start the
+            // first phase may have used more than diagnosticTimeout already.
+            // Each importer's wait still ends at its first counting answer.
             let rules = WaitRules {
                 since: Arc::new(since),
-                deadline: Some(deadline),
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
-            for report in self.check_phase(inputs, rules, started).await {
+            for report in self.check_phase(inputs, rules, Instant::now()).await {
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file, report.diagnostics);
                 }
@@ -394,12 +382,7 @@ impl Engine {
         } else {
             self.config.diagnostic_timeout
         };
-        let mut deadline = started + budget.max(Duration::from_millis(1));
-        if let Some(limit) = rules.deadline
-            && !cold
-        {
-            deadline = deadline.min(limit);
-        }
+        let deadline = started + budget.max(Duration::from_millis(1));
         let doc = client
             .sync_document(&p.canonical, &p.language, p.text.clone())
             .await;

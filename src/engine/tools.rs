@@ -46,10 +46,11 @@ pub struct ToolResult {
 impl ToolResult {
     /// What the agent's tool returns: the message, then the feedback.
     pub fn text(&self) -> String {
-        if self.feedback.is_empty() {
+        let feedback = self.feedback.trim_end();
+        if feedback.is_empty() {
             self.message.clone()
         } else {
-            format!("{}\n\n{}", self.message, self.feedback)
+            format!("{}\n\n{feedback}", self.message)
         }
     }
 }
