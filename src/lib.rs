@@ -6,6 +6,7 @@
 //! `<diagnostics>` block for the tool's output. See `docs/architecture.md`.
 
 pub mod classify;
+pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod edit;

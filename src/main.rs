@@ -9,10 +9,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
-use squiggle::diagnostic::Severity;
 use squiggle::engine::tools::{ToolError, ToolResult};
-use squiggle::engine::{Engine, EngineOptions, FileInput};
-use squiggle::render::{FileDiagnostics, render_files};
+use squiggle::engine::{Engine, EngineOptions};
 
 #[derive(Parser)]
 #[command(
@@ -69,15 +67,18 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Check files and report their diagnostics.
-    Check {
-        paths: Vec<PathBuf>,
-        /// Lowest severity to fail on.
-        #[arg(long, default_value = "error")]
-        fail_on: String,
-        #[command(flatten)]
-        common: Common,
-    },
+    /// Check files (pre-commit): report their diagnostics, exit 1 on findings.
+    Check(squiggle::cli::check::Args),
+    /// Start each available server on a sample and report what it can do.
+    Doctor(squiggle::cli::doctor::Args),
+    /// Agent hooks: read the agent's tool event on stdin, reply with diagnostics.
+    Hook(squiggle::cli::hook::Args),
+    /// Add squiggle's hook to an agent's settings.
+    Init(squiggle::cli::init::Args),
+    /// JSON-RPC service over stdio (Content-Length framing) for agent hosts.
+    Serve(squiggle::cli::serve::Args),
+    /// The per-workspace daemon that keeps servers warm.
+    Daemon(squiggle::cli::daemon::Args),
     /// Show the built-in and configured servers and whether each is installed.
     Status {
         #[command(flatten)]
@@ -177,61 +178,12 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
             let result = engine.apply_patch(&patch, dry_run).await;
             Ok(finish_tool(&engine, result, common.json).await)
         }
-        Command::Check {
-            paths,
-            fail_on,
-            common,
-        } => {
-            let Some(fail_on) = Severity::parse(&fail_on) else {
-                eprintln!(
-                    "squiggle: --fail-on: expected error, warning, info or hint, found {fail_on:?}"
-                );
-                return Err(ExitCode::from(2));
-            };
-            let engine = engine(&common)?;
-            let inputs: Vec<FileInput> = paths.into_iter().map(FileInput::on_disk).collect();
-            let report = engine.check_files(inputs, false).await;
-            engine.shutdown().await;
-            for file in &report.files {
-                for o in &file.outcomes {
-                    if let Some(detail) = &o.detail {
-                        eprintln!(
-                            "squiggle: {}: {} {}: {detail}",
-                            file.file,
-                            o.server,
-                            o.outcome.as_str()
-                        );
-                    }
-                }
-            }
-            if common.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                );
-            } else {
-                let files: Vec<FileDiagnostics> = report
-                    .files
-                    .iter()
-                    .map(|f| FileDiagnostics {
-                        file: f.file.clone(),
-                        diagnostics: f.diagnostics.clone(),
-                        baseline_hidden: 0,
-                    })
-                    .collect();
-                print!("{}", render_files(&files, &engine.render_options()));
-            }
-            let failing = report
-                .files
-                .iter()
-                .flat_map(|f| &f.diagnostics)
-                .any(|d| d.severity <= fail_on);
-            Ok(if failing {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        Command::Check(args) => Ok(ExitCode::from(squiggle::cli::check::run(args).await)),
+        Command::Doctor(args) => Ok(ExitCode::from(squiggle::cli::doctor::run(args).await)),
+        Command::Hook(args) => Ok(ExitCode::from(squiggle::cli::hook::run(args).await)),
+        Command::Init(args) => Ok(ExitCode::from(squiggle::cli::init::run(args).await)),
+        Command::Serve(args) => Ok(ExitCode::from(squiggle::cli::serve::run(args).await)),
+        Command::Daemon(args) => Ok(ExitCode::from(squiggle::cli::daemon::run(args).await)),
         Command::Status { common } => {
             let engine = engine(&common)?;
             let root = engine.workspace.root().to_path_buf();
