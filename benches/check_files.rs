@@ -1,0 +1,89 @@
+//! Wall time of `Engine::check_files` for 1, 10 and 100 files against the
+//! fake server in pull mode: shows that files are waited on in parallel
+//! (100 files should cost far less than 100 × one file). Every iteration
+//! changes every file, so each check is a real didChange + pull per file.
+//!
+//! Run: `cargo bench --bench check_files`
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use squiggle::config::{Config, ServerOverride};
+use squiggle::engine::{Engine, FileInput};
+use squiggle::workspace::Workspace;
+
+fn engine(root: &std::path::Path) -> Option<Arc<Engine>> {
+    let mut config = Config::default();
+    let script = serde_json::json!({"diagnosticMode": "pull", "sync": "incremental"});
+    config.servers.insert(
+        "fake".into(),
+        ServerOverride {
+            command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").into()),
+            extensions: Some(vec![".fk".into()]),
+            language_id: Some("fake".into()),
+            env: Some(BTreeMap::from([(
+                "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
+                script.to_string(),
+            )])),
+            settle_ms: Some(0),
+            ..Default::default()
+        },
+    );
+    let workspace = Workspace::discover(Some(root), root).ok()?;
+    Some(Arc::new(Engine::with(workspace, config)))
+}
+
+fn check_files(c: &mut Criterion) {
+    let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let Some(engine) = engine(dir.path()) else {
+        return;
+    };
+    let body: String = (0..100)
+        .map(|i| format!("let value_{i} = compute({i});\n"))
+        .collect();
+    let mut group = c.benchmark_group("check_files_pull");
+    group
+        .sample_size(50)
+        .measurement_time(Duration::from_secs(8));
+    for count in [1usize, 10, 100] {
+        let paths: Vec<_> = (0..count)
+            .map(|i| dir.path().join(format!("f{i}.fk")))
+            .collect();
+        let mut n = 0u64;
+        group.bench_with_input(BenchmarkId::from_parameter(count), &count, |b, _| {
+            b.iter(|| {
+                n += 1;
+                let inputs: Vec<FileInput> = paths
+                    .iter()
+                    .map(|p| FileInput {
+                        path: p.clone(),
+                        content: Some(Arc::from(format!("{body}x = {n} @error(e{n})\n"))),
+                    })
+                    .collect();
+                let report = runtime.block_on(engine.check_files(inputs, false));
+                assert_eq!(
+                    report
+                        .files
+                        .iter()
+                        .map(|f| f.diagnostics.len())
+                        .sum::<usize>(),
+                    count
+                );
+            })
+        });
+    }
+    group.finish();
+    runtime.block_on(engine.shutdown());
+}
+
+criterion_group!(benches, check_files);
+criterion_main!(benches);

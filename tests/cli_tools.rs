@@ -1,0 +1,203 @@
+//! The wrapped tools' command-line contract, through the real binary and the
+//! scripted fake server: stdout is exactly what the agent's tool returns,
+//! exit 0 when the mutation was applied (whatever the diagnostics), 1 when it
+//! was refused (nothing written), 2 for usage or configuration errors;
+//! `--dry-run` writes nothing; `--json` carries the structured result.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+struct Workspace {
+    dir: tempfile::TempDir,
+    config_home: tempfile::TempDir,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let config_home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let script = r#"{\"diagnosticMode\":\"pull\"}"#;
+        let config = format!(
+            "[lsp]\ndiagnosticTimeout = 5000\n\n[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n",
+            env!("CARGO_BIN_EXE_squiggle-fake-lsp")
+        );
+        std::fs::write(dir.path().join(".squiggle.toml"), config).unwrap_or_else(|e| panic!("{e}"));
+        Workspace { dir, config_home }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn run(&self, args: &[&str], stdin: &str) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .args(args)
+            .arg("--root")
+            .arg(self.dir.path())
+            .arg("--trust-workspace")
+            .current_dir(self.dir.path())
+            .env("XDG_CONFIG_HOME", self.config_home.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        if let Some(mut input) = child.stdin.take() {
+            input.write_all(stdin.as_bytes()).ok();
+        }
+        child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+#[test]
+fn edit_prints_success_then_the_block_and_exits_zero() {
+    let ws = Workspace::new();
+    std::fs::write(ws.path("a.fk"), "let x = 1;\n").ok();
+    let out = ws.run(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "1",
+            "--new-string",
+            "@error[E7](x is <bad> & wrong)",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout(&out),
+        "Edit applied successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"a.fk\">\nERROR [1:9] x is &lt;bad&gt; &amp; wrong (E7)\n</diagnostics>\n"
+    );
+    let fixed = ws.run(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "@error[E7](x is <bad> & wrong)",
+            "--new-string",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(
+        (fixed.status.code(), stdout(&fixed)),
+        (Some(0), "Edit applied successfully.\n".to_string())
+    );
+    assert_eq!(read(&ws.path("a.fk")), "let x = 2;\n");
+}
+
+#[test]
+fn a_refused_edit_writes_nothing_and_exits_one() {
+    let ws = Workspace::new();
+    std::fs::write(ws.path("a.fk"), "same same\n").ok();
+    let ambiguous = ws.run(
+        &["edit", "a.fk", "--old-string", "same", "--new-string", "x"],
+        "",
+    );
+    assert_eq!(ambiguous.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&ambiguous.stderr).contains("occurs 2 times"));
+    let missing = ws.run(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "absent",
+            "--new-string",
+            "x",
+        ],
+        "",
+    );
+    assert_eq!(missing.status.code(), Some(1));
+    let outside = ws.run(&["write", "../escape.fk"], "x\n");
+    assert_eq!(outside.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&outside.stderr).contains("outside the workspace"));
+    assert!(
+        !ws.dir
+            .path()
+            .parent()
+            .unwrap_or(ws.dir.path())
+            .join("escape.fk")
+            .exists()
+    );
+    assert_eq!(read(&ws.path("a.fk")), "same same\n");
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let ws = Workspace::new();
+    assert_eq!(ws.run(&["edit", "a.fk"], "").status.code(), Some(2));
+    std::fs::write(ws.path(".squiggle.toml"), "[lsp]\ndiagnosticTimeot = 5\n").ok();
+    let bad_config = ws.run(&["write", "a.fk"], "x\n");
+    assert_eq!(bad_config.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad_config.stderr);
+    assert!(
+        err.contains(".squiggle.toml") && err.contains("diagnosticTimeot"),
+        "{err}"
+    );
+    assert!(!ws.path("a.fk").exists(), "a config error must not write");
+}
+
+#[test]
+fn write_creates_directories_and_dry_run_writes_nothing() {
+    let ws = Workspace::new();
+    let dry = ws.run(
+        &["write", "deep/new.fk", "--dry-run"],
+        "@error(would break)\n",
+    );
+    assert_eq!(dry.status.code(), Some(0));
+    assert!(
+        stdout(&dry)
+            .starts_with("Dry run: the file was not written.\n\nLSP errors detected in this file"),
+        "{}",
+        stdout(&dry)
+    );
+    assert!(!ws.path("deep/new.fk").exists());
+    let real = ws.run(&["write", "deep/new.fk"], "ok\n");
+    assert_eq!(
+        (real.status.code(), stdout(&real)),
+        (Some(0), "File written successfully.\n".to_string())
+    );
+    assert_eq!(read(&ws.path("deep/new.fk")), "ok\n");
+}
+
+#[test]
+fn apply_patch_is_all_or_nothing_and_json_carries_structure() {
+    let ws = Workspace::new();
+    std::fs::write(ws.path("a.fk"), "one\n").ok();
+    std::fs::write(ws.path("b.fk"), "two\n").ok();
+    let failing = "*** Begin Patch\n*** Update File: a.fk\n-one\n+uno\n*** Update File: b.fk\n-not there\n+dos\n*** End Patch\n";
+    let refused = ws.run(&["apply-patch"], failing);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        (read(&ws.path("a.fk")), read(&ws.path("b.fk"))),
+        ("one\n".to_string(), "two\n".to_string())
+    );
+    let good = "*** Begin Patch\n*** Update File: a.fk\n-one\n+@error(uno)\n*** Update File: b.fk\n-two\n+dos\n*** End Patch\n";
+    let applied = ws.run(&["apply-patch", "--json"], good);
+    assert_eq!(applied.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&applied.stdout).unwrap_or_default();
+    assert_eq!(v["message"], "Patch applied successfully.");
+    assert_eq!(v["classification"], "new_errors");
+    assert_eq!(v["diagnostics"][0]["file"], "a.fk");
+    assert_eq!(v["outcomes"]["a.fk"][0]["outcome"], "pulled");
+    assert!(
+        v["feedback"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("LSP errors detected in edited files, please fix:"))
+    );
+}
