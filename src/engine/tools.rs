@@ -217,7 +217,7 @@ impl Engine {
                     content,
                     created,
                 } => {
-                    let t = &targets[path.as_str()];
+                    let t = vetted(&targets, path)?;
                     let before = std::fs::read_to_string(&t.canonical).ok();
                     if !dry_run {
                         write(t, content)?;
@@ -237,7 +237,7 @@ impl Engine {
                     events.push((canonical, 3));
                 }
                 PlannedChange::Rename { from, to, content } => {
-                    let (old, new) = (target_of(from), &targets[to.as_str()]);
+                    let (old, new) = (target_of(from), vetted(&targets, to)?);
                     if !dry_run {
                         write(new, content)?;
                         std::fs::remove_file(&old).map_err(|e| ToolError::Write {
@@ -402,6 +402,15 @@ impl Engine {
             client.did_change_watched_files(changes);
         }
     }
+}
+
+/// The vetted target of a path the patch planner returned (always one the
+/// patch named, so always present; checked rather than indexed all the same).
+fn vetted<'a>(targets: &'a BTreeMap<String, Target>, path: &str) -> Result<&'a Target, ToolError> {
+    targets.get(path).ok_or_else(|| ToolError::Write {
+        path: path.to_string(),
+        reason: "the patch planner named a path the patch did not".into(),
+    })
 }
 
 fn read_text(target: &Target) -> Result<String, ToolError> {
