@@ -18,6 +18,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::config::Trust;
 use crate::engine::{Engine, EngineOptions, ResolvedServer};
 use crate::registry::detect::find_command;
 use probe::{ServerReport, Status};
@@ -65,10 +66,17 @@ pub async fn run(args: Args) -> u8 {
         .chain(&args.require)
         .find(|id| !known.contains(&id.as_str()))
     {
-        eprintln!(
-            "squiggle doctor: unknown server id {unknown:?}; known ids: {}",
-            known.join(", ")
-        );
+        // A custom server whose command an untrusted workspace file named is
+        // not resolved at all: say why rather than call it unknown.
+        match engine.config.servers.get(unknown).map(|o| &o.trust) {
+            Some(Trust::Untrusted { reason }) => {
+                eprintln!("squiggle doctor: {unknown}: {reason}")
+            }
+            _ => eprintln!(
+                "squiggle doctor: unknown server id {unknown:?}; known ids: {}",
+                known.join(", ")
+            ),
+        }
         return 2;
     }
     let selected = engine.servers.iter().filter(|s| {

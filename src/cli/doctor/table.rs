@@ -113,13 +113,21 @@ fn row(r: &ServerReport) -> [String; 10] {
 }
 
 /// The version number out of a long version string ("Debian clangd version
-/// 14.0.6 linux+grpc" → "14.0.6"); the whole string when none stands out.
+/// 14.0.6 linux+grpc" → "14.0.6"; gopls's JSON build info → its `Version`),
+/// at most 24 characters.
 fn short_version(version: &str) -> String {
-    version
+    let from_json = serde_json::from_str::<serde_json::Value>(version)
+        .ok()
+        .and_then(|v| v.get("Version")?.as_str().map(str::to_string));
+    let version = from_json.as_deref().unwrap_or(version);
+    let word = version
         .split_whitespace()
         .find(|word| word.starts_with(|c: char| c.is_ascii_digit()))
-        .unwrap_or(version)
-        .to_string()
+        .unwrap_or(version);
+    match word.char_indices().nth(24) {
+        Some((cut, _)) => format!("{}…", &word[..cut]),
+        None => word.to_string(),
+    }
 }
 
 /// "all", "none", or the shorter of "only: …" and "all but …".
@@ -210,6 +218,10 @@ not installed:
             "14.0.6"
         );
         assert_eq!(short_version("v0.1.2"), "v0.1.2");
+        assert_eq!(
+            short_version(r#"{"GoVersion":"go1.19.5","Version":"master"}"#),
+            "master"
+        );
         assert_eq!(actual, expected, "expected:\n{expected}\nactual:\n{actual}");
     }
 }
