@@ -1,9 +1,142 @@
-//! `squiggle doctor` (placeholder until its change lands).
+//! `squiggle doctor`: starts every installed server on a small sample project
+//! of its language and reports what it really does — whether it starts, how
+//! fast, how it delivers diagnostics (pull, dynamic pull, push), its sync
+//! kind and position encoding, whether the first check of a file with a
+//! deliberate mistake finds it, and which navigation features it declares.
+//!
+//! Servers run one at a time so the timings mean something on a small
+//! machine. Every resolved server counts, enabled or not, so an alternative
+//! (basedpyright, tsgo) can be tried before switching to it. `--require`
+//! turns the report into a gate for CI: exit 2 unless each listed server is
+//! `working`.
+
+mod probe;
+mod samples;
+mod table;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::config::Trust;
+use crate::engine::{Engine, EngineOptions, ResolvedServer};
+use crate::registry::detect::find_command;
+use probe::{ServerReport, Status};
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct Args {}
+pub struct Args {
+    /// Workspace root whose configuration is used (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Print the reports as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+    /// Only these servers (comma-separated ids).
+    #[arg(long, value_delimiter = ',', value_name = "ID[,ID]")]
+    pub only: Vec<String>,
+    /// Exit 2 unless each of these servers is working (comma-separated ids).
+    #[arg(long, value_delimiter = ',', value_name = "ID[,ID]")]
+    pub require: Vec<String>,
+    /// Limit for a server's start, and separately for its first check.
+    #[arg(long, default_value_t = 60, value_name = "N")]
+    pub timeout_secs: u64,
+    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
 
-pub async fn run(_args: Args) -> u8 {
-    eprintln!("squiggle doctor: not built yet");
-    2
+pub async fn run(args: Args) -> u8 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let opts = EngineOptions {
+        root: args.root.clone(),
+        trust_workspace: args.trust_workspace,
+        ..Default::default()
+    };
+    let engine = match Engine::new(&opts, &cwd) {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("squiggle: {e}");
+            return 2;
+        }
+    };
+    let known: Vec<&str> = engine.servers.iter().map(|s| s.spec.id.as_str()).collect();
+    if let Some(unknown) = args
+        .only
+        .iter()
+        .chain(&args.require)
+        .find(|id| !known.contains(&id.as_str()))
+    {
+        // A custom server whose command an untrusted workspace file named is
+        // not resolved at all: say why rather than call it unknown.
+        match engine.config.servers.get(unknown).map(|o| &o.trust) {
+            Some(Trust::Untrusted { reason }) => {
+                eprintln!("squiggle doctor: {unknown}: {reason}")
+            }
+            _ => eprintln!(
+                "squiggle doctor: unknown server id {unknown:?}; known ids: {}",
+                known.join(", ")
+            ),
+        }
+        return 2;
+    }
+    let selected = engine.servers.iter().filter(|s| {
+        args.only.is_empty() || args.only.contains(&s.spec.id) || args.require.contains(&s.spec.id)
+    });
+    let timeout = Duration::from_secs(args.timeout_secs.max(1));
+    let root = engine.workspace.root().to_path_buf();
+    let path_var = std::env::var_os("PATH");
+    let progress = std::io::stderr().is_terminal();
+    let mut reports = Vec::new();
+    for server in selected {
+        let found = find_command(&server.spec, &root, &root, path_var.as_deref())
+            .map(|(program, candidate)| (program, candidate.args.clone()));
+        let report = match (found, &server.untrusted) {
+            (_, Some(reason)) => {
+                let mut report = ServerReport::new(server, Status::Untrusted);
+                report.error = Some(reason.clone());
+                report
+            }
+            (None, None) => not_installed(server),
+            (Some((program, args)), None) => {
+                if progress {
+                    eprintln!("squiggle doctor: starting {}…", server.spec.id);
+                }
+                probe::probe(server, program, args, timeout).await
+            }
+        };
+        reports.push(report);
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&reports).unwrap_or_default()
+        );
+    } else {
+        print!("{}", table::render(&reports));
+    }
+    let unmet: Vec<&str> = args
+        .require
+        .iter()
+        .filter(|id| {
+            !reports
+                .iter()
+                .any(|r| &r.id == *id && r.status == Status::Working)
+        })
+        .map(String::as_str)
+        .collect();
+    if unmet.is_empty() {
+        0
+    } else {
+        eprintln!(
+            "squiggle doctor: required servers not working: {}",
+            unmet.join(", ")
+        );
+        2
+    }
+}
+
+fn not_installed(server: &ResolvedServer) -> ServerReport {
+    let mut report = ServerReport::new(server, Status::NotInstalled);
+    report.install_hint = Some(server.spec.install_hint.clone());
+    report
 }
