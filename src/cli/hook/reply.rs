@@ -5,8 +5,8 @@
 use crate::engine::CheckReport;
 use crate::render::{FileDiagnostics, RenderOptions, render_feedback};
 
-/// Claude Code caps hook output injected into the context at 10,000
-/// characters; the other agents get the same cap.
+/// The most characters one reply puts into the model's context, whichever
+/// the agent: a hook must not flood it.
 pub const MAX_CONTEXT_CHARS: usize = 10_000;
 
 const TRUNCATED: &str = "... (truncated)\n";
