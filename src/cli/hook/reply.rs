@@ -103,11 +103,12 @@ mod tests {
         let out = cap(text, 1000);
         assert!(out.chars().count() <= 1000, "{}", out.len());
         assert!(
-            out.ends_with(
-                "ERROR [24:1] something is wrong here\n</diagnostics>\n... (truncated)\n"
-            ) || out.ends_with("</diagnostics>\n... (truncated)\n"),
+            out.ends_with(" something is wrong here\n</diagnostics>\n... (truncated)\n"),
             "{out}"
         );
+        assert!(out.starts_with(
+            "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.py\">\nERROR [0:1]"
+        ));
         assert!(out.lines().all(|l| !l.is_empty()));
     }
 
