@@ -1,9 +1,261 @@
-//! `squiggle hook` (placeholder until its change lands).
+//! `squiggle hook`: the agent's own edit tools stay in charge, and squiggle
+//! runs after them as a hook. Each agent sends its post-tool event as JSON on
+//! stdin (`claude`: Claude Code's PostToolUse, `codex`: Codex's PostToolUse
+//! for `apply_patch`, `gemini`: Gemini CLI's AfterTool); squiggle checks the
+//! files the tool touched and replies with the rendered diagnostics as extra
+//! context for the model, or with nothing when there is nothing to report.
+//! `--file PATH…` is the same check for any other host, printing the text.
+//!
+//! A hook must never get in the agent's way: malformed input, a broken
+//! configuration and internal errors all end with exit 0 and one line on
+//! stderr. The agent modules only read payloads into a [`Plan`]; getting a
+//! [`CheckReport`] is the one function [`check`], so that a warm daemon can
+//! take its place later.
+
+mod claude;
+mod codex;
+mod gemini;
+mod reply;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::engine::{CheckReport, Engine, EngineOptions, FileInput};
+use crate::render::RenderOptions;
+
+/// The agents squiggle has hook adapters (and `init` entries) for.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Claude Code: PostToolUse for Write, Edit and MultiEdit.
+    Claude,
+    /// OpenAI Codex: PostToolUse for apply_patch.
+    Codex,
+    /// Gemini CLI: AfterTool for write_file and replace.
+    Gemini,
+}
+
+impl Agent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+}
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct Args {}
+pub struct Args {
+    /// The agent whose hook event arrives on stdin.
+    #[arg(value_enum)]
+    pub agent: Option<Agent>,
+    /// Check these files and print the rendered diagnostics (any host).
+    #[arg(long = "file", value_name = "PATH", num_args = 1.., conflicts_with = "agent")]
+    pub files: Vec<PathBuf>,
+    /// Workspace root (default: the git top-level of the event's cwd).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
 
-pub async fn run(_args: Args) -> u8 {
-    eprintln!("squiggle hook: not built yet");
-    2
+/// What a hook payload asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Plan {
+    /// Nothing to check (another tool, a notebook, a failed call), and why.
+    Skip(&'static str),
+    /// Check `files` (absolute, or relative to `cwd`); with dependents for a
+    /// whole-file write, whose importers may break.
+    Check {
+        cwd: PathBuf,
+        files: Vec<PathBuf>,
+        with_dependents: bool,
+    },
+}
+
+/// Why a payload could not be used; shown after `ignored malformed input: `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Malformed(pub String);
+
+pub async fn run(args: Args) -> u8 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let root = args.root.as_ref().map(|r| cwd.join(r));
+    if args.agent.is_none() && args.files.is_empty() {
+        eprintln!("squiggle hook: name the agent (claude, codex or gemini) or pass --file PATH");
+        return 2;
+    }
+    // A panic inside the check must not fail the agent's tool call either.
+    let work = tokio::spawn(async move {
+        match args.agent {
+            Some(agent) => run_agent(agent, root, cwd).await,
+            None => run_files(args.files, root, cwd).await,
+        }
+    });
+    if let Err(e) = work.await {
+        tracing::error!(error = %e, "hook failed");
+        eprintln!("squiggle hook: internal error, nothing reported: {e}");
+    }
+    0
+}
+
+async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf) {
+    let mut input = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
+        malformed(&Malformed(format!("cannot read stdin: {e}")));
+        return;
+    }
+    let payload: Value = match serde_json::from_str(&input) {
+        Ok(v) => v,
+        Err(e) => {
+            malformed(&Malformed(format!("not JSON: {e}")));
+            return;
+        }
+    };
+    let plan = match agent {
+        Agent::Claude => claude::plan(&payload, &cwd),
+        Agent::Codex => codex::plan(&payload, &cwd),
+        Agent::Gemini => gemini::plan(&payload, &cwd),
+    };
+    let (cwd, files, with_dependents) = match plan {
+        Ok(Plan::Check {
+            cwd,
+            files,
+            with_dependents,
+        }) => (cwd, files, with_dependents),
+        Ok(Plan::Skip(why)) => {
+            tracing::debug!(agent = agent.name(), why, "hook skipped");
+            return;
+        }
+        Err(e) => {
+            malformed(&e);
+            return;
+        }
+    };
+    let Some((report, opts)) = check(root.as_deref(), &cwd, files, with_dependents).await else {
+        return;
+    };
+    let text = reply::feedback(&report, &opts);
+    if text.is_empty() {
+        return;
+    }
+    let event = match agent {
+        Agent::Claude => claude::EVENT,
+        Agent::Codex => codex::EVENT,
+        Agent::Gemini => gemini::EVENT,
+    };
+    emit(&reply::additional_context(event, &text));
+}
+
+async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf) {
+    let files = files.into_iter().map(|f| cwd.join(f)).collect();
+    if let Some((report, opts)) = check(root.as_deref(), &cwd, files, false).await {
+        let text = reply::feedback(&report, &opts);
+        if !text.is_empty() {
+            emit(&text);
+        }
+    }
+}
+
+/// Checks `files` in one engine call and shuts the servers down; `None`
+/// (after a note on stderr) when no engine could be built. The one place a
+/// hook gets its [`CheckReport`]: a warm daemon can answer here instead.
+pub async fn check(
+    root: Option<&Path>,
+    cwd: &Path,
+    files: Vec<PathBuf>,
+    with_dependents: bool,
+) -> Option<(CheckReport, RenderOptions)> {
+    let opts = EngineOptions {
+        root: root.map(Path::to_path_buf),
+        ..Default::default()
+    };
+    let engine = match Engine::new(&opts, cwd) {
+        Ok(engine) => Arc::new(engine),
+        Err(e) => {
+            tracing::error!(error = %e, "hook: no engine");
+            eprintln!("squiggle hook: {e}; nothing reported");
+            return None;
+        }
+    };
+    let inputs = files.into_iter().map(FileInput::on_disk).collect();
+    let report = if with_dependents {
+        engine.check_with_dependents(inputs).await
+    } else {
+        engine.check_files(inputs, false).await
+    };
+    let render = engine.render_options();
+    engine.shutdown().await;
+    Some((report, render))
+}
+
+fn malformed(e: &Malformed) {
+    tracing::warn!(reason = %e.0, "hook input ignored");
+    eprintln!("squiggle hook: ignored malformed input: {}", e.0);
+}
+
+/// Writes the reply; a closed stdout (the agent gave up) is not an error.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+}
+
+// Readers shared by the agent modules: lenient about extra fields and odd
+// shapes, precise about what is missing.
+
+/// `payload[key]` as a string, or what is wrong with it.
+fn string<'a>(payload: &'a Value, key: &str, name: &str) -> Result<&'a str, Malformed> {
+    match payload.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s),
+        Some(Value::String(_)) => Err(Malformed(format!("{name} is empty"))),
+        Some(other) => Err(Malformed(format!(
+            "{name} is not a string: {}",
+            kind(other)
+        ))),
+        None => Err(Malformed(format!("{name} is missing"))),
+    }
+}
+
+/// `payload.tool_input` as an object.
+fn tool_input(payload: &Value) -> Result<&Value, Malformed> {
+    match payload.get("tool_input") {
+        Some(v @ Value::Object(_)) => Ok(v),
+        Some(other) => Err(Malformed(format!(
+            "tool_input is not an object: {}",
+            kind(other)
+        ))),
+        None => Err(Malformed("tool_input is missing".into())),
+    }
+}
+
+/// The event's working directory, else the hook process's own.
+fn event_cwd(payload: &Value, fallback: &Path) -> PathBuf {
+    match payload.get("cwd").and_then(Value::as_str) {
+        Some(cwd) if !cwd.is_empty() => fallback.join(cwd),
+        _ => fallback.to_path_buf(),
+    }
+}
+
+/// Whether the payload names an event other than `expected` (a hook wired
+/// to the wrong event is skipped, not checked before the edit happened).
+fn other_event(payload: &Value, expected: &str) -> bool {
+    payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .is_some_and(|e| e != expected)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }

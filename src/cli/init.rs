@@ -1,9 +1,296 @@
-//! `squiggle init` (placeholder until its change lands).
+//! `squiggle init claude|codex|gemini`: adds squiggle's post-edit hook to
+//! the agent's own settings file, so a user does not have to learn three
+//! hook formats. Running it again changes nothing; every other setting is
+//! kept, members in their order (see `ordered`); the file is written
+//! atomically, and a file that is not valid JSON is left alone (exit 2).
+//!
+//! | agent | project file | user file | event | matcher |
+//! | --- | --- | --- | --- | --- |
+//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `PostToolUse` | `Write\|Edit\|MultiEdit` |
+//! | codex | `.codex/hooks.json` | `$CODEX_HOME/hooks.json` (`~/.codex`) | `PostToolUse` | `apply_patch` |
+//! | gemini | `.gemini/settings.json` | `~/.gemini/settings.json` | `AfterTool` | `write_file\|replace` |
+
+mod ordered;
+
+use std::path::{Path, PathBuf};
+
+use ordered::Json;
+
+use super::hook::Agent;
+use crate::edit::write_atomic;
+use crate::workspace::Workspace;
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct Args {}
+pub struct Args {
+    /// The agent whose settings get the hook.
+    #[arg(value_enum)]
+    pub agent: Agent,
+    /// Write the project's settings file (the default).
+    #[arg(long, conflicts_with = "user")]
+    pub project: bool,
+    /// Write your user settings file instead of the project's.
+    #[arg(long)]
+    pub user: bool,
+    /// Print the resulting file instead of writing it.
+    #[arg(long)]
+    pub print: bool,
+    /// Project directory (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
 
-pub async fn run(_args: Args) -> u8 {
-    eprintln!("squiggle init: not built yet");
-    2
+/// Where and how one agent runs its hooks.
+struct Target {
+    event: &'static str,
+    matcher: &'static str,
+    project_file: &'static str,
+    /// The user file, relative to `$HOME` unless an agent's own variable says otherwise.
+    user_file: fn() -> Option<PathBuf>,
+}
+
+fn target(agent: Agent) -> Target {
+    match agent {
+        Agent::Claude => Target {
+            event: "PostToolUse",
+            matcher: "Write|Edit|MultiEdit",
+            project_file: ".claude/settings.json",
+            user_file: || home().map(|h| h.join(".claude/settings.json")),
+        },
+        Agent::Codex => Target {
+            event: "PostToolUse",
+            matcher: "apply_patch",
+            project_file: ".codex/hooks.json",
+            user_file: || {
+                std::env::var_os("CODEX_HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+                    .or_else(|| home().map(|h| h.join(".codex")))
+                    .map(|dir| dir.join("hooks.json"))
+            },
+        },
+        Agent::Gemini => Target {
+            event: "AfterTool",
+            matcher: "write_file|replace",
+            project_file: ".gemini/settings.json",
+            user_file: || home().map(|h| h.join(".gemini/settings.json")),
+        },
+    }
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+fn command(agent: Agent) -> String {
+    format!("squiggle hook {}", agent.name())
+}
+
+pub async fn run(args: Args) -> u8 {
+    let target = target(args.agent);
+    let path = if args.user {
+        match (target.user_file)() {
+            Some(p) => p,
+            None => {
+                eprintln!("squiggle init: HOME is not set; pass --project or set HOME");
+                return 2;
+            }
+        }
+    } else {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        match Workspace::discover(args.root.as_deref(), &cwd) {
+            Ok(ws) => ws.root().join(target.project_file),
+            Err(e) => {
+                eprintln!("squiggle init: cannot use the project directory: {e}");
+                return 2;
+            }
+        }
+    };
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            eprintln!("squiggle init: cannot read {}: {e}", path.display());
+            return 2;
+        }
+    };
+    let mut settings = match existing.as_deref() {
+        Some(text) if !text.trim().is_empty() => match serde_json::from_str::<Json>(text) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!(
+                    "squiggle init: {} is not valid JSON ({e}); fix it and run again; it was not changed",
+                    path.display()
+                );
+                return 2;
+            }
+        },
+        _ => Json::Object(Vec::new()),
+    };
+    let changed = match add_hook(&mut settings, args.agent) {
+        Ok(changed) => changed,
+        Err(why) => {
+            eprintln!(
+                "squiggle init: {}: {why}; it was not changed",
+                path.display()
+            );
+            return 2;
+        }
+    };
+    let content = match (&existing, changed) {
+        (Some(text), false) => text.clone(),
+        _ => match serde_json::to_string_pretty(&settings) {
+            Ok(text) => text + "\n",
+            Err(e) => {
+                eprintln!("squiggle init: cannot serialize the settings: {e}");
+                return 2;
+            }
+        },
+    };
+    if args.print {
+        print!("{content}");
+        return 0;
+    }
+    if !changed {
+        println!(
+            "{} already runs `{}`; nothing changed",
+            path.display(),
+            command(args.agent)
+        );
+        return 0;
+    }
+    if let Err(e) = write_atomic(&path, content.as_bytes()) {
+        eprintln!("squiggle init: cannot write {}: {e}", path.display());
+        return 2;
+    }
+    println!(
+        "added `{}` to {} ({}, matcher \"{}\")",
+        command(args.agent),
+        path.display(),
+        target.event,
+        target.matcher
+    );
+    if let Some(note) = note(args.agent) {
+        println!("{note}");
+    }
+    0
+}
+
+fn note(agent: Agent) -> Option<&'static str> {
+    match agent {
+        Agent::Claude => None,
+        Agent::Codex => Some(
+            "note: Codex loads a project's .codex/hooks.json only when the project is trusted, and older Codex releases need `[features] codex_hooks = true` in ~/.codex/config.toml",
+        ),
+        Agent::Gemini => Some(
+            "note: older Gemini CLI releases run hooks only with hooks enabled in settings.json; see docs/agent-hooks.md",
+        ),
+    }
+}
+
+/// Adds the agent's hook group under `hooks.<event>`; `Ok(false)` when a
+/// `squiggle hook <agent>` command is already there.
+fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
+    let target = target(agent);
+    let kind = settings.kind();
+    let hooks = settings
+        .entry("hooks", Json::Object(Vec::new()))
+        .ok_or_else(|| format!("expected a JSON object at the top level, found {kind}"))?;
+    let kind = hooks.kind();
+    let groups = hooks
+        .entry(target.event, Json::Array(Vec::new()))
+        .ok_or_else(|| format!("`hooks` is {kind}, expected an object"))?;
+    let Json::Array(groups) = groups else {
+        return Err(format!(
+            "`hooks.{}` is {}, expected an array",
+            target.event,
+            groups.kind()
+        ));
+    };
+    let present = groups
+        .iter()
+        .filter_map(|g| match g.get("hooks") {
+            Some(Json::Array(hooks)) => Some(hooks),
+            _ => None,
+        })
+        .flatten()
+        .any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent)));
+    if present {
+        return Ok(false);
+    }
+    let mut hook = Vec::new();
+    if agent == Agent::Gemini {
+        hook.push(("name".to_string(), Json::str("squiggle")));
+    }
+    hook.push(("type".to_string(), Json::str("command")));
+    hook.push(("command".to_string(), Json::str(&command(agent))));
+    groups.push(Json::Object(vec![
+        ("matcher".to_string(), Json::str(target.matcher)),
+        ("hooks".to_string(), Json::Array(vec![Json::Object(hook)])),
+    ]));
+    Ok(true)
+}
+
+/// `squiggle hook <agent>`, also with a path to the binary or extra flags.
+fn runs_hook(command: &str, agent: Agent) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    matches!(words.as_slice(), [program, "hook", name, ..]
+        if *name == agent.name()
+            && Path::new(program.trim_matches(['"', '\''])).file_name().is_some_and(|f| f == "squiggle"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn merged(text: &str, agent: Agent) -> (bool, String) {
+        let mut v: Json = serde_json::from_str(text).unwrap_or(Json::Null);
+        let changed = add_hook(&mut v, agent).unwrap_or_else(|e| panic!("{e}"));
+        (changed, serde_json::to_string(&v).unwrap_or_default())
+    }
+
+    #[test]
+    fn each_agent_gets_its_own_shape() {
+        assert_eq!(
+            merged("{}", Agent::Claude).1,
+            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
+        );
+        assert_eq!(
+            merged("{}", Agent::Codex).1,
+            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
+        );
+        assert_eq!(
+            merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
+            r#"{"theme":"x","hooks":{"BeforeTool":[],"AfterTool":[{"matcher":"write_file|replace","hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}]}}"#
+        );
+    }
+
+    #[test]
+    fn an_existing_squiggle_hook_counts_even_with_a_path() {
+        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}]}}"#;
+        assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
+        // Another agent's hook is not this one's.
+        assert!(merged(text, Agent::Codex).0);
+    }
+
+    #[test]
+    fn wrong_shapes_are_named() {
+        let mut v: Json =
+            serde_json::from_str(r#"{"hooks":{"PostToolUse":{}}}"#).unwrap_or(Json::Null);
+        assert_eq!(
+            add_hook(&mut v, Agent::Claude),
+            Err("`hooks.PostToolUse` is an object, expected an array".into())
+        );
+        let mut v = Json::Array(vec![]);
+        assert_eq!(
+            add_hook(&mut v, Agent::Claude),
+            Err("expected a JSON object at the top level, found an array".into())
+        );
+        let mut v: Json = serde_json::from_str(r#"{"hooks":[]}"#).unwrap_or(Json::Null);
+        assert_eq!(
+            add_hook(&mut v, Agent::Claude),
+            Err("`hooks` is an array, expected an object".into())
+        );
+    }
 }

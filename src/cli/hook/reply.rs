@@ -1,0 +1,122 @@
+//! The hook's reply: the same `<diagnostics>` text the wrapped tools render
+//! (edited files first, then other files), capped for the agent's context,
+//! and the JSON envelope the agents read it from.
+
+use crate::engine::CheckReport;
+use crate::render::{FileDiagnostics, RenderOptions, render_feedback};
+
+/// The most characters one reply puts into the model's context, whichever
+/// the agent: a hook must not flood it.
+pub const MAX_CONTEXT_CHARS: usize = 10_000;
+
+const TRUNCATED: &str = "... (truncated)\n";
+const CLOSE: &str = "</diagnostics>\n";
+
+/// The rendered feedback for a check, `""` when there is nothing to show.
+/// The hook has no earlier check of these files, so every diagnostic counts
+/// as the edit's own, as it does for a first edit through the wrapped tools.
+pub fn feedback(report: &CheckReport, opts: &RenderOptions) -> String {
+    let edited: Vec<FileDiagnostics> = report
+        .files
+        .iter()
+        .map(|f| FileDiagnostics {
+            file: f.file.clone(),
+            diagnostics: f.diagnostics.clone(),
+            baseline_hidden: 0,
+        })
+        .collect();
+    let others: Vec<FileDiagnostics> = report
+        .others
+        .iter()
+        .map(|(file, diagnostics)| FileDiagnostics {
+            file: file.clone(),
+            diagnostics: diagnostics.clone(),
+            baseline_hidden: 0,
+        })
+        .collect();
+    cap(render_feedback(&edited, &others, opts), MAX_CONTEXT_CHARS)
+}
+
+/// Cuts `text` to at most `max` characters at a line boundary, closing a
+/// `<diagnostics>` block left open and ending with `... (truncated)`.
+pub fn cap(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let budget = max.saturating_sub(CLOSE.len() + TRUNCATED.len());
+    let mut out = String::new();
+    let mut used = 0;
+    let mut open = false;
+    for line in text.split_inclusive('\n') {
+        let n = line.chars().count();
+        if used + n > budget {
+            break;
+        }
+        used += n;
+        out.push_str(line);
+        if line.starts_with("<diagnostics ") {
+            open = true;
+        } else if line.starts_with("</diagnostics>") {
+            open = false;
+        }
+    }
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if open {
+        out.push_str(CLOSE);
+    }
+    out.push_str(TRUNCATED);
+    out
+}
+
+/// `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, the
+/// reply shape Claude Code, Codex and Gemini CLI all read extra context from.
+pub fn additional_context(event: &str, text: &str) -> String {
+    serde_json::json!({
+        "hookSpecificOutput": {
+            "hookEventName": event,
+            "additionalContext": text,
+        }
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_is_kept_whole() {
+        assert_eq!(cap("a\nb\n".into(), 100), "a\nb\n");
+    }
+
+    #[test]
+    fn long_text_is_cut_at_a_line_closing_the_open_block() {
+        let mut text = String::from(
+            "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.py\">\n",
+        );
+        for i in 0..1000 {
+            text.push_str(&format!("ERROR [{i}:1] something is wrong here\n"));
+        }
+        text.push_str("</diagnostics>\n");
+        let out = cap(text, 1000);
+        assert!(out.chars().count() <= 1000, "{}", out.len());
+        assert!(
+            out.ends_with(" something is wrong here\n</diagnostics>\n... (truncated)\n"),
+            "{out}"
+        );
+        assert!(out.starts_with(
+            "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.py\">\nERROR [0:1]"
+        ));
+        assert!(out.lines().all(|l| !l.is_empty()));
+    }
+
+    #[test]
+    fn the_reply_envelope() {
+        let v: serde_json::Value =
+            serde_json::from_str(&additional_context("PostToolUse", "x <y>\n")).unwrap_or_default();
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PostToolUse");
+        assert_eq!(v["hookSpecificOutput"]["additionalContext"], "x <y>\n");
+    }
+}

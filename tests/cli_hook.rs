@@ -1,0 +1,310 @@
+//! `squiggle hook`: the real binary, fed real-shaped agent payloads on stdin,
+//! against a workspace whose `.fk` files are served by the scripted fake
+//! server (`squiggle-fake-lsp`, pull mode, diagnostics from `@error(...)`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+struct Workspace {
+    _tmp: tempfile::TempDir,
+    outer: PathBuf,
+    root: PathBuf,
+}
+
+impl Workspace {
+    /// `ws/` (a git root, with `.squiggle.toml` naming the fake) plus a user
+    /// config under `xdg/` that trusts it.
+    fn new() -> Workspace {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let outer = tmp
+            .path()
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+        let root = outer.join("ws");
+        std::fs::create_dir_all(root.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        let ws = Workspace {
+            _tmp: tmp,
+            outer,
+            root,
+        };
+        ws.write(
+            ".squiggle.toml",
+            &format!(
+                "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",
+                env!("CARGO_BIN_EXE_squiggle-fake-lsp")
+            ),
+        );
+        let user = ws.outer.join("xdg/squiggle/config.toml");
+        std::fs::create_dir_all(user.parent().unwrap_or(&ws.outer))
+            .unwrap_or_else(|e| panic!("mkdir: {e}"));
+        std::fs::write(
+            &user,
+            format!("[lsp]\ntrustedWorkspaces = [\"{}\"]\n", ws.root.display()),
+        )
+        .unwrap_or_else(|e| panic!("write user config: {e}"));
+        ws
+    }
+
+    fn write(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.root.join(name);
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {name}: {e}"));
+        path
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.root.join(name).display().to_string()
+    }
+
+    fn hook(&self, args: &[&str], stdin: &str) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .arg("hook")
+            .args(args)
+            .current_dir(&self.root)
+            .env("XDG_CONFIG_HOME", self.outer.join("xdg"))
+            .env("HOME", &self.outer)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn squiggle: {e}"));
+        if let Some(mut input) = child.stdin.take() {
+            input
+                .write_all(stdin.as_bytes())
+                .unwrap_or_else(|e| panic!("stdin: {e}"));
+        }
+        child
+            .wait_with_output()
+            .unwrap_or_else(|e| panic!("wait: {e}"))
+    }
+
+    fn claude(&self, tool: &str, tool_input: Value) -> Value {
+        json!({
+            "session_id": "abc123",
+            "transcript_path": self.outer.join("transcript.jsonl").display().to_string(),
+            "cwd": self.root.display().to_string(),
+            "permission_mode": "default",
+            "hook_event_name": "PostToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_response": {"filePath": tool_input_path(&tool_input), "success": true},
+            "tool_use_id": "toolu_01"
+        })
+    }
+}
+
+fn tool_input_path(input: &Value) -> Value {
+    input.get("file_path").cloned().unwrap_or(Value::Null)
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Exit 0 and a reply with `event`; returns the additionalContext.
+fn context(out: &Output, event: &str) -> String {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
+    let reply: Value = serde_json::from_str(stdout(out).trim()).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr: {}",
+            stdout(out),
+            stderr(out)
+        )
+    });
+    let keys: Vec<&String> = reply
+        .as_object()
+        .map(|o| o.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(keys, ["hookSpecificOutput"], "reply: {reply}");
+    assert_eq!(
+        reply["hookSpecificOutput"]["hookEventName"], event,
+        "reply: {reply}"
+    );
+    reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no additionalContext: {reply}"))
+        .to_string()
+}
+
+fn silent(out: &Output) {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(out));
+    assert_eq!(
+        stdout(out),
+        "",
+        "expected no output; stderr: {}",
+        stderr(out)
+    );
+}
+
+fn assert_contains(haystack: &str, needle: &str) {
+    assert!(
+        haystack.contains(needle),
+        "expected to find:\n{needle}\nin:\n{haystack}"
+    );
+}
+
+#[test]
+fn claude_edit_with_an_error_replies_with_the_block() {
+    let ws = Workspace::new();
+    ws.write("lib.fk", "fn one\n@error(lib is broken)\n");
+    ws.write("app.fk", "import lib\n@error(app is broken too)\n");
+    let payload = ws.claude(
+        "Edit",
+        json!({"file_path": ws.path("lib.fk"), "old_string": "fn", "new_string": "fn one", "replace_all": false}),
+    );
+    let text = context(&ws.hook(&["claude"], &payload.to_string()), "PostToolUse");
+    assert_eq!(
+        text,
+        "LSP errors detected in this file, please fix:\n<diagnostics file=\"lib.fk\">\nERROR [2:1] lib is broken\n</diagnostics>\n"
+    );
+}
+
+#[test]
+fn claude_clean_file_says_nothing() {
+    let ws = Workspace::new();
+    ws.write("ok.fk", "all good\n");
+    let payload = ws.claude(
+        "MultiEdit",
+        json!({"file_path": ws.path("ok.fk"), "edits": [{"old_string": "a", "new_string": "all"}]}),
+    );
+    silent(&ws.hook(&["claude"], &payload.to_string()));
+}
+
+#[test]
+fn claude_write_includes_other_files() {
+    let ws = Workspace::new();
+    ws.write("util.fk", "export nothing\n");
+    ws.write("app.fk", "import util\n@error(app lost its import)\n");
+    let payload = ws.claude(
+        "Write",
+        json!({"file_path": ws.path("util.fk"), "content": "export nothing\n"}),
+    );
+    let text = context(&ws.hook(&["claude"], &payload.to_string()), "PostToolUse");
+    assert_contains(
+        &text,
+        "LSP errors detected in other files:\n<diagnostics file=\"app.fk\">\nERROR [2:1] app lost its import\n</diagnostics>\n",
+    );
+}
+
+#[test]
+fn claude_notebook_edit_and_other_tools_are_skipped() {
+    let ws = Workspace::new();
+    let notebook = ws.claude(
+        "NotebookEdit",
+        json!({"notebook_path": ws.path("n.ipynb"), "new_source": "@error(x)", "cell_id": "c1"}),
+    );
+    let out = ws.hook(&["claude"], &notebook.to_string());
+    silent(&out);
+    assert_eq!(stderr(&out), "");
+    let bash = ws.claude("Bash", json!({"command": "ls"}));
+    silent(&ws.hook(&["claude"], &bash.to_string()));
+}
+
+#[test]
+fn malformed_input_never_blocks_the_agent() {
+    let ws = Workspace::new();
+    for (agent, input, reason) in [
+        ("claude", "this is not json".to_string(), "not JSON"),
+        (
+            "claude",
+            json!({"hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_input": {}})
+                .to_string(),
+            "tool_input.file_path is missing",
+        ),
+        (
+            "codex",
+            json!({"tool_name": "apply_patch", "tool_input": {"command": "no patch here"}})
+                .to_string(),
+            "tool_input.command is not a patch",
+        ),
+        ("gemini", String::new(), "not JSON"),
+    ] {
+        let out = ws.hook(&[agent], &input);
+        silent(&out);
+        assert_contains(
+            &stderr(&out),
+            &format!("squiggle hook: ignored malformed input: {reason}"),
+        );
+    }
+}
+
+#[test]
+fn codex_apply_patch_checks_every_written_file_in_one_reply() {
+    let ws = Workspace::new();
+    // The hook runs after the patch was applied: the files hold the result.
+    ws.write("new.fk", "@error(new file is broken)\n");
+    ws.write("old.fk", "kept\n@error(old file is broken)\n");
+    let patch = "*** Begin Patch\n*** Add File: new.fk\n+@error(new file is broken)\n*** Update File: old.fk\n@@\n kept\n-fine\n+@error(old file is broken)\n*** Delete File: gone.fk\n*** End Patch\n";
+    let payload = json!({
+        "session_id": "s1",
+        "turn_id": "t1",
+        "transcript_path": null,
+        "cwd": ws.root.display().to_string(),
+        "hook_event_name": "PostToolUse",
+        "model": "gpt-5-codex",
+        "permission_mode": "default",
+        "tool_name": "apply_patch",
+        "tool_use_id": "call_1",
+        "tool_input": {"command": patch},
+        "tool_response": "Success. Updated the following files:\nA new.fk\nM old.fk\nD gone.fk\n"
+    });
+    let text = context(&ws.hook(&["codex"], &payload.to_string()), "PostToolUse");
+    assert_eq!(
+        text,
+        "LSP errors detected in edited files, please fix:\n<diagnostics file=\"new.fk\">\nERROR [1:1] new file is broken\n</diagnostics>\n<diagnostics file=\"old.fk\">\nERROR [2:1] old file is broken\n</diagnostics>\n"
+    );
+}
+
+#[test]
+fn gemini_replace_replies_with_after_tool_context() {
+    let ws = Workspace::new();
+    ws.write("g.fk", "@error(gemini broke it)\n");
+    let payload = json!({
+        "session_id": "g1",
+        "transcript_path": ws.outer.join("t.json").display().to_string(),
+        "cwd": ws.root.display().to_string(),
+        "hook_event_name": "AfterTool",
+        "timestamp": "2026-01-28T10:00:00.000Z",
+        "tool_name": "replace",
+        "tool_input": {"file_path": ws.path("g.fk"), "old_string": "x", "new_string": "@error(gemini broke it)"},
+        "tool_response": {"llmContent": "Successfully modified file", "returnDisplay": "..."}
+    });
+    let text = context(&ws.hook(&["gemini"], &payload.to_string()), "AfterTool");
+    assert_contains(
+        &text,
+        "<diagnostics file=\"g.fk\">\nERROR [1:1] gemini broke it\n",
+    );
+}
+
+#[test]
+fn generic_file_mode_prints_the_text() {
+    let ws = Workspace::new();
+    ws.write("bad.fk", "@error(plain text please)\n");
+    ws.write("good.fk", "fine\n");
+    let out = ws.hook(&["--file", "bad.fk"], "");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "LSP errors detected in this file, please fix:\n<diagnostics file=\"bad.fk\">\nERROR [1:1] plain text please\n</diagnostics>\n"
+    );
+    silent(&ws.hook(&["--file", "good.fk"], ""));
+}
+
+#[test]
+fn a_broken_configuration_is_not_the_agents_problem() {
+    let ws = Workspace::new();
+    ws.write(".squiggle.toml", "[lsp]\nnoSuchKey = 1\n");
+    ws.write("x.fk", "@error(x)\n");
+    let payload = ws.claude("Edit", json!({"file_path": ws.path("x.fk")}));
+    let out = ws.hook(&["claude"], &payload.to_string());
+    silent(&out);
+    assert_contains(&stderr(&out), "squiggle hook: ");
+    assert_contains(&stderr(&out), "noSuchKey");
+}

@@ -1,0 +1,173 @@
+//! `squiggle init`: the real binary merging its hook into agents' settings
+//! files in a temporary project.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+struct Project {
+    _tmp: tempfile::TempDir,
+    home: PathBuf,
+    root: PathBuf,
+}
+
+impl Project {
+    fn new() -> Project {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let outer = tmp
+            .path()
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+        let root = outer.join("project");
+        let home = outer.join("home");
+        for dir in [root.join(".git"), home.clone()] {
+            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        Project {
+            _tmp: tmp,
+            home,
+            root,
+        }
+    }
+
+    fn init(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .arg("init")
+            .args(args)
+            .current_dir(&self.root)
+            .env("HOME", &self.home)
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap_or_else(|e| panic!("run squiggle: {e}"))
+    }
+
+    fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
+            .unwrap_or_else(|e| panic!("mkdir: {e}"));
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write: {e}"));
+        path
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+fn ok(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const EXISTING: &str = r#"{
+  "permissions": {"allow": ["Bash(npm test)"], "deny": []},
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]
+  },
+  "env": {"B": "2", "A": "1"}
+}
+"#;
+
+const MERGED: &str = r#"{
+  "permissions": {
+    "allow": [
+      "Bash(npm test)"
+    ],
+    "deny": []
+  },
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "./guard.sh"
+          }
+        ]
+      }
+    ],
+    "PostToolUse": [
+      {
+        "matcher": "Write|Edit|MultiEdit",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "squiggle hook claude"
+          }
+        ]
+      }
+    ]
+  },
+  "env": {
+    "B": "2",
+    "A": "1"
+  }
+}
+"#;
+
+#[test]
+fn claude_project_merges_into_existing_settings_and_is_idempotent() {
+    let p = Project::new();
+    let settings = p.write(".claude/settings.json", EXISTING);
+    let first = ok(&p.init(&["claude", "--project"]));
+    assert!(first.contains("added `squiggle hook claude`"), "{first}");
+    assert_eq!(read(&settings), MERGED);
+    let second = ok(&p.init(&["claude", "--project"]));
+    assert!(second.contains("nothing changed"), "{second}");
+    assert_eq!(read(&settings), MERGED);
+}
+
+#[test]
+fn print_shows_the_result_and_writes_nothing() {
+    let p = Project::new();
+    let settings = p.write(".claude/settings.json", EXISTING);
+    let printed = ok(&p.init(&["claude", "--print"]));
+    assert_eq!(printed, MERGED);
+    assert_eq!(read(&settings), EXISTING);
+    // Without a file, --print creates nothing either.
+    let printed = ok(&p.init(&["gemini", "--project", "--print"]));
+    assert!(printed.contains("\"AfterTool\""), "{printed}");
+    assert!(!p.root.join(".gemini").exists());
+}
+
+#[test]
+fn invalid_json_is_left_untouched_with_exit_2() {
+    let p = Project::new();
+    let broken = "{\"model\": \"opus\",, }\n";
+    let settings = p.write(".claude/settings.json", broken);
+    let out = p.init(&["claude", "--project"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&settings.display().to_string()) && stderr.contains("not valid JSON"),
+        "{stderr}"
+    );
+    assert_eq!(read(&settings), broken);
+}
+
+#[test]
+fn codex_and_gemini_files_are_created_in_their_places() {
+    let p = Project::new();
+    ok(&p.init(&["codex"]));
+    let codex = read(&p.root.join(".codex/hooks.json"));
+    assert!(codex.contains("\"matcher\": \"apply_patch\""), "{codex}");
+    assert!(
+        codex.contains("\"command\": \"squiggle hook codex\""),
+        "{codex}"
+    );
+    ok(&p.init(&["gemini", "--user"]));
+    let gemini = read(&p.home.join(".gemini/settings.json"));
+    assert!(gemini.contains("\"AfterTool\""), "{gemini}");
+    assert!(
+        gemini.contains("\"matcher\": \"write_file|replace\""),
+        "{gemini}"
+    );
+    assert!(!p.root.join(".gemini").exists());
+}
