@@ -277,3 +277,53 @@ async fn known_diagnostics_lists_other_files() {
     assert_eq!(known.len(), 1);
     assert!(known[0].0.ends_with("/a.txt"));
 }
+
+#[tokio::test]
+async fn a_partial_pull_waits_for_progress_and_repulls_on_refresh() {
+    // rust-analyzer: while its workspace loads it answers pulls (possibly
+    // empty) inside work-done progress, then asks for a re-pull.
+    let fake = Fake::new();
+    let mut config = fake.config(json!({
+        "diagnosticMode": "pull",
+        "progressOnInitialized": {"token": "load", "title": "Loading", "durationMs": 400},
+        "refreshAfterMs": 300
+    }));
+    config.pull_is_partial = true;
+    config.settle = Duration::from_millis(50);
+    let client = fake.start_with(config).await;
+    let doc = sync(&client, &fake.file("lib.rs"), "@error(after load)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["after load".to_string()])
+    );
+    assert!(
+        report.elapsed >= Duration::from_millis(250),
+        "returned before the progress ended: {:?}",
+        report.elapsed
+    );
+    assert_eq!(
+        fake.received("textDocument/diagnostic").len(),
+        2,
+        "the refresh must trigger a re-pull"
+    );
+}
+
+#[tokio::test]
+async fn a_complete_pull_does_not_wait_for_progress() {
+    let fake = Fake::new();
+    let client = fake
+        .start(json!({"diagnosticMode": "pull", "progressOnInitialized": {"token": "idx", "title": "Indexing", "durationMs": 3000}}))
+        .await;
+    let doc = sync(&client, &fake.file("a.py"), "@error(now)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(5000)).await;
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["now".to_string()])
+    );
+    assert!(
+        report.elapsed < Duration::from_secs(2),
+        "{:?}",
+        report.elapsed
+    );
+}

@@ -40,6 +40,8 @@ pub struct ClientConfig {
     pub settings: Value,
     /// Quiet time after a counting publish before push diagnostics are final.
     pub settle: Duration,
+    /// Pull answers may be partial (see `registry::ServerSpec::pull_is_partial`).
+    pub pull_is_partial: bool,
     /// Default timeout for requests that are not given one.
     pub request_timeout: Duration,
     pub max_frame: usize,
@@ -54,6 +56,7 @@ impl ClientConfig {
             initialization_options: Value::Null,
             settings: Value::Null,
             settle: Duration::from_millis(150),
+            pull_is_partial: false,
             request_timeout: Duration::from_secs(10),
             max_frame: DEFAULT_MAX_FRAME,
         }
@@ -431,6 +434,7 @@ impl Inner {
                 }
             }
             "$/progress" => {
+                tracing::trace!(server = %self.config.server_id, ?params, "progress");
                 let seq = self.received.load(Ordering::Acquire);
                 lock(&self.state).on_progress(&params, seq);
                 self.bump();

@@ -37,6 +37,13 @@ pub struct DiagnosticsReport {
 
 const PULL_METHOD: &str = "textDocument/diagnostic";
 
+/// How waiting on a partial pull answer ended.
+enum Partial {
+    Done(Outcome, Arc<[LspDiagnostic]>),
+    /// The server asked for a re-pull (`workspace/diagnostic/refresh`).
+    Repull,
+}
+
 impl LspClient {
     /// Whether diagnostics are pulled from this server (static or dynamic).
     pub fn pulls_diagnostics(&self) -> bool {
@@ -171,12 +178,24 @@ impl LspClient {
                 params["identifier"] = identifier;
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
+            let refreshes_before = lock(&self.inner.state).refreshes;
             match self
                 .request_with_timeout(PULL_METHOD, params, remaining)
                 .await
             {
                 Ok(report) => match self.store_pull_report(&doc.uri, &report) {
-                    Some(diagnostics) => return (Outcome::Pulled, diagnostics),
+                    Some(diagnostics) if !self.inner.config.pull_is_partial => {
+                        return (Outcome::Pulled, diagnostics);
+                    }
+                    Some(diagnostics) => {
+                        match self
+                            .complete_partial(doc, diagnostics, refreshes_before, deadline)
+                            .await
+                        {
+                            Partial::Done(outcome, all) => return (outcome, all),
+                            Partial::Repull => previous = None,
+                        }
+                    }
                     // "unchanged" for a result we no longer hold: ask afresh.
                     None if previous.is_some() => previous = None,
                     None => return (Outcome::Pulled, Arc::from([])),
@@ -200,6 +219,62 @@ impl LspClient {
                     return (Outcome::TimedOut, Arc::from([]));
                 }
             }
+        }
+    }
+
+    /// For a server whose pull answers can be partial: after the answer, keep
+    /// waiting while it reports work-done progress (loading, cargo check) and
+    /// for the settle window, re-pull when it asks with a refresh, and add what
+    /// it pushes for this version after the change.
+    async fn complete_partial(
+        &self,
+        doc: &DocumentVersion,
+        pulled: Arc<[LspDiagnostic]>,
+        refreshes_before: u64,
+        deadline: Instant,
+    ) -> Partial {
+        let mut events = self.subscribe();
+        let grace_until = Instant::now() + self.inner.config.settle;
+        loop {
+            events.borrow_and_update();
+            let (refreshes, busy, pushed) = {
+                let state = lock(&self.inner.state);
+                let pushed = state
+                    .published
+                    .get(&doc.uri)
+                    .filter(|p| {
+                        p.seq > doc.changed_at && p.version.is_none_or(|v| v == doc.version)
+                    })
+                    .map(|p| p.diagnostics.clone());
+                (state.refreshes, !state.progress.is_empty(), pushed)
+            };
+            if refreshes > refreshes_before {
+                return Partial::Repull;
+            }
+            let merged: Arc<[LspDiagnostic]> = match pushed {
+                Some(pushed) if !pushed.is_empty() => {
+                    let mut all: Vec<LspDiagnostic> = pulled.to_vec();
+                    all.extend(pushed.iter().filter(|d| !pulled.contains(d)).cloned());
+                    all.into()
+                }
+                _ => pulled.clone(),
+            };
+            if self.inner.is_dead() {
+                return Partial::Done(Outcome::ServerDead, merged);
+            }
+            let now = Instant::now();
+            if !busy && now >= grace_until {
+                return Partial::Done(Outcome::Pulled, merged);
+            }
+            if now >= deadline {
+                return Partial::Done(Outcome::TimedOut, merged);
+            }
+            let wake = if busy {
+                deadline
+            } else {
+                grace_until.min(deadline)
+            };
+            let _ = tokio::time::timeout_at(wake, events.changed()).await;
         }
     }
 

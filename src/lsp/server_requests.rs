@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::client::{Inner, lock};
 use super::message::{ResponseError, codes};
-use super::state::{Registration, token_key};
+use super::state::{Progress, Registration, token_key};
 use super::uri;
 
 pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Value, ResponseError> {
@@ -76,8 +76,19 @@ pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Valu
             Ok(Value::Null)
         }
         "window/workDoneProgress/create" => {
+            // A created token counts as open work until its `end`: servers
+            // create the token, then begin a moment later, and a wait that
+            // looked in between would miss that the server is still busy.
             if let Some(token) = params.get("token") {
-                tracing::trace!(server = %server, token = %token_key(token), "progress token created");
+                let key = token_key(token);
+                tracing::trace!(server = %server, token = %key, "progress token created");
+                let seq = inner.received.load(std::sync::atomic::Ordering::Acquire);
+                lock(&inner.state).progress.entry(key).or_insert(Progress {
+                    title: None,
+                    message: None,
+                    began: seq,
+                });
+                inner.bump();
             }
             Ok(Value::Null)
         }

@@ -41,6 +41,11 @@ pub struct ServerSpec {
     /// How long to wait for more publishes after the first one that counts;
     /// 0 when the server publishes one final wave per document version.
     pub settle_ms: u64,
+    /// The server's pull answers can be partial: empty while its workspace
+    /// loads (it asks for a re-pull with `workspace/diagnostic/refresh`), and
+    /// without the diagnostics of a separate checker it pushes after save
+    /// (rust-analyzer's cargo check). See `lsp::diagnostics`.
+    pub pull_is_partial: bool,
     /// The exact command a user runs to install the server.
     pub install_hint: String,
     pub role: ServerRole,
@@ -196,6 +201,7 @@ fn spec(
         initialization_options: serde_json::Value::Null,
         settings: serde_json::Value::Null,
         settle_ms: 150,
+        pull_is_partial: false,
         install_hint: install_hint.to_string(),
         role: ServerRole::Primary,
         enabled_by_default: true,

@@ -8,6 +8,7 @@ pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
         root_strategy: RootStrategy::Outermost,
         settle_ms: 300,
+        pull_is_partial: true,
         ..spec(
             "rust-analyzer",
             &["rust-analyzer"],
