@@ -14,4 +14,5 @@ pub mod engine;
 pub mod lsp;
 pub mod registry;
 pub mod render;
+pub mod service;
 pub mod workspace;
