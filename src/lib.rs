@@ -8,6 +8,7 @@
 pub mod classify;
 pub mod cli;
 pub mod config;
+pub mod daemon;
 pub mod diagnostic;
 pub mod edit;
 pub mod engine;
