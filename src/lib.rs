@@ -8,10 +8,12 @@
 pub mod classify;
 pub mod cli;
 pub mod config;
+pub mod daemon;
 pub mod diagnostic;
 pub mod edit;
 pub mod engine;
 pub mod lsp;
 pub mod registry;
 pub mod render;
+pub mod service;
 pub mod workspace;

@@ -1,9 +1,139 @@
-//! `squiggle daemon` (placeholder until its change lands).
+//! `squiggle daemon start|stop|status`: manage the per-workspace daemon
+//! (`src/daemon/`). `daemon run` (hidden) is the daemon itself, in the
+//! foreground; `start` runs it detached and returns once it listens.
+
+use std::path::{Path, PathBuf};
+
+use crate::daemon::client::{self, Options};
+use crate::daemon::{DaemonError, server};
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
 
-pub async fn run(_args: Args) -> u8 {
-    eprintln!("squiggle daemon: not built yet");
+#[derive(clap::Args, Debug, Clone)]
+pub struct Common {
+    /// Workspace root (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// The daemon that honours the workspace's `command`/`args`/`env`
+    /// (trusted and untrusted daemons are separate).
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum Action {
+    /// Start the daemon for the workspace unless one is running.
+    Start(Common),
+    /// Stop the workspace's daemon and wait for it to exit.
+    Stop(Common),
+    /// Show the workspace's daemon: pid, uptime, requests, servers.
+    Status(Common),
+    /// Be the daemon, in the foreground.
+    #[command(hide = true)]
+    Run(Common),
+}
+
+pub async fn run(args: Args) -> u8 {
+    match args.action {
+        Action::Run(common) => {
+            let opts = server::Options {
+                root: common.root,
+                trust_workspace: common.trust_workspace,
+                runtime_dir: None,
+            };
+            match server::run(opts).await {
+                Ok(ended) => {
+                    tracing::debug!(?ended, "daemon ended");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("squiggle daemon: {e}");
+                    2
+                }
+            }
+        }
+        Action::Start(common) => {
+            let (root, opts) = setup(&common);
+            match client::try_connect_or_spawn(&root, &opts).await {
+                Ok(mut connection) => match connection.status().await {
+                    Ok(status) => {
+                        println!(
+                            "daemon for {} running (pid {})",
+                            status.workspace.display(),
+                            status.pid
+                        );
+                        0
+                    }
+                    Err(e) => fail(e),
+                },
+                Err(e) => fail(e),
+            }
+        }
+        Action::Stop(common) => {
+            let (root, opts) = setup(&common);
+            match client::stop(&root, &opts).await {
+                Ok(pid) => {
+                    println!("daemon for {} stopped (pid {pid})", shown(&root, &opts));
+                    0
+                }
+                Err(DaemonError::NotRunning(root)) => {
+                    println!("no daemon for {}", root.display());
+                    0
+                }
+                Err(e) => fail(e),
+            }
+        }
+        Action::Status(common) => {
+            let (root, opts) = setup(&common);
+            match client::status(&root, &opts).await {
+                Ok(status) => {
+                    println!("daemon for {}", status.workspace.display());
+                    println!("  pid        {}", status.pid);
+                    println!("  uptime     {}s", status.uptime_secs);
+                    println!("  requests   {}", status.requests);
+                    println!("  trusted    {}", status.trusted);
+                    println!("  idle after {}ms", status.idle_timeout_ms);
+                    for s in status.servers.iter().filter(|s| s.root.is_some()) {
+                        let pid = s.server_pid.map(|p| format!("pid {p}")).unwrap_or_default();
+                        println!("  server     {:<24} {:<10} {pid}", s.id, s.status);
+                    }
+                    0
+                }
+                Err(DaemonError::NotRunning(root)) => {
+                    println!("no daemon for {}", root.display());
+                    0
+                }
+                Err(e) => fail(e),
+            }
+        }
+    }
+}
+
+fn setup(common: &Common) -> (PathBuf, Options) {
+    let root = common.root.clone().unwrap_or_else(|| {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        crate::workspace::Workspace::discover(None, &cwd)
+            .map(|w| w.root().to_path_buf())
+            .unwrap_or(cwd)
+    });
+    let opts = Options {
+        trust_workspace: common.trust_workspace,
+        ..Options::default()
+    };
+    (root, opts)
+}
+
+fn shown(root: &Path, opts: &Options) -> String {
+    opts.locate(root)
+        .map(|(r, _)| r.display().to_string())
+        .unwrap_or_else(|_| root.display().to_string())
+}
+
+fn fail(e: DaemonError) -> u8 {
+    eprintln!("squiggle daemon: {e}");
     2
 }

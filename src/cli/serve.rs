@@ -1,9 +1,53 @@
-//! `squiggle serve` (placeholder until its change lands).
+//! `squiggle serve`: the JSON-RPC service over stdio (Content-Length
+//! framing), one engine for the life of the process. stdout carries only
+//! protocol frames; logs go to stderr. The process exits 0 when stdin
+//! closes, on the `exit` notification, or after answering `lsp/shutdown`
+//! (servers stopped first in every case).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::engine::{Engine, EngineOptions};
+use crate::service::{ConnectionEnd, serve_connection};
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct Args {}
+pub struct Args {
+    /// Workspace root (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
 
-pub async fn run(_args: Args) -> u8 {
-    eprintln!("squiggle serve: not built yet");
-    2
+pub async fn run(args: Args) -> u8 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let opts = EngineOptions {
+        root: args.root,
+        trust_workspace: args.trust_workspace,
+        ..Default::default()
+    };
+    let engine = match Engine::new(&opts, &cwd) {
+        Ok(engine) => Arc::new(engine),
+        Err(e) => {
+            eprintln!("squiggle: {e}");
+            return 2;
+        }
+    };
+    let end = serve_connection(engine.clone(), tokio::io::stdin(), tokio::io::stdout()).await;
+    engine.shutdown().await;
+    match end {
+        Ok(ConnectionEnd::Eof) => 0,
+        Ok(end) => {
+            // stdin is still open and tokio reads it on a blocking thread
+            // that would keep the runtime from ending: leave now. Every
+            // response was flushed and the servers are stopped.
+            tracing::debug!(?end, "service done");
+            std::process::exit(0)
+        }
+        Err(e) => {
+            eprintln!("squiggle serve: writing to stdout failed: {e}");
+            2
+        }
+    }
 }

@@ -1,0 +1,331 @@
+//! Talking to a workspace's daemon: connect, start one when there is none,
+//! and the calls hooks and `squiggle check` make. Every call has a deadline
+//! and every failure is an `Err`, so callers fall back to checking
+//! in-process; the daemon is an optimization, never a dependency.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::io::BufReader;
+use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::time::Instant;
+
+use super::socket::{self, Paths};
+use super::{DaemonError, DaemonStatus};
+use crate::lsp::framing::{FrameReader, write_frame};
+use crate::lsp::message::{Message, RequestId};
+use crate::service::CheckReply;
+use crate::workspace::Workspace;
+
+/// How long a started daemon has to start listening.
+pub const START_TIMEOUT: Duration = Duration::from_secs(3);
+/// The deadline of `squiggle/check` (servers' own deadlines are shorter).
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(60);
+/// The deadline of small requests (status, shutdown).
+pub const SMALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How to find and start daemons.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The `squiggle` binary to start as `daemon run` (default: this one).
+    pub exe: PathBuf,
+    /// Connect to (and start) the daemon that trusts the workspace config.
+    pub trust_workspace: bool,
+    /// Instead of `$XDG_RUNTIME_DIR`.
+    pub runtime_dir: Option<PathBuf>,
+    /// Extra environment for a started daemon.
+    pub env: Vec<(OsString, OsString)>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            exe: std::env::current_exe().unwrap_or_else(|_| PathBuf::from("squiggle")),
+            trust_workspace: false,
+            runtime_dir: None,
+            env: Vec::new(),
+        }
+    }
+}
+
+impl Options {
+    /// The canonical workspace root for `root` and its daemon's paths.
+    pub fn locate(&self, root: &Path) -> Result<(PathBuf, Paths), DaemonError> {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let workspace =
+            Workspace::discover(Some(root), &cwd).map_err(|source| DaemonError::Workspace {
+                root: root.to_path_buf(),
+                source,
+            })?;
+        let root = workspace.root().to_path_buf();
+        let paths = socket::paths(&root, self.trust_workspace, self.runtime_dir.as_deref());
+        Ok((root, paths))
+    }
+}
+
+/// One connection to a daemon; requests go one at a time.
+pub struct Connection {
+    reader: FrameReader<BufReader<OwnedReadHalf>>,
+    writer: OwnedWriteHalf,
+    next_id: i64,
+}
+
+impl Connection {
+    fn new(stream: UnixStream) -> Connection {
+        let (read, writer) = stream.into_split();
+        Connection {
+            reader: FrameReader::new(BufReader::new(read)),
+            writer,
+            next_id: 0,
+        }
+    }
+
+    /// Sends `method` and waits for its answer until `timeout`.
+    pub async fn request(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, DaemonError> {
+        self.next_id += 1;
+        let id = RequestId::Number(self.next_id);
+        let request = Message::Request {
+            id: id.clone(),
+            method: method.to_string(),
+            params,
+        };
+        let exchange = async {
+            write_frame(&mut self.writer, &request.to_bytes())
+                .await
+                .map_err(|_| DaemonError::Closed)?;
+            loop {
+                let body = match self.reader.read_frame().await {
+                    Ok(Some(body)) => body,
+                    Ok(None) | Err(_) => return Err(DaemonError::Closed),
+                };
+                if let Ok(Message::Response {
+                    id: Some(got),
+                    result,
+                }) = Message::parse(&body)
+                    && got == id
+                {
+                    return result.map_err(|error| DaemonError::Rpc {
+                        method: method.to_string(),
+                        error,
+                    });
+                }
+            }
+        };
+        tokio::time::timeout(timeout, exchange)
+            .await
+            .unwrap_or_else(|_| Err(DaemonError::Timeout(method.to_string())))
+    }
+
+    async fn typed<T: DeserializeOwned>(
+        &mut self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<T, DaemonError> {
+        let value = self.request(method, params, timeout).await?;
+        serde_json::from_value(value).map_err(|e| DaemonError::BadReply {
+            method: method.to_string(),
+            reason: e.to_string(),
+        })
+    }
+
+    pub async fn status(&mut self) -> Result<DaemonStatus, DaemonError> {
+        self.typed("squiggle/daemonStatus", json!({}), SMALL_TIMEOUT)
+            .await
+    }
+
+    pub async fn check(
+        &mut self,
+        files: &[PathBuf],
+        with_dependents: bool,
+    ) -> Result<CheckReply, DaemonError> {
+        let params = json!({"filePaths": files, "withDependents": with_dependents});
+        self.typed("squiggle/check", params, CHECK_TIMEOUT).await
+    }
+}
+
+/// The running daemon for `root`, or `None` when there is none.
+pub async fn connect(root: &Path, opts: &Options) -> Result<Option<Connection>, DaemonError> {
+    let (_, paths) = opts.locate(root)?;
+    socket::ensure_private_dir(&paths.dir)?;
+    connect_at(&paths.socket).await
+}
+
+async fn connect_at(socket: &Path) -> Result<Option<Connection>, DaemonError> {
+    match UnixStream::connect(socket).await {
+        Ok(stream) => Ok(Some(Connection::new(stream))),
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(DaemonError::io(format!(
+            "cannot connect to {}",
+            socket.display()
+        ))(e)),
+    }
+}
+
+/// Connects to the daemon for `root`, starting one when there is none.
+/// `None` when that failed (the reason is logged): check in-process.
+pub async fn connect_or_spawn(root: &Path, opts: &Options) -> Option<Connection> {
+    match try_connect_or_spawn(root, opts).await {
+        Ok(connection) => Some(connection),
+        Err(e) => {
+            tracing::debug!("no daemon: {e}");
+            None
+        }
+    }
+}
+
+/// [`connect_or_spawn`] with the reason it failed.
+pub async fn try_connect_or_spawn(root: &Path, opts: &Options) -> Result<Connection, DaemonError> {
+    let (root, paths) = opts.locate(root)?;
+    socket::ensure_private_dir(&paths.dir)?;
+    if let Some(connection) = connect_at(&paths.socket).await? {
+        return Ok(connection);
+    }
+    let mut child = spawn(&root, &paths, opts)?;
+    let deadline = Instant::now() + START_TIMEOUT;
+    let mut failed = false;
+    let connection = loop {
+        if let Some(connection) = connect_at(&paths.socket).await? {
+            break Some(connection);
+        }
+        // Exit 0 is a daemon that lost the race to another: keep trying.
+        if let Ok(Some(status)) = child.try_wait() {
+            failed |= !status.success();
+        }
+        if failed || Instant::now() >= deadline {
+            break None;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    // Reap the daemon when it exits, so it never lingers as a zombie.
+    std::thread::spawn(move || child.wait());
+    connection.ok_or(DaemonError::DidNotStart {
+        root,
+        log: paths.log,
+    })
+}
+
+/// Starts `squiggle daemon run` in its own session, stdio detached, stderr
+/// to the log file next to the socket.
+fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Child, DaemonError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let log = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(&paths.log)
+        .map_err(DaemonError::io(format!(
+            "cannot open {}",
+            paths.log.display()
+        )))?;
+    let mut command = std::process::Command::new(&opts.exe);
+    command.args(["daemon", "run", "--root"]).arg(root);
+    if opts.trust_workspace {
+        command.arg("--trust-workspace");
+    }
+    if let Some(dir) = &opts.runtime_dir {
+        command.env("XDG_RUNTIME_DIR", dir);
+    }
+    command
+        .envs(opts.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log);
+    // SAFETY: setsid is async-signal-safe; the closure touches nothing else.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    command.spawn().map_err(DaemonError::io(format!(
+        "cannot start {} daemon run",
+        opts.exe.display()
+    )))
+}
+
+/// Checks `files` in the daemon for `root` (started when needed). Any
+/// `Err` means: check in-process instead.
+pub async fn check(
+    root: &Path,
+    files: Vec<PathBuf>,
+    with_dependents: bool,
+) -> Result<CheckReply, DaemonError> {
+    check_with(root, files, with_dependents, &Options::default()).await
+}
+
+/// [`check`] with explicit options.
+pub async fn check_with(
+    root: &Path,
+    files: Vec<PathBuf>,
+    with_dependents: bool,
+    opts: &Options,
+) -> Result<CheckReply, DaemonError> {
+    let mut connection = try_connect_or_spawn(root, opts).await?;
+    connection.check(&files, with_dependents).await
+}
+
+/// The running daemon's status; `Err(NotRunning)` when there is none.
+pub async fn status(root: &Path, opts: &Options) -> Result<DaemonStatus, DaemonError> {
+    let (canonical, _) = opts.locate(root)?;
+    let mut connection = connect(root, opts)
+        .await?
+        .ok_or(DaemonError::NotRunning(canonical))?;
+    connection.status().await
+}
+
+/// Stops the daemon for `root` and waits until its process is gone.
+/// `Err(NotRunning)` when there is none.
+pub async fn stop(root: &Path, opts: &Options) -> Result<u32, DaemonError> {
+    let (canonical, paths) = opts.locate(root)?;
+    let mut connection = connect(root, opts)
+        .await?
+        .ok_or(DaemonError::NotRunning(canonical))?;
+    let pid = connection.status().await?.pid;
+    match connection
+        .request("squiggle/daemonShutdown", json!({}), SMALL_TIMEOUT)
+        .await
+    {
+        Ok(_) | Err(DaemonError::Closed) => {}
+        Err(e) => return Err(e),
+    }
+    let deadline = Instant::now() + SMALL_TIMEOUT + Duration::from_secs(5);
+    while alive(pid) || paths.socket.exists() {
+        if Instant::now() >= deadline {
+            return Err(DaemonError::Timeout("squiggle/daemonShutdown".into()));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(pid)
+}
+
+/// Whether process `pid` exists (a zombie counts as gone).
+pub fn alive(pid: u32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+    match stat {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        // SAFETY: signal 0 only checks that the process exists.
+        Err(_) => unsafe { libc::kill(pid as i32, 0) == 0 },
+    }
+}

@@ -1,0 +1,227 @@
+//! The daemon process (`squiggle daemon run`): bind the workspace's socket,
+//! serve every connection with the service protocol on one shared engine,
+//! exit after the idle timeout or on `squiggle/daemonShutdown`.
+//!
+//! Binding is the lock that makes one daemon win a race: a second daemon's
+//! bind fails with AddrInUse and it exits 0. A socket file nobody listens on
+//! (a daemon that was killed) is removed first, under the starters' `flock`
+//! so that two starters never remove each other's live socket.
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use super::socket::{self, Paths};
+use super::{DaemonError, DaemonStatus};
+use crate::engine::{Engine, EngineOptions};
+use crate::lsp::client::lock;
+use crate::lsp::message::ResponseError;
+use crate::service::{Host, serve_connection_with, status_rows};
+
+/// Overrides `daemonIdleMinutes` in milliseconds (tests, debugging).
+pub const IDLE_ENV: &str = "SQUIGGLE_DAEMON_IDLE_MS";
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub root: Option<PathBuf>,
+    pub trust_workspace: bool,
+    /// Where sockets live instead of `$XDG_RUNTIME_DIR`.
+    pub runtime_dir: Option<PathBuf>,
+}
+
+/// How `run` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Another daemon serves this workspace already.
+    AlreadyRunning,
+    Idle,
+    Shutdown,
+}
+
+struct Daemon {
+    engine: Arc<Engine>,
+    trusted: bool,
+    started: std::time::Instant,
+    idle: Duration,
+    requests: AtomicU64,
+    in_flight: AtomicU64,
+    last_activity: Mutex<Instant>,
+    shutdown: Notify,
+}
+
+impl Host for Daemon {
+    fn request_started(&self) {
+        self.requests.fetch_add(1, Ordering::SeqCst);
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        *lock(&self.last_activity) = Instant::now();
+    }
+
+    fn request_finished(&self) {
+        self.in_flight.fetch_sub(1, Ordering::SeqCst);
+        *lock(&self.last_activity) = Instant::now();
+    }
+
+    fn handle(&self, method: &str, _params: &Value) -> Option<Result<Value, ResponseError>> {
+        match method {
+            "squiggle/daemonStatus" => {
+                let status = DaemonStatus {
+                    pid: std::process::id(),
+                    uptime_secs: self.started.elapsed().as_secs(),
+                    workspace: self.engine.workspace.root().to_path_buf(),
+                    trusted: self.trusted,
+                    servers: status_rows(&self.engine),
+                    requests: self.requests.load(Ordering::SeqCst),
+                    in_flight: self.in_flight.load(Ordering::SeqCst),
+                    idle_timeout_ms: self.idle.as_millis() as u64,
+                };
+                Some(Ok(serde_json::to_value(status).unwrap_or(Value::Null)))
+            }
+            "squiggle/daemonShutdown" => {
+                self.shutdown.notify_one();
+                Some(Ok(Value::Null))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Runs the daemon in the foreground until it idles out or is told to stop.
+pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let engine_opts = EngineOptions {
+        root: opts.root.clone(),
+        trust_workspace: opts.trust_workspace,
+        ..Default::default()
+    };
+    let engine = Arc::new(Engine::new(&engine_opts, &cwd)?);
+    let paths = socket::paths(
+        engine.workspace.root(),
+        opts.trust_workspace,
+        opts.runtime_dir.as_deref(),
+    );
+    socket::ensure_private_dir(&paths.dir)?;
+    let Some(listener) = bind(&paths)? else {
+        return Ok(Ended::AlreadyRunning);
+    };
+    let inode = std::fs::metadata(&paths.socket).map(|m| m.ino()).ok();
+    let idle = std::env::var(IDLE_ENV)
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(engine.config.daemon_idle);
+    let daemon = Arc::new(Daemon {
+        engine: engine.clone(),
+        trusted: opts.trust_workspace,
+        started: std::time::Instant::now(),
+        idle,
+        requests: AtomicU64::new(0),
+        in_flight: AtomicU64::new(0),
+        last_activity: Mutex::new(Instant::now()),
+        shutdown: Notify::new(),
+    });
+    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace.root().display(), "daemon listening");
+    let mut connections = tokio::task::JoinSet::new();
+    let ended = loop {
+        while connections.try_join_next().is_some() {}
+        let busy = daemon.in_flight.load(Ordering::SeqCst) > 0;
+        let deadline = if busy {
+            Instant::now() + idle
+        } else {
+            *lock(&daemon.last_activity) + idle
+        };
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    if !same_user(&stream) {
+                        continue;
+                    }
+                    *lock(&daemon.last_activity) = Instant::now();
+                    let (read, write) = stream.into_split();
+                    let host: Arc<dyn Host> = daemon.clone();
+                    connections.spawn(serve_connection_with(engine.clone(), host, read, write));
+                }
+                Err(e) => tracing::warn!("accept failed: {e}"),
+            },
+            _ = daemon.shutdown.notified() => break Ended::Shutdown,
+            _ = tokio::time::sleep_until(deadline) => {
+                let quiet = daemon.in_flight.load(Ordering::SeqCst) == 0
+                    && lock(&daemon.last_activity).elapsed() >= idle;
+                if quiet {
+                    break Ended::Idle;
+                }
+            }
+        }
+    };
+    // Unlink first, so no new client connects into a closing daemon; only
+    // our own socket file, in case another daemon has replaced it.
+    if std::fs::metadata(&paths.socket).map(|m| m.ino()).ok() == inode {
+        let _ = std::fs::remove_file(&paths.socket);
+    }
+    drop(listener);
+    // Give the connection that asked for shutdown a moment to write its answer.
+    let _ = tokio::time::timeout(Duration::from_millis(200), async {
+        while daemon.in_flight.load(Ordering::SeqCst) > 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await;
+    connections.abort_all();
+    engine.shutdown().await;
+    tracing::info!(?ended, "daemon done");
+    Ok(ended)
+}
+
+/// Binds the socket, or `None` when a live daemon already has it.
+fn bind(paths: &Paths) -> Result<Option<UnixListener>, DaemonError> {
+    let _lock = socket::lock(&paths.lock)?;
+    if paths.socket.exists() {
+        match std::os::unix::net::UnixStream::connect(&paths.socket) {
+            Ok(_) => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                tracing::info!(socket = %paths.socket.display(), "removing a stale socket");
+                let _ = std::fs::remove_file(&paths.socket);
+            }
+            Err(_) => {}
+        }
+    }
+    // SAFETY: umask only swaps the process's file creation mask. The
+    // socket is created 600 with no window where others could connect.
+    let old = unsafe { libc::umask(0o077) };
+    let bound = UnixListener::bind(&paths.socket);
+    // SAFETY: as above; restores the previous mask.
+    unsafe { libc::umask(old) };
+    let listener = match bound {
+        Ok(listener) => listener,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => return Ok(None),
+        Err(e) => {
+            let what = format!("cannot listen on {}", paths.socket.display());
+            return Err(DaemonError::io(what)(e));
+        }
+    };
+    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(
+        DaemonError::io(format!("cannot chmod {}", paths.socket.display())),
+    )?;
+    Ok(Some(listener))
+}
+
+/// Only our own user may talk to the daemon.
+fn same_user(stream: &UnixStream) -> bool {
+    match stream.peer_cred() {
+        Ok(cred) if cred.uid() == socket::uid() => true,
+        Ok(cred) => {
+            tracing::warn!(uid = cred.uid(), "refused a connection from another user");
+            false
+        }
+        Err(e) => {
+            tracing::warn!("refused a connection without peer credentials: {e}");
+            false
+        }
+    }
+}

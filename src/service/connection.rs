@@ -1,0 +1,219 @@
+//! One framed JSON-RPC connection: read frames, answer each request in its
+//! own task (so a slow check never holds up `lsp/status`), and write every
+//! response through one writer task so frames never interleave.
+//!
+//! Errors on the wire are answered, never fatal: malformed JSON gets a
+//! ParseError with a null id, a JSON value that is not a message gets
+//! InvalidRequest, a bad frame header gets ParseError, and the loop reads on.
+//! Notifications are ignored except `exit`. The connection ends at end of
+//! input (in-flight requests are answered first), on `exit` (they are
+//! dropped), or after answering `lsp/shutdown`.
+
+use std::io;
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use super::methods;
+use crate::engine::Engine;
+use crate::lsp::framing::{FrameReader, write_frame};
+use crate::lsp::message::{Message, MessageError, RequestId, ResponseError, codes};
+
+/// Why a connection ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnectionEnd {
+    /// End of input (or a broken stream).
+    Eof,
+    /// The `exit` notification.
+    Exit,
+    /// `lsp/shutdown` was answered: the servers are stopped.
+    Shutdown,
+}
+
+/// What the process hosting a connection adds: activity tracking and its own
+/// methods (the daemon's `squiggle/daemonStatus`, `squiggle/daemonShutdown`).
+pub trait Host: Send + Sync + 'static {
+    /// A request arrived.
+    fn request_started(&self) {}
+    /// A request was answered.
+    fn request_finished(&self) {}
+    /// Answers a method the service does not know; `None` when the host
+    /// does not know it either (MethodNotFound).
+    fn handle(&self, _method: &str, _params: &Value) -> Option<Result<Value, ResponseError>> {
+        None
+    }
+}
+
+/// A host with nothing to add (`squiggle serve`).
+pub struct NoHost;
+
+impl Host for NoHost {}
+
+/// Serves one connection with the service's methods only.
+pub async fn serve_connection<R, W>(
+    engine: Arc<Engine>,
+    reader: R,
+    writer: W,
+) -> io::Result<ConnectionEnd>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    serve_connection_with(engine, Arc::new(NoHost), reader, writer).await
+}
+
+/// Serves one connection; `host` answers the methods the service does not.
+pub async fn serve_connection_with<R, W>(
+    engine: Arc<Engine>,
+    host: Arc<dyn Host>,
+    reader: R,
+    mut writer: W,
+) -> io::Result<ConnectionEnd>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
+    let writer_task = tokio::spawn(async move {
+        while let Some(body) = rx.recv().await {
+            write_frame(&mut writer, &body).await?;
+        }
+        Ok::<(), io::Error>(())
+    });
+    let mut frames = FrameReader::new(BufReader::new(reader));
+    let mut tasks = JoinSet::new();
+    let end = loop {
+        while tasks.try_join_next().is_some() {}
+        let body = match frames.read_frame().await {
+            Ok(Some(body)) => body,
+            Ok(None) => break ConnectionEnd::Eof,
+            Err(e) if e.is_recoverable() => {
+                send_error(&tx, None, codes::PARSE_ERROR, e.to_string());
+                continue;
+            }
+            Err(e) => {
+                tracing::debug!("connection closed: {e}");
+                break ConnectionEnd::Eof;
+            }
+        };
+        match Message::parse(&body) {
+            Ok(Message::Request { id, method, params }) if method == "lsp/shutdown" => {
+                host.request_started();
+                let reply = methods::handle(&engine, &method, params).await;
+                let reply = reply.unwrap_or(Ok(Value::Null));
+                send(
+                    &tx,
+                    Message::Response {
+                        id: Some(id),
+                        result: reply,
+                    },
+                );
+                host.request_finished();
+                break ConnectionEnd::Shutdown;
+            }
+            Ok(Message::Request { id, method, params }) => {
+                host.request_started();
+                let (engine, host, tx) = (engine.clone(), host.clone(), tx.clone());
+                tasks.spawn(async move {
+                    let result = answer(engine, host.clone(), method, params).await;
+                    send(
+                        &tx,
+                        Message::Response {
+                            id: Some(id),
+                            result,
+                        },
+                    );
+                    host.request_finished();
+                });
+            }
+            Ok(Message::Notification { method, .. }) if method == "exit" => {
+                break ConnectionEnd::Exit;
+            }
+            Ok(_) => {} // other notifications and stray responses
+            Err(MessageError::Json(e)) => {
+                send_error(&tx, None, codes::PARSE_ERROR, format!("{e}"));
+            }
+            Err(MessageError::NotJsonRpc) => {
+                let id = request_id(&body);
+                let message = "not a JSON-RPC request: expected an object with `method`";
+                send_error(&tx, id, codes::INVALID_REQUEST, message.into());
+            }
+        }
+    };
+    if end == ConnectionEnd::Exit {
+        tasks.abort_all();
+    }
+    while tasks.join_next().await.is_some() {}
+    drop(tx);
+    match writer_task.await {
+        Ok(Ok(())) | Err(_) => {}
+        Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Ok(Err(e)) => return Err(e),
+    }
+    Ok(end)
+}
+
+/// Runs one request in its own task, so that a panic becomes InternalError
+/// instead of a request that is never answered.
+async fn answer(
+    engine: Arc<Engine>,
+    host: Arc<dyn Host>,
+    method: String,
+    params: Value,
+) -> Result<Value, ResponseError> {
+    let name = method.clone();
+    let handled = tokio::spawn(async move {
+        if let Some(reply) = methods::handle(&engine, &method, params.clone()).await {
+            return reply;
+        }
+        host.handle(&method, &params).unwrap_or_else(|| {
+            Err(ResponseError {
+                code: codes::METHOD_NOT_FOUND,
+                message: format!("unknown method {method:?}; see docs/protocol.md"),
+                data: None,
+            })
+        })
+    })
+    .await;
+    handled.unwrap_or_else(|e| {
+        tracing::error!(method = %name, "request handler failed: {e}");
+        Err(ResponseError {
+            code: codes::INTERNAL_ERROR,
+            message: format!("{name} failed inside squiggle: {e}"),
+            data: None,
+        })
+    })
+}
+
+fn send(tx: &mpsc::UnboundedSender<Vec<u8>>, message: Message) {
+    let _ = tx.send(message.to_bytes());
+}
+
+fn send_error(
+    tx: &mpsc::UnboundedSender<Vec<u8>>,
+    id: Option<RequestId>,
+    code: i64,
+    message: String,
+) {
+    let error = ResponseError {
+        code,
+        message,
+        data: None,
+    };
+    send(
+        tx,
+        Message::Response {
+            id,
+            result: Err(error),
+        },
+    );
+}
+
+/// The id of a JSON object that is not a valid message, when it has one.
+fn request_id(body: &[u8]) -> Option<RequestId> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    serde_json::from_value(value.get("id")?.clone()).ok()
+}

@@ -1,0 +1,19 @@
+//! The JSON-RPC service: squiggle's engine behind Content-Length framed
+//! JSON-RPC 2.0, the same wire LSP uses, so an agent host written in any
+//! language talks to it with an off-the-shelf client (`vscode-jsonrpc`'s
+//! `StreamMessageReader`/`StreamMessageWriter`). `squiggle serve` runs one
+//! connection over stdio; the daemon runs many over a Unix socket, all
+//! sharing one [`Engine`](crate::engine::Engine).
+//!
+//! The methods and their shapes are in `docs/protocol.md`. This module owns
+//! the wire types (`wire`), the method table (`methods`) and the connection
+//! loop (`connection`); the engine stays unaware of JSON-RPC.
+
+mod connection;
+mod methods;
+mod params;
+pub mod wire;
+
+pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connection_with};
+pub use methods::{REFUSED, status_rows};
+pub use wire::{CheckReply, CheckedFile, ServerStatus, WireDiagnostic};

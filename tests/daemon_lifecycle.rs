@@ -1,0 +1,235 @@
+//! The daemon's life, with the real binary and the scripted fake server:
+//! auto-start and reuse, `daemon stop`, idling out, two starters racing, a
+//! stale socket file, file permissions, and a daemon killed mid-request
+//! (the client must fail fast so callers fall back to in-process checks).
+
+mod service;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use service::Workspace;
+use squiggle::daemon::client::{self, Options, alive};
+
+fn options(ws: &Workspace, idle_ms: Option<u64>) -> Options {
+    let mut env = vec![("XDG_CONFIG_HOME".into(), ws.config_home.clone().into())];
+    if let Some(ms) = idle_ms {
+        env.push(("SQUIGGLE_DAEMON_IDLE_MS".into(), ms.to_string().into()));
+    }
+    Options {
+        exe: PathBuf::from(env!("CARGO_BIN_EXE_squiggle")),
+        trust_workspace: true,
+        runtime_dir: Some(ws.runtime_dir.clone()),
+        env,
+    }
+}
+
+/// Kills a daemon the test started if the test ends with it alive.
+struct Reaper(u32);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        if alive(self.0) {
+            // SAFETY: a plain kill(2) of the daemon this test started.
+            unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+        }
+    }
+}
+
+async fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn starts_on_demand_reuses_servers_and_stops() {
+    let ws = Workspace::pull();
+    ws.write("a.fk", "@error(first)\n");
+    let opts = options(&ws, None);
+    let first = client::check_with(&ws.root, vec!["a.fk".into()], false, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    assert_eq!(first.files[0].diagnostics[0].message, "first");
+    assert!(first.text.contains("ERROR [1:1] first"), "{}", first.text);
+    ws.write("a.fk", "@error(second)\n");
+    let second = client::check_with(&ws.root, vec![ws.root.join("a.fk")], true, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("check: {e}"));
+    assert_eq!(second.files[0].diagnostics[0].message, "second");
+
+    let status = client::status(&ws.root, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("status: {e}"));
+    let _reaper = Reaper(status.pid);
+    assert_eq!(status.workspace, ws.root);
+    assert_eq!(status.requests, 3, "two checks and this status");
+    let fake = status.servers.iter().find(|s| s.id == "fake");
+    let fake = fake.unwrap_or_else(|| panic!("no fake in {:?}", status.servers));
+    assert_eq!((fake.status.as_str(), fake.starts), ("active", 1));
+
+    let (_, paths) = opts.locate(&ws.root).unwrap_or_else(|e| panic!("{e}"));
+    let mode = |p: &PathBuf| {
+        std::fs::metadata(p)
+            .map(|m| m.permissions().mode() & 0o777)
+            .ok()
+    };
+    assert_eq!(mode(&paths.dir), Some(0o700));
+    assert_eq!(mode(&paths.socket), Some(0o600));
+    assert_eq!(paths.dir, ws.runtime_dir.join("squiggle"));
+
+    let out = ws
+        .command(&["daemon", "status", "--trust-workspace", "--root"])
+        .arg(&ws.root)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("pid        {}", status.pid)),
+        "{text}"
+    );
+
+    let out = ws
+        .command(&["daemon", "stop", "--trust-workspace", "--root"])
+        .arg(&ws.root)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("stopped"), "{text}");
+    assert!(!alive(status.pid), "stop waits for the exit");
+    assert!(!paths.socket.exists());
+
+    let out = ws
+        .command(&["daemon", "status", "--trust-workspace", "--root"])
+        .arg(&ws.root)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.trim(), format!("no daemon for {}", ws.root.display()));
+}
+
+#[tokio::test]
+async fn cli_start_then_idle_exit() {
+    let ws = Workspace::pull();
+    ws.write("a.fk", "@error(e)\n");
+    let out = ws
+        .command(&["daemon", "start", "--trust-workspace", "--root"])
+        .arg(&ws.root)
+        .env("SQUIGGLE_DAEMON_IDLE_MS", "400")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("running (pid"),
+        "{text}"
+    );
+    let opts = options(&ws, None);
+    let status = client::status(&ws.root, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("status: {e}"));
+    let _reaper = Reaper(status.pid);
+    assert_eq!(status.idle_timeout_ms, 400);
+    let (_, paths) = opts.locate(&ws.root).unwrap_or_else(|e| panic!("{e}"));
+    wait_until("the idle daemon exits", || !alive(status.pid)).await;
+    assert!(!paths.socket.exists(), "an idle daemon removes its socket");
+}
+
+#[tokio::test]
+async fn racing_starters_share_one_daemon() {
+    let ws = Workspace::pull();
+    let opts = options(&ws, None);
+    let (a, b) = tokio::join!(
+        client::try_connect_or_spawn(&ws.root, &opts),
+        client::try_connect_or_spawn(&ws.root, &opts)
+    );
+    let (mut a, mut b) = (
+        a.unwrap_or_else(|e| panic!("a: {e}")),
+        b.unwrap_or_else(|e| panic!("b: {e}")),
+    );
+    let pid_a = a
+        .status()
+        .await
+        .map(|s| s.pid)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _reaper = Reaper(pid_a);
+    let pid_b = b
+        .status()
+        .await
+        .map(|s| s.pid)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(pid_a, pid_b);
+    client::stop(&ws.root, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("stop: {e}"));
+}
+
+#[tokio::test]
+async fn a_stale_socket_file_is_replaced() {
+    let ws = Workspace::pull();
+    let opts = options(&ws, None);
+    let (_, paths) = opts.locate(&ws.root).unwrap_or_else(|e| panic!("{e}"));
+    squiggle::daemon::socket::ensure_private_dir(&paths.dir).unwrap_or_else(|e| panic!("{e}"));
+    drop(std::os::unix::net::UnixListener::bind(&paths.socket).unwrap_or_else(|e| panic!("{e}")));
+    assert!(paths.socket.exists(), "a socket file nobody listens on");
+    let mut connection = client::try_connect_or_spawn(&ws.root, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("start over a stale socket: {e}"));
+    let pid = connection
+        .status()
+        .await
+        .map(|s| s.pid)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _reaper = Reaper(pid);
+    client::stop(&ws.root, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("stop: {e}"));
+}
+
+#[tokio::test]
+async fn a_killed_daemon_fails_the_check_fast() {
+    let ws = Workspace::new(json!({"diagnosticMode": "pull", "pullDelayMs": 5000}));
+    ws.write("a.fk", "@error(slow)\n");
+    let opts = options(&ws, None);
+    let mut watcher = client::try_connect_or_spawn(&ws.root, &opts)
+        .await
+        .unwrap_or_else(|e| panic!("start: {e}"));
+    let pid = watcher
+        .status()
+        .await
+        .map(|s| s.pid)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let _reaper = Reaper(pid);
+    let check = {
+        let (root, opts) = (ws.root.clone(), opts.clone());
+        tokio::spawn(async move {
+            let result = client::check_with(&root, vec!["a.fk".into()], false, &opts).await;
+            (result, Instant::now())
+        })
+    };
+    // Wait until the check is inside the daemon (it and this status in flight).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = watcher.status().await.unwrap_or_else(|e| panic!("{e}"));
+        if status.in_flight >= 2 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the check never reached the daemon"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // SAFETY: a plain kill(2) of the daemon this test started.
+    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+    let killed = Instant::now();
+    let (result, ended) = check.await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(result.is_err(), "{result:?}");
+    assert!(
+        ended.duration_since(killed) < Duration::from_secs(2),
+        "the failure was slow"
+    );
+}

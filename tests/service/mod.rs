@@ -1,0 +1,212 @@
+//! Shared helpers for tests that run `squiggle serve` and `squiggle daemon`
+//! against a workspace whose `.squiggle.toml` configures the scripted fake
+//! server for `.fk` files.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// A temp dir holding the workspace `ws/`, an empty `config/` for
+/// `XDG_CONFIG_HOME` and a private `run/` for `XDG_RUNTIME_DIR`.
+pub struct Workspace {
+    pub tmp: tempfile::TempDir,
+    pub root: PathBuf,
+    pub config_home: PathBuf,
+    pub runtime_dir: PathBuf,
+}
+
+impl Workspace {
+    /// `script` is the fake's JSON script; pull mode is the default.
+    pub fn new(script: Value) -> Workspace {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+        let root = outer.join("ws");
+        let config_home = outer.join("config");
+        let runtime_dir = outer.join("run");
+        for dir in [&root, &config_home, &runtime_dir] {
+            std::fs::create_dir(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
+            .unwrap_or_else(|e| panic!("chmod: {e}"));
+        let toml = format!(
+            "[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
+            command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
+            script = script.to_string(),
+        );
+        std::fs::write(root.join(".squiggle.toml"), toml).unwrap_or_else(|e| panic!("{e}"));
+        Workspace {
+            tmp,
+            root,
+            config_home,
+            runtime_dir,
+        }
+    }
+
+    pub fn pull() -> Workspace {
+        Workspace::new(json!({"diagnosticMode": "pull"}))
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.root.join(name);
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {name}: {e}"));
+        path
+    }
+
+    /// `squiggle ARGS` with this workspace's environment.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_squiggle"));
+        command
+            .args(args)
+            .env("XDG_CONFIG_HOME", &self.config_home)
+            .env("XDG_RUNTIME_DIR", &self.runtime_dir)
+            .current_dir(&self.root);
+        command
+    }
+}
+
+/// A running `squiggle serve`, spoken to with blocking IO; every read has a deadline.
+pub struct Service {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    frames: mpsc::Receiver<Value>,
+    next_id: i64,
+}
+
+pub const DEADLINE: Duration = Duration::from_secs(20);
+
+impl Service {
+    pub fn start(ws: &Workspace) -> Service {
+        let mut child = ws
+            .command(&["serve", "--trust-workspace", "--root"])
+            .arg(&ws.root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn squiggle serve: {e}"));
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+        let (tx, frames) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(body) = read_frame(&mut reader) {
+                let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                if tx.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        Service {
+            child,
+            stdin,
+            frames,
+            next_id: 0,
+        }
+    }
+
+    pub fn send_raw(&mut self, body: &[u8]) {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .unwrap_or_else(|| panic!("stdin closed"));
+        let header = format!("Content-Length: {}\r\n\r\n", body.len());
+        stdin
+            .write_all(header.as_bytes())
+            .and_then(|_| stdin.write_all(body))
+            .and_then(|_| stdin.flush())
+            .unwrap_or_else(|e| panic!("write to service: {e}"));
+    }
+
+    pub fn next_frame(&self) -> Value {
+        self.frames
+            .recv_timeout(DEADLINE)
+            .unwrap_or_else(|e| panic!("no frame from the service: {e}"))
+    }
+
+    /// Sends a request and returns the whole response object.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_raw(request.to_string().as_bytes());
+        loop {
+            let frame = self.next_frame();
+            if frame["id"] == json!(id) {
+                return frame;
+            }
+        }
+    }
+
+    /// The `result` of a successful call.
+    pub fn ok(&mut self, method: &str, params: Value) -> Value {
+        let response = self.call(method, params);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// The `error` of a failed call.
+    pub fn err(&mut self, method: &str, params: Value) -> Value {
+        let response = self.call(method, params);
+        assert!(
+            response.get("result").is_none(),
+            "{method} should fail: {response}"
+        );
+        response["error"].clone()
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin.take();
+    }
+
+    /// Waits for the process to exit; its exit code.
+    pub fn wait(&mut self) -> Option<i32> {
+        let deadline = std::time::Instant::now() + DEADLINE;
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the service did not exit");
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_frame(reader: &mut impl BufRead) -> Option<Vec<u8>> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    Some(body)
+}
+
+pub fn path_str(path: &Path) -> String {
+    path.display().to_string()
+}
