@@ -59,12 +59,19 @@ impl Workspace {
     }
 
     fn hook(&self, args: &[&str], stdin: &str) -> Output {
+        self.hook_env(args, stdin, &[("SQUIGGLE_NO_DAEMON", "1")])
+    }
+
+    /// Runs `squiggle hook` with extra environment (the daemon tests give it
+    /// a private runtime dir instead of forbidding the daemon).
+    fn hook_env(&self, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
         let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
             .arg("hook")
             .args(args)
             .current_dir(&self.root)
             .env("XDG_CONFIG_HOME", self.outer.join("xdg"))
             .env("HOME", &self.outer)
+            .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -307,4 +314,57 @@ fn a_broken_configuration_is_not_the_agents_problem() {
     silent(&out);
     assert_contains(&stderr(&out), "squiggle hook: ");
     assert_contains(&stderr(&out), "noSuchKey");
+}
+
+#[test]
+fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
+    let ws = Workspace::new();
+    let runtime = ws.outer.join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    let runtime_s = runtime.display().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
+        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
+    ];
+    let file = ws.write("a.fk", "x @error(first)\n");
+    let payload = ws.claude(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+    );
+    let first = ws.hook_env(&["claude"], &payload.to_string(), &env);
+    assert!(
+        String::from_utf8_lossy(&first.stdout).contains("ERROR [1:3] first"),
+        "{first:?}"
+    );
+    ws.write("a.fk", "x @error(second)\n");
+    let second = ws.hook_env(&["claude"], &payload.to_string(), &env);
+    assert!(
+        String::from_utf8_lossy(&second.stdout).contains("ERROR [1:3] second"),
+        "{second:?}"
+    );
+    // One daemon answered both, with the server it started for the first.
+    let status = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+        .args(["daemon", "status", "--root"])
+        .arg(&ws.root)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&status.stdout).to_string();
+    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+        .args(["daemon", "stop", "--root"])
+        .arg(&ws.root)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .output();
+    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    // Two checks plus this status request, and one fake server, still active.
+    assert!(text.contains("requests   3"), "daemon status:\n{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("server") && l.contains("fake") && l.contains("active"))
+            .count(),
+        1,
+        "{text}"
+    );
 }

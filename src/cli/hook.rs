@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::engine::{CheckReport, Engine, EngineOptions, FileInput};
+use crate::engine::{CheckReport, Engine, EngineOptions};
 use crate::render::RenderOptions;
 
 /// The agents squiggle has hook adapters (and `init` entries) for.
@@ -58,6 +58,10 @@ pub struct Args {
     /// Workspace root (default: the git top-level of the event's cwd).
     #[arg(long)]
     pub root: Option<PathBuf>,
+    /// Check in this process instead of through the warm daemon (also
+    /// `SQUIGGLE_NO_DAEMON=1`).
+    #[arg(long)]
+    pub no_daemon: bool,
 }
 
 /// What a hook payload asks for.
@@ -85,11 +89,12 @@ pub async fn run(args: Args) -> u8 {
         eprintln!("squiggle hook: name the agent (claude, codex or gemini) or pass --file PATH");
         return 2;
     }
+    let no_daemon = args.no_daemon;
     // A panic inside the check must not fail the agent's tool call either.
     let work = tokio::spawn(async move {
         match args.agent {
-            Some(agent) => run_agent(agent, root, cwd).await,
-            None => run_files(args.files, root, cwd).await,
+            Some(agent) => run_agent(agent, root, cwd, no_daemon).await,
+            None => run_files(args.files, root, cwd, no_daemon).await,
         }
     });
     if let Err(e) = work.await {
@@ -99,7 +104,7 @@ pub async fn run(args: Args) -> u8 {
     0
 }
 
-async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf) {
+async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
     let mut input = String::new();
     if let Err(e) = std::io::stdin().read_to_string(&mut input) {
         malformed(&Malformed(format!("cannot read stdin: {e}")));
@@ -132,7 +137,9 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf) {
             return;
         }
     };
-    let Some((report, opts)) = check(root.as_deref(), &cwd, files, with_dependents).await else {
+    let Some((report, opts)) =
+        check(root.as_deref(), &cwd, files, with_dependents, no_daemon).await
+    else {
         return;
     };
     let text = reply::feedback(&report, &opts);
@@ -147,9 +154,9 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf) {
     emit(&reply::additional_context(event, &text));
 }
 
-async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf) {
+async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
     let files = files.into_iter().map(|f| cwd.join(f)).collect();
-    if let Some((report, opts)) = check(root.as_deref(), &cwd, files, false).await {
+    if let Some((report, opts)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
         let text = reply::feedback(&report, &opts);
         if !text.is_empty() {
             emit(&text);
@@ -165,6 +172,7 @@ pub async fn check(
     cwd: &Path,
     files: Vec<PathBuf>,
     with_dependents: bool,
+    no_daemon: bool,
 ) -> Option<(CheckReport, RenderOptions)> {
     let opts = EngineOptions {
         root: root.map(Path::to_path_buf),
@@ -178,14 +186,12 @@ pub async fn check(
             return None;
         }
     };
-    let inputs = files.into_iter().map(FileInput::on_disk).collect();
-    let report = if with_dependents {
-        engine.check_with_dependents(inputs).await
-    } else {
-        engine.check_files(inputs, false).await
-    };
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
+        .collect();
     let render = engine.render_options();
-    engine.shutdown().await;
+    let report = super::warm::check(&engine, files, with_dependents, no_daemon).await;
     Some((report, render))
 }
 

@@ -9,3 +9,4 @@ pub mod doctor;
 pub mod hook;
 pub mod init;
 pub mod serve;
+pub mod warm;

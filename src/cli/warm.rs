@@ -1,0 +1,70 @@
+//! A check that uses the warm per-workspace daemon when it can: cold
+//! language servers cost seconds (typescript-language-server about five),
+//! and a hook is a fresh process per edit. If the daemon cannot be reached,
+//! or dies mid-request, the check runs in this process instead — slower,
+//! still correct. `--no-daemon` or `SQUIGGLE_NO_DAEMON=1` force in-process.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::engine::{CheckReport, Engine, FileInput, FileReport, ServerOutcome};
+
+/// Whether the environment forbids the daemon.
+pub fn daemon_disabled(flag: bool) -> bool {
+    flag || std::env::var_os("SQUIGGLE_NO_DAEMON").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Checks `files` (absolute paths) through the daemon for the engine's
+/// workspace, falling back to `engine` itself.
+pub async fn check(
+    engine: &Arc<Engine>,
+    files: Vec<PathBuf>,
+    with_dependents: bool,
+    no_daemon: bool,
+) -> CheckReport {
+    if !daemon_disabled(no_daemon) {
+        match crate::daemon::client::check(engine.workspace.root(), files.clone(), with_dependents)
+            .await
+        {
+            Ok(reply) => return from_reply(reply),
+            Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
+        }
+    }
+    let inputs: Vec<FileInput> = files.into_iter().map(FileInput::on_disk).collect();
+    let report = if with_dependents {
+        engine.check_with_dependents(inputs).await
+    } else {
+        engine.check_files(inputs, false).await
+    };
+    engine.shutdown().await;
+    report
+}
+
+fn from_reply(reply: crate::service::CheckReply) -> CheckReport {
+    let files = reply
+        .files
+        .into_iter()
+        .map(|f| FileReport {
+            file: f.file,
+            diagnostics: f.diagnostics,
+            outcomes: f
+                .outcomes
+                .into_iter()
+                .map(|o| ServerOutcome {
+                    server: o.server,
+                    outcome: o.outcome,
+                    elapsed_ms: o.elapsed_ms,
+                    detail: o.detail,
+                    root: PathBuf::new(),
+                    written_at: 0,
+                })
+                .collect(),
+            text: None,
+            canonical: None,
+        })
+        .collect();
+    CheckReport {
+        files,
+        others: reply.others,
+    }
+}
