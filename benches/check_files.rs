@@ -3,6 +3,9 @@
 //! (100 files should cost far less than 100 × one file). Every iteration
 //! changes every file, so each check is a real didChange + pull per file.
 //!
+//! A second group scripts a 20 ms server delay per answer: if waits were
+//! sequential, 100 files would take two seconds.
+//!
 //! Run: `cargo bench --bench check_files`
 
 use std::collections::BTreeMap;
@@ -14,9 +17,9 @@ use squiggle::config::{Config, ServerOverride};
 use squiggle::engine::{Engine, FileInput};
 use squiggle::workspace::Workspace;
 
-fn engine(root: &std::path::Path) -> Option<Arc<Engine>> {
+fn engine(root: &std::path::Path, pull_delay_ms: u64) -> Option<Arc<Engine>> {
     let mut config = Config::default();
-    let script = serde_json::json!({"diagnosticMode": "pull", "sync": "incremental"});
+    let script = serde_json::json!({"diagnosticMode": "pull", "sync": "incremental", "pullDelayMs": pull_delay_ms});
     config.servers.insert(
         "fake".into(),
         ServerOverride {
