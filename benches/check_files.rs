@@ -39,6 +39,13 @@ fn engine(root: &std::path::Path, pull_delay_ms: u64) -> Option<Arc<Engine>> {
 }
 
 fn check_files(c: &mut Criterion) {
+    // Server answers at once: the cost is squiggle's plus the fake's own work.
+    bench_group(c, "check_files_pull", 0);
+    // Server takes 20 ms per answer: parallel waits cost one delay, not N.
+    bench_group(c, "check_files_pull_20ms", 20);
+}
+
+fn bench_group(c: &mut Criterion, name: &str, pull_delay_ms: u64) {
     let Ok(runtime) = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -47,13 +54,13 @@ fn check_files(c: &mut Criterion) {
         return;
     };
     let Ok(dir) = tempfile::tempdir() else { return };
-    let Some(engine) = engine(dir.path()) else {
+    let Some(engine) = engine(dir.path(), pull_delay_ms) else {
         return;
     };
     let body: String = (0..100)
         .map(|i| format!("let value_{i} = compute({i});\n"))
         .collect();
-    let mut group = c.benchmark_group("check_files_pull");
+    let mut group = c.benchmark_group(name);
     group
         .sample_size(50)
         .measurement_time(Duration::from_secs(8));
