@@ -117,6 +117,7 @@ impl Ws {
             .args(args)
             .current_dir(dir)
             .env("XDG_CONFIG_HOME", &self.xdg)
+            .env("SQUIGGLE_NO_DAEMON", "1")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env_remove("RUST_LOG")
@@ -487,4 +488,41 @@ fn verbose_prints_progress_and_outcomes_on_stderr() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn check_runs_through_the_warm_daemon_and_reports_the_same() {
+    let ws = Ws::new();
+    ws.write("a.fk", "@error(through the daemon)\n");
+    let runtime = ws.root.parent().unwrap_or(&ws.root).join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .args(args)
+            .current_dir(&ws.root)
+            .env("XDG_CONFIG_HOME", &ws.xdg)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+            .env_remove("SQUIGGLE_NO_DAEMON")
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let first = run(&["check", "--trust-workspace", "a.fk"]);
+    let second = run(&["check", "--trust-workspace", "a.fk"]);
+    let status = run(&["daemon", "status", "--trust-workspace"]);
+    let stopped = run(&["daemon", "stop", "--trust-workspace"]);
+    for out in [&first, &second] {
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("ERROR [1:1] through the daemon"),
+            "{out:?}"
+        );
+    }
+    let status = String::from_utf8_lossy(&status.stdout).to_string();
+    assert!(
+        status.contains("requests   3"),
+        "both checks went to one daemon:\n{status}"
+    );
+    assert!(stopped.status.success(), "{stopped:?}");
 }

@@ -84,6 +84,10 @@ pub struct Args {
     /// Progress and per-file outcomes on stderr, even when it is not a terminal.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Check in this process instead of through the warm daemon (also
+    /// `SQUIGGLE_NO_DAEMON=1`).
+    #[arg(long)]
+    pub no_daemon: bool,
 }
 
 fn parse_severity(name: &str) -> Result<Severity, String> {
@@ -194,8 +198,17 @@ async fn check(args: Args) -> Result<u8, String> {
             plural(inputs.len(), "file")
         );
     }
-    let report = engine.check_files(inputs, false).await;
-    engine.shutdown().await;
+    // On-disk content can be checked by the warm daemon; staged content is
+    // passed by value, which only an in-process check takes.
+    let report = if inputs.iter().all(|i| i.content.is_none()) {
+        let files = inputs.into_iter().map(|i| i.path).collect();
+        super::warm::check_trusting(&engine, files, false, args.no_daemon, args.trust_workspace)
+            .await
+    } else {
+        let report = engine.check_files(inputs, false).await;
+        engine.shutdown().await;
+        report
+    };
 
     let notices = server_notices(&report);
     for notice in &notices.warnings {

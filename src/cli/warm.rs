@@ -22,10 +22,25 @@ pub async fn check(
     with_dependents: bool,
     no_daemon: bool,
 ) -> CheckReport {
+    check_trusting(engine, files, with_dependents, no_daemon, false).await
+}
+
+/// [`check`], through the daemon that honours the workspace configuration's
+/// `command`/`args`/`env` when `trust_workspace` (`--trust-workspace`).
+pub async fn check_trusting(
+    engine: &Arc<Engine>,
+    files: Vec<PathBuf>,
+    with_dependents: bool,
+    no_daemon: bool,
+    trust_workspace: bool,
+) -> CheckReport {
     if !daemon_disabled(no_daemon) {
-        match crate::daemon::client::check(engine.workspace.root(), files.clone(), with_dependents)
-            .await
-        {
+        let opts = crate::daemon::client::Options {
+            trust_workspace,
+            ..Default::default()
+        };
+        let root = engine.workspace.root();
+        match crate::daemon::client::check_with(root, files.clone(), with_dependents, &opts).await {
             Ok(reply) => return from_reply(reply),
             Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
         }
