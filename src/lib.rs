@@ -13,6 +13,8 @@ pub mod diagnostic;
 pub mod edit;
 pub mod engine;
 pub mod lsp;
+pub mod mcp;
+pub mod navigation;
 pub mod registry;
 pub mod render;
 pub mod service;

@@ -79,6 +79,8 @@ enum Command {
     Serve(squiggle::cli::serve::Args),
     /// The per-workspace daemon that keeps servers warm.
     Daemon(squiggle::cli::daemon::Args),
+    /// Serve navigation, diagnostics and write tools over MCP.
+    Mcp(squiggle::cli::mcp::Args),
     /// Show the built-in and configured servers and whether each is installed.
     Status {
         #[command(flatten)]
@@ -184,6 +186,7 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
         Command::Init(args) => Ok(ExitCode::from(squiggle::cli::init::run(args).await)),
         Command::Serve(args) => Ok(ExitCode::from(squiggle::cli::serve::run(args).await)),
         Command::Daemon(args) => Ok(ExitCode::from(squiggle::cli::daemon::run(args).await)),
+        Command::Mcp(args) => Ok(ExitCode::from(squiggle::cli::mcp::run(args).await)),
         Command::Status { common } => {
             let engine = engine(&common)?;
             let root = engine.workspace.root().to_path_buf();

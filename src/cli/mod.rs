@@ -8,5 +8,6 @@ pub mod daemon;
 pub mod doctor;
 pub mod hook;
 pub mod init;
+pub mod mcp;
 pub mod serve;
 pub mod warm;

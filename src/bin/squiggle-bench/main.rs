@@ -1,0 +1,2 @@
+//! The benchmark program (placeholder until its change lands).
+fn main() {}

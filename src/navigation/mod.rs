@@ -1,0 +1,1 @@
+//! Navigation requests against the running servers (placeholder until its change lands).
