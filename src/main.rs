@@ -81,11 +81,8 @@ enum Command {
     Daemon(squiggle::cli::daemon::Args),
     /// Serve navigation, diagnostics and write tools over MCP.
     Mcp(squiggle::cli::mcp::Args),
-    /// Show the built-in and configured servers and whether each is installed.
-    Status {
-        #[command(flatten)]
-        common: Common,
-    },
+    /// Show every server (installed or not) and a running daemon's instances.
+    Status(squiggle::cli::status::Args),
 }
 
 fn main() -> ExitCode {
@@ -187,58 +184,7 @@ async fn run_inner(command: Command) -> Result<ExitCode, ExitCode> {
         Command::Serve(args) => Ok(ExitCode::from(squiggle::cli::serve::run(args).await)),
         Command::Daemon(args) => Ok(ExitCode::from(squiggle::cli::daemon::run(args).await)),
         Command::Mcp(args) => Ok(ExitCode::from(squiggle::cli::mcp::run(args).await)),
-        Command::Status { common } => {
-            let engine = engine(&common)?;
-            let root = engine.workspace.root().to_path_buf();
-            let path_var = std::env::var_os("PATH");
-            let mut rows = Vec::new();
-            for server in &engine.servers {
-                let found = squiggle::registry::detect::find_command(
-                    &server.spec,
-                    &root,
-                    &root,
-                    path_var.as_deref(),
-                );
-                let state = match (&server.untrusted, server.enabled, &found) {
-                    (Some(_), _, _) => "untrusted",
-                    (None, false, _) => "disabled",
-                    (None, true, None) => "unavailable",
-                    (None, true, Some(_)) => "available",
-                };
-                rows.push(serde_json::json!({
-                    "id": server.spec.id,
-                    "status": state,
-                    "path": found.as_ref().map(|(p, _)| p.display().to_string()),
-                    "installHint": server.spec.install_hint,
-                    "languages": server.spec.languages,
-                    "detail": server.untrusted,
-                }));
-            }
-            if common.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&rows).unwrap_or_default()
-                );
-            } else {
-                for r in &rows {
-                    let status = r["status"].as_str().unwrap_or_default();
-                    let where_ = match status {
-                        "available" => r["path"].as_str().unwrap_or_default().to_string(),
-                        "unavailable" => {
-                            format!("install: {}", r["installHint"].as_str().unwrap_or_default())
-                        }
-                        _ => r["detail"].as_str().unwrap_or_default().to_string(),
-                    };
-                    println!(
-                        "{:<28} {:<12} {}",
-                        r["id"].as_str().unwrap_or_default(),
-                        status,
-                        where_
-                    );
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Status(args) => Ok(ExitCode::from(squiggle::cli::status::run(args).await)),
     }
 }
 
@@ -251,18 +197,18 @@ async fn finish_tool(
     match result {
         Ok(result) => {
             if json {
-                println!(
+                squiggle::outln!(
                     "{}",
                     serde_json::to_string_pretty(&result).unwrap_or_default()
                 );
             } else {
-                println!("{}", result.text().trim_end());
+                squiggle::outln!("{}", result.text().trim_end());
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
             if json {
-                println!("{}", serde_json::json!({ "error": e.to_string() }));
+                squiggle::outln!("{}", serde_json::json!({ "error": e.to_string() }));
             } else {
                 eprintln!("squiggle: {e}");
             }

@@ -61,7 +61,7 @@ pub async fn run(args: Args) -> u8 {
             match client::try_connect_or_spawn(&root, &opts).await {
                 Ok(mut connection) => match connection.status().await {
                     Ok(status) => {
-                        println!(
+                        crate::outln!(
                             "daemon for {} running (pid {})",
                             status.workspace.display(),
                             status.pid
@@ -77,11 +77,11 @@ pub async fn run(args: Args) -> u8 {
             let (root, opts) = setup(&common);
             match client::stop(&root, &opts).await {
                 Ok(pid) => {
-                    println!("daemon for {} stopped (pid {pid})", shown(&root, &opts));
+                    crate::outln!("daemon for {} stopped (pid {pid})", shown(&root, &opts));
                     0
                 }
                 Err(DaemonError::NotRunning(root)) => {
-                    println!("no daemon for {}", root.display());
+                    crate::outln!("no daemon for {}", root.display());
                     0
                 }
                 Err(e) => fail(e),
@@ -91,20 +91,20 @@ pub async fn run(args: Args) -> u8 {
             let (root, opts) = setup(&common);
             match client::status(&root, &opts).await {
                 Ok(status) => {
-                    println!("daemon for {}", status.workspace.display());
-                    println!("  pid        {}", status.pid);
-                    println!("  uptime     {}s", status.uptime_secs);
-                    println!("  requests   {}", status.requests);
-                    println!("  trusted    {}", status.trusted);
-                    println!("  idle after {}ms", status.idle_timeout_ms);
+                    crate::outln!("daemon for {}", status.workspace.display());
+                    crate::outln!("  pid        {}", status.pid);
+                    crate::outln!("  uptime     {}s", status.uptime_secs);
+                    crate::outln!("  requests   {}", status.requests);
+                    crate::outln!("  trusted    {}", status.trusted);
+                    crate::outln!("  idle after {}ms", status.idle_timeout_ms);
                     for s in status.servers.iter().filter(|s| s.root.is_some()) {
                         let pid = s.server_pid.map(|p| format!("pid {p}")).unwrap_or_default();
-                        println!("  server     {:<24} {:<10} {pid}", s.id, s.status);
+                        crate::outln!("  server     {:<24} {:<10} {pid}", s.id, s.status);
                     }
                     0
                 }
                 Err(DaemonError::NotRunning(root)) => {
-                    println!("no daemon for {}", root.display());
+                    crate::outln!("no daemon for {}", root.display());
                     0
                 }
                 Err(e) => fail(e),

@@ -107,12 +107,12 @@ pub async fn run(args: Args) -> u8 {
         reports.push(report);
     }
     if args.json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string_pretty(&reports).unwrap_or_default()
         );
     } else {
-        print!("{}", table::render(&reports));
+        crate::out!("{}", table::render(&reports));
     }
     let unmet: Vec<&str> = args
         .require

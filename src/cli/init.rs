@@ -149,11 +149,11 @@ pub async fn run(args: Args) -> u8 {
         },
     };
     if args.print {
-        print!("{content}");
+        crate::out!("{content}");
         return 0;
     }
     if !changed {
-        println!(
+        crate::outln!(
             "{} already runs `{}`; nothing changed",
             path.display(),
             command(args.agent)
@@ -164,7 +164,7 @@ pub async fn run(args: Args) -> u8 {
         eprintln!("squiggle init: cannot write {}: {e}", path.display());
         return 2;
     }
-    println!(
+    crate::outln!(
         "added `{}` to {} ({}, matcher \"{}\")",
         command(args.agent),
         path.display(),
@@ -172,7 +172,7 @@ pub async fn run(args: Args) -> u8 {
         target.matcher
     );
     if let Some(note) = note(args.agent) {
-        println!("{note}");
+        crate::outln!("{note}");
     }
     0
 }

@@ -10,4 +10,32 @@ pub mod hook;
 pub mod init;
 pub mod mcp;
 pub mod serve;
+pub mod status;
 pub mod warm;
+
+/// Writes to stdout; a closed stdout (`squiggle status | head`) ends the
+/// process quietly with success instead of a panic. SIGPIPE stays ignored
+/// process-wide on purpose: squiggle writes to language servers' stdin, and a
+/// server that died must not take squiggle with it.
+pub fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
+    }
+}
+
+/// `println!` for command output, through [`write_stdout`].
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::cli::write_stdout("\n") };
+    ($($arg:tt)*) => { $crate::cli::write_stdout(&format!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` for command output, through [`write_stdout`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(&format!($($arg)*)) };
+}

@@ -1,0 +1,114 @@
+//! `squiggle status`: every built-in and configured server — installed or
+//! not (with the exact install command), enabled, disabled or untrusted —
+//! and, when a daemon runs for this workspace, its live instances (project
+//! root, state, pid). Reads nothing else and starts nothing.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::engine::{Engine, EngineOptions};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    /// Workspace root (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
+
+pub async fn run(args: Args) -> u8 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let opts = EngineOptions {
+        root: args.root.clone(),
+        trust_workspace: args.trust_workspace,
+        ..Default::default()
+    };
+    let engine = match Engine::new(&opts, &cwd) {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("squiggle: {e}");
+            return 2;
+        }
+    };
+    let root = engine.workspace.root().to_path_buf();
+    let daemon_opts = crate::daemon::client::Options {
+        trust_workspace: args.trust_workspace,
+        ..Default::default()
+    };
+    let live = crate::daemon::client::status(&root, &daemon_opts)
+        .await
+        .ok();
+    let path_var = std::env::var_os("PATH");
+    let mut rows = Vec::new();
+    for server in &engine.servers {
+        let found =
+            crate::registry::detect::find_command(&server.spec, &root, &root, path_var.as_deref());
+        let state = match (&server.untrusted, server.enabled, &found) {
+            (Some(_), _, _) => "untrusted",
+            (None, false, _) => "disabled",
+            (None, true, None) => "unavailable",
+            (None, true, Some(_)) => "available",
+        };
+        let instances: Vec<Value> = live
+            .iter()
+            .flat_map(|d| &d.servers)
+            .filter(|s| s.id == server.spec.id && s.root.is_some())
+            .map(|s| json!({ "root": s.root, "status": s.status, "serverPid": s.server_pid }))
+            .collect();
+        rows.push(json!({
+            "id": server.spec.id,
+            "status": state,
+            "path": found.as_ref().map(|(p, _)| p.display().to_string()),
+            "installHint": server.spec.install_hint,
+            "languages": server.spec.languages,
+            "detail": server.untrusted,
+            "running": instances,
+        }));
+    }
+    if args.json {
+        let daemon = live
+            .as_ref()
+            .map(|d| json!({ "pid": d.pid, "uptimeSecs": d.uptime_secs, "requests": d.requests }));
+        let out = json!({ "workspace": root, "daemon": daemon, "servers": rows });
+        crate::outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return 0;
+    }
+    match &live {
+        Some(d) => crate::outln!(
+            "workspace {} · daemon pid {} · up {}s · {} requests",
+            root.display(),
+            d.pid,
+            d.uptime_secs,
+            d.requests
+        ),
+        None => crate::outln!("workspace {} · no daemon running", root.display()),
+    }
+    for r in &rows {
+        let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+        let status = text("status");
+        let detail = match status.as_str() {
+            "available" => text("path"),
+            "unavailable" => format!("install: {}", text("installHint")),
+            _ => text("detail"),
+        };
+        crate::outln!("{:<28} {:<12} {}", text("id"), status, detail);
+        for i in r["running"].as_array().into_iter().flatten() {
+            let pid = i["serverPid"]
+                .as_u64()
+                .map_or_else(|| "-".into(), |p| p.to_string());
+            crate::outln!(
+                "{:<28} {:<12} {} (pid {pid})",
+                "",
+                i["status"].as_str().unwrap_or_default(),
+                i["root"].as_str().unwrap_or_default()
+            );
+        }
+    }
+    0
+}

@@ -1,0 +1,88 @@
+//! `squiggle status`: every server with its install state, a running
+//! daemon's live instances, and no panic when stdout is closed early.
+
+use std::process::{Command, Stdio};
+
+fn squiggle() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_squiggle"));
+    c.env_remove("RUST_LOG");
+    c
+}
+
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut child = squiggle()
+        .args(["status", "--root"])
+        .arg(dir.path())
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The reader goes away before the first line is written (`| head -0`).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn status_lists_servers_with_install_hints_and_a_daemons_live_instances() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+    let (ws, run, xdg) = (outer.join("ws"), outer.join("run"), outer.join("xdg"));
+    for d in [&ws, &run, &xdg] {
+        std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let config = format!(
+        "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",
+        env!("CARGO_BIN_EXE_squiggle-fake-lsp")
+    );
+    std::fs::write(ws.join(".squiggle.toml"), config).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(ws.join("a.fk"), "fine\n").unwrap_or_else(|e| panic!("{e}"));
+    let run_cmd = |args: &[&str]| {
+        squiggle()
+            .args(args)
+            .arg("--trust-workspace")
+            .current_dir(&ws)
+            .env("XDG_RUNTIME_DIR", &run)
+            .env("XDG_CONFIG_HOME", &xdg)
+            .env("PATH", "/usr/bin:/bin")
+            .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let before: serde_json::Value =
+        serde_json::from_slice(&run_cmd(&["status", "--json"]).stdout).unwrap_or_default();
+    assert_eq!(before["daemon"], serde_json::Value::Null);
+    let pyright = before["servers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["id"] == "pyright")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        pyright["status"], "unavailable",
+        "pyright is not on this PATH"
+    );
+    assert_eq!(pyright["installHint"], "npm i -g pyright");
+
+    assert_eq!(run_cmd(&["check", "a.fk"]).status.code(), Some(0));
+    let after: serde_json::Value =
+        serde_json::from_slice(&run_cmd(&["status", "--json"]).stdout).unwrap_or_default();
+    run_cmd(&["daemon", "stop"]);
+    assert!(after["daemon"]["pid"].as_u64().is_some(), "{after:#}");
+    let fake = after["servers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["id"] == "fake")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(fake["status"], "available");
+    assert_eq!(fake["running"][0]["status"], "active", "{fake:#}");
+    assert_eq!(fake["running"][0]["root"], ws.display().to_string());
+}
