@@ -7,6 +7,7 @@
 mod check;
 pub mod dependents;
 pub mod pool;
+mod report;
 pub mod servers;
 pub mod tools;
 

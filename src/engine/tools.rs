@@ -349,15 +349,7 @@ impl Engine {
                 );
             }
         }
-        let other_files: Vec<FileDiagnostics> = check
-            .others
-            .iter()
-            .map(|(file, d)| FileDiagnostics {
-                file: file.clone(),
-                diagnostics: d.clone(),
-                baseline_hidden: 0,
-            })
-            .collect();
+        let other_files = check.other_blocks();
         // The spec's order of severity for a batch: the worst class wins.
         let classification = [
             Classification::NewErrors,

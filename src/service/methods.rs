@@ -280,24 +280,8 @@ async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
         engine.check_files(inputs, true).await
     };
     let opts = engine.render_options();
-    let files: Vec<FileDiagnostics> = report
-        .files
-        .iter()
-        .map(|f| FileDiagnostics {
-            file: f.file.clone(),
-            diagnostics: f.diagnostics.clone(),
-            baseline_hidden: 0,
-        })
-        .collect();
-    let others: Vec<FileDiagnostics> = report
-        .others
-        .iter()
-        .map(|(file, d)| FileDiagnostics {
-            file: file.clone(),
-            diagnostics: d.clone(),
-            baseline_hidden: 0,
-        })
-        .collect();
+    let files = report.file_blocks();
+    let others = report.other_blocks();
     let feedback = render_feedback(&files, &others, &opts);
     let text = render_files(&files, &opts);
     Ok(to_value(&CheckReply::new(&report, feedback, text)))
