@@ -442,3 +442,31 @@ async fn shutdown_leaves_no_server_process() {
     }
     assert!(engine.pool.statuses().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_edits_to_one_file_are_serialized_and_none_is_lost() {
+    // Twenty edits race on one file, each replacing its own token. Without
+    // the per-file lock two edits read the same text and the later write
+    // drops the earlier one's change.
+    let s = Setup::new();
+    let path = s.file("race.fk");
+    let tokens: Vec<String> = (0..20).map(|i| format!("t{i:02}")).collect();
+    write_file(&path, &format!("{}\n", tokens.join(" ")));
+    let engine = engine(&s.root, json!({"pullDelayMs": 5}));
+    let mut tasks = tokio::task::JoinSet::new();
+    for token in &tokens {
+        let (engine, path, token) = (engine.clone(), path.clone(), token.clone());
+        tasks.spawn(async move {
+            engine
+                .edit(&path, &token, &token.to_uppercase(), false, false)
+                .await
+                .map(|_| ())
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        assert!(matches!(done, Ok(Ok(()))), "{done:?}");
+    }
+    let expected: Vec<String> = tokens.iter().map(|t| t.to_uppercase()).collect();
+    assert_eq!(read_file(&path), format!("{}\n", expected.join(" ")));
+    engine.shutdown().await;
+}
