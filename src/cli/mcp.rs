@@ -1,9 +1,111 @@
-//! `squiggle mcp` (placeholder until its change lands).
+//! `squiggle mcp`: the MCP server over stdio (default) or Streamable HTTP
+//! (`--http ADDR:PORT`). stdout carries only the protocol; logs go to stderr.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::config::PartialConfig;
+use crate::engine::{Engine, EngineOptions};
+use crate::mcp::Exposure;
+use crate::mcp::http::{HttpOptions, serve as serve_http};
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct Args {}
+pub struct Args {
+    /// Workspace root (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
+    #[arg(long)]
+    pub trust_workspace: bool,
+    /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:7311) instead of stdio.
+    /// Requires a bearer token in SQUIGGLE_MCP_TOKEN unless --no-auth on loopback.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<SocketAddr>,
+    /// Serve HTTP without a token (loopback addresses only).
+    #[arg(long, requires = "http")]
+    pub no_auth: bool,
+    /// Offer edit_file, write_file and apply_patch (default: config `writeTools`, on).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    pub write_tools: Option<bool>,
+}
 
-pub async fn run(_args: Args) -> u8 {
-    eprintln!("squiggle mcp: not built yet");
-    2
+pub async fn run(args: Args) -> u8 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let opts = EngineOptions {
+        root: args.root.clone(),
+        trust_workspace: args.trust_workspace,
+        cli: PartialConfig {
+            write_tools: args.write_tools,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let engine = match Engine::new(&opts, &cwd) {
+        Ok(engine) => Arc::new(engine),
+        Err(e) => {
+            eprintln!("squiggle mcp: {e}");
+            return 2;
+        }
+    };
+    let exposure = Exposure {
+        lsp: engine.config.enabled,
+        navigation: engine.config.navigation_tools,
+        write: engine.config.write_tools,
+    };
+    let code = match args.http {
+        Some(addr) => http(engine.clone(), exposure, addr, args.no_auth).await,
+        None => stdio(engine.clone(), exposure).await,
+    };
+    engine.shutdown().await;
+    code
+}
+
+async fn stdio(engine: Arc<Engine>, exposure: Exposure) -> u8 {
+    use rmcp::ServiceExt;
+    let server = crate::mcp::McpServer::new(engine, exposure);
+    match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => {
+            let _ = running.waiting().await;
+            0
+        }
+        Err(e) => {
+            eprintln!("squiggle mcp: the client did not initialize: {e}");
+            1
+        }
+    }
+}
+
+async fn http(engine: Arc<Engine>, exposure: Exposure, addr: SocketAddr, no_auth: bool) -> u8 {
+    let token = std::env::var("SQUIGGLE_MCP_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty());
+    let token = match (no_auth, token) {
+        (true, _) => None,
+        (false, Some(t)) => Some(t),
+        (false, None) => {
+            eprintln!(
+                "squiggle mcp: set SQUIGGLE_MCP_TOKEN to the bearer token clients must send (or pass --no-auth on a loopback address)"
+            );
+            return 2;
+        }
+    };
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let result = serve_http(
+        engine,
+        exposure,
+        HttpOptions { addr, token },
+        |bound| eprintln!("squiggle mcp: listening on http://{bound}/mcp"),
+        shutdown,
+    )
+    .await;
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("squiggle mcp: {e}");
+            2
+        }
+    }
 }

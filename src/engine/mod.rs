@@ -6,6 +6,7 @@
 
 mod check;
 pub mod dependents;
+pub mod lookup;
 pub mod pool;
 mod report;
 pub mod servers;

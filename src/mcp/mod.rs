@@ -1,1 +1,12 @@
-//! The MCP server (`squiggle mcp`): the only module that uses `rmcp` (placeholder until its change lands).
+//! The MCP server (`squiggle mcp`): the only module that uses `rmcp`. It
+//! adapts squiggle's engine and navigation code to MCP tools over stdio or
+//! Streamable HTTP; tools speak workspace-relative paths and 1-based lines
+//! and columns, and return a compact text plus `structuredContent` that
+//! matches each tool's `outputSchema`.
+
+pub mod http;
+mod server;
+mod tools;
+
+pub use server::McpServer;
+pub use tools::Exposure;

@@ -1,0 +1,149 @@
+//! Finding the servers for one file outside an edit: navigation asks "which
+//! running (or startable) server answers requests about this file?". It goes
+//! through the same pool as the feedback path, so a file that was edited and
+//! is then navigated uses one server process per (server, project root).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::Engine;
+use super::pool::Unavailable;
+use super::servers::serving;
+use crate::lsp::LspClient;
+use crate::workspace::{PathClass, RootSearch, project_root};
+
+/// A workspace file and the servers that serve it, in registry order.
+#[derive(Debug, Clone)]
+pub struct FileServers {
+    pub canonical: PathBuf,
+    /// `/`-separated, relative to the workspace root.
+    pub relative: String,
+    pub candidates: Vec<Candidate>,
+}
+
+/// One server that serves a file.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub server_id: String,
+    pub language: String,
+    pub root: PathBuf,
+    server_index: usize,
+}
+
+/// Why a file has no servers to ask.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LookupError {
+    #[error("{path} is outside the workspace {root}; navigation only works inside it")]
+    Outside { path: String, root: String },
+    #[error("{relative} is under {dir}/, which squiggle does not serve")]
+    Ignored { relative: String, dir: String },
+    #[error("lsp is disabled in the configuration")]
+    Disabled,
+    #[error("No LSP server configured for {0} files")]
+    NoServer(String),
+}
+
+impl Engine {
+    /// The servers for `path` (absolute, or relative to the workspace root).
+    pub fn servers_for(&self, path: &Path) -> Result<FileServers, LookupError> {
+        let path = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.workspace.root().join(path)
+        };
+        let (canonical, relative) = match self.workspace.classify(&path) {
+            PathClass::Inside {
+                canonical,
+                relative,
+            } => (canonical, relative),
+            PathClass::Outside { canonical } => {
+                return Err(LookupError::Outside {
+                    path: canonical.display().to_string(),
+                    root: self.workspace.root().display().to_string(),
+                });
+            }
+            PathClass::Ignored { relative, dir, .. } => {
+                return Err(LookupError::Ignored { relative, dir });
+            }
+        };
+        if !self.config.enabled {
+            return Err(LookupError::Disabled);
+        }
+        let dir = canonical.parent().unwrap_or(self.workspace.root());
+        let mut candidates = Vec::new();
+        for (server, language) in serving(&canonical, &self.servers) {
+            if !server.spec.requires_marker.is_empty()
+                && !crate::registry::marker_present(&server.spec, dir, self.workspace.root())
+            {
+                continue;
+            }
+            let server_index = self
+                .servers
+                .iter()
+                .position(|s| std::ptr::eq(s, server))
+                .unwrap_or(0);
+            candidates.push(Candidate {
+                server_id: server.spec.id.clone(),
+                language,
+                root: root_for(self, &canonical, server),
+                server_index,
+            });
+        }
+        if candidates.is_empty() {
+            let kind = canonical
+                .extension()
+                .map(|e| format!(".{}", e.to_string_lossy()))
+                .unwrap_or_else(|| relative.clone());
+            return Err(LookupError::NoServer(kind));
+        }
+        Ok(FileServers {
+            canonical,
+            relative,
+            candidates,
+        })
+    }
+
+    /// The running client for `candidate`, started through the pool if needed
+    /// (with `firstTouchTimeout`). The bool is true when this call started it.
+    pub async fn start_candidate(
+        self: &Arc<Self>,
+        candidate: &Candidate,
+    ) -> Result<(LspClient, bool), Unavailable> {
+        let server = &self.servers[candidate.server_index];
+        let mut cold = false;
+        let client = self
+            .pool
+            .client(
+                server,
+                &candidate.root,
+                self.workspace.root(),
+                self.config.first_touch_timeout,
+                &mut cold,
+            )
+            .await?;
+        Ok((client, cold))
+    }
+
+    /// The install hint of a server, for "not installed" messages.
+    pub fn install_hint(&self, server_id: &str) -> Option<&str> {
+        self.servers
+            .iter()
+            .find(|s| s.spec.id == server_id)
+            .map(|s| s.spec.install_hint.as_str())
+    }
+}
+
+/// The project root of `server` for `canonical` (as the check computes it).
+fn root_for(engine: &Engine, canonical: &Path, server: &super::ResolvedServer) -> PathBuf {
+    let strategy = match server.spec.root_strategy {
+        crate::registry::RootStrategy::Nearest => RootSearch::Nearest,
+        crate::registry::RootStrategy::Outermost => RootSearch::Outermost,
+        crate::registry::RootStrategy::PreferFirstMarker => RootSearch::PreferFirstMarker,
+    };
+    project_root(
+        canonical,
+        engine.workspace.root(),
+        &server.spec.root_markers,
+        strategy,
+    )
+}

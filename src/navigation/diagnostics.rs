@@ -1,0 +1,291 @@
+//! `lsp_diagnostics` and `lsp_status`: what the servers report, for one file
+//! (checked now, through the same path as edit feedback) or for every file
+//! the running servers know, rendered with the feedback's caps and format.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::requests::workspace_path;
+use super::session::NavError;
+use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
+use crate::engine::{Engine, FileInput};
+use crate::lsp::normalize::normalize;
+use crate::lsp::uri;
+use crate::render::{FileDiagnostics, ReportMode, render_files};
+use crate::workspace::PathClass;
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DiagnosticEntry {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    /// `error`, `warning`, `info` or `hint`.
+    pub severity: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub server: String,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct FileEntry {
+    pub path: String,
+    pub diagnostics: Vec<DiagnosticEntry>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct DiagnosticsResult {
+    /// Every diagnostic found (the text is capped and filtered by severity).
+    pub files: Vec<FileEntry>,
+    /// Why some servers could not answer, or answered late.
+    pub notes: Vec<String>,
+}
+
+fn entry(d: &Diagnostic) -> DiagnosticEntry {
+    DiagnosticEntry {
+        line: d.line,
+        column: d.column,
+        end_line: d.end_line,
+        end_column: d.end_column,
+        severity: d.severity.label().to_string(),
+        message: d.message.clone(),
+        code: d.code.clone(),
+        source: d.source.clone(),
+        server: d.server.clone(),
+    }
+}
+
+/// Diagnostics of one file (checked now) or of every known file.
+pub async fn diagnostics(
+    engine: &Arc<Engine>,
+    path: Option<&str>,
+) -> Result<(DiagnosticsResult, String), NavError> {
+    let mut notes = Vec::new();
+    let by_file: BTreeMap<String, Vec<Diagnostic>> = match path {
+        Some(path) => {
+            let (canonical, relative) = workspace_path(engine, path)?;
+            engine.servers_for(&canonical)?;
+            let check = engine
+                .check_files(vec![FileInput::on_disk(canonical)], false)
+                .await;
+            let mut map = BTreeMap::new();
+            for report in check.files {
+                for o in &report.outcomes {
+                    let label = if o.server.is_empty() {
+                        "squiggle"
+                    } else {
+                        &o.server
+                    };
+                    match o.outcome {
+                        Outcome::TimedOut => notes.push(format!(
+                            "{label} did not finish within the timeout; the list may be incomplete"
+                        )),
+                        Outcome::Pulled | Outcome::Settled => {}
+                        _ => notes.push(format!(
+                            "{label}: {} {}",
+                            o.outcome.as_str(),
+                            o.detail.clone().unwrap_or_default()
+                        )),
+                    }
+                }
+                map.insert(relative.clone(), report.diagnostics);
+            }
+            if !check_answered(&notes, &map) {
+                return Err(NavError(format!(
+                    "no server could check {relative}: {}",
+                    notes.join("; ")
+                )));
+            }
+            map
+        }
+        None => {
+            let clients = engine.pool.clients();
+            if clients.is_empty() {
+                return Err(NavError::new(
+                    "no language server is running yet, so no file is known; pass `path` to check a file",
+                ));
+            }
+            known(engine, &clients)
+        }
+    };
+    let files: Vec<FileDiagnostics> = by_file
+        .iter()
+        .map(|(file, diagnostics)| FileDiagnostics {
+            file: file.clone(),
+            diagnostics: diagnostics.clone(),
+            baseline_hidden: 0,
+        })
+        .collect();
+    let mut opts = engine.render_options();
+    opts.report = ReportMode::All;
+    let mut text = render_files(&files, &opts);
+    if text.is_empty() {
+        let what = match path {
+            Some(_) => "this file",
+            None => "the files the servers know",
+        };
+        let shown: Vec<&str> = opts.include.iter().map(|s| s.label()).collect();
+        text = format!("No diagnostics ({}) in {what}", shown.join(", "));
+    }
+    for note in &notes {
+        text.push_str(&format!("\n(note: {note})"));
+    }
+    let result = DiagnosticsResult {
+        files: by_file
+            .into_iter()
+            .filter(|(_, d)| !d.is_empty())
+            .map(|(path, d)| FileEntry {
+                path,
+                diagnostics: d.iter().map(entry).collect(),
+            })
+            .collect(),
+        notes,
+    };
+    Ok((result, text.trim_end().to_string()))
+}
+
+fn check_answered(notes: &[String], map: &BTreeMap<String, Vec<Diagnostic>>) -> bool {
+    notes.is_empty()
+        || map.values().any(|d| !d.is_empty())
+        || notes.iter().any(|n| n.contains("timeout"))
+}
+
+/// Every file with diagnostics in the running servers' stores.
+fn known(engine: &Engine, clients: &[crate::lsp::LspClient]) -> BTreeMap<String, Vec<Diagnostic>> {
+    let mut all: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+    for client in clients {
+        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
+        for (file_uri, list) in client.known_diagnostics() {
+            let Some(path) = uri::to_path(&file_uri) else {
+                continue;
+            };
+            let PathClass::Inside { relative, .. } = engine.workspace.classify(&path) else {
+                continue;
+            };
+            let text: Arc<str> = match client.document(&path) {
+                Some((_, t)) => t,
+                None => match std::fs::read_to_string(&path) {
+                    Ok(t) => Arc::from(t),
+                    Err(_) => continue,
+                },
+            };
+            let normalized = normalize(&list, &text, encoding, &relative, client.server_id());
+            all.entry(relative).or_default().extend(normalized);
+        }
+    }
+    for list in all.values_mut() {
+        sort_and_dedupe(list);
+    }
+    all
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ServerEntry {
+    pub id: String,
+    /// Project root, relative to the workspace (`.` for the root itself).
+    pub root: String,
+    /// `starting`, `active`, `broken`, `unavailable`, …
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// How many times this instance was started.
+    pub starts: u32,
+    /// Work-done progress still open (indexing).
+    pub progress: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StatusResult {
+    pub workspace: String,
+    pub lsp_enabled: bool,
+    pub navigation_tools: bool,
+    pub write_tools: bool,
+    pub servers: Vec<ServerEntry>,
+}
+
+/// The servers this session started and their state.
+pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
+    let root = engine.workspace.root();
+    let clients = engine.pool.clients();
+    let servers: Vec<ServerEntry> = engine
+        .pool
+        .statuses()
+        .into_iter()
+        .map(|s| {
+            let progress = clients
+                .iter()
+                .find(|c| Some(c.pid()) == s.server_pid && c.server_id() == s.id)
+                .map(|c| {
+                    c.active_progress()
+                        .into_iter()
+                        .filter_map(|(t, m)| t.or(m))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let rel = s
+                .root
+                .strip_prefix(root)
+                .map(|r| r.display().to_string())
+                .unwrap_or_else(|_| s.root.display().to_string());
+            ServerEntry {
+                id: s.id,
+                root: if rel.is_empty() { ".".into() } else { rel },
+                status: serde_json::to_value(s.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                pid: s.server_pid,
+                version: s.version,
+                detail: s.detail,
+                starts: s.starts,
+                progress,
+            }
+        })
+        .collect();
+    let mut text = format!("Workspace: {}\n", root.display());
+    if !engine.config.enabled {
+        text.push_str("LSP is disabled in the configuration (`lsp = false`): only this status tool is available.\n");
+    }
+    if servers.is_empty() {
+        text.push_str(
+            "No language server started yet (they start on the first file that needs them).\n",
+        );
+    }
+    for s in &servers {
+        text.push_str(&format!("{} ({}): {}", s.id, s.root, s.status));
+        if let Some(v) = &s.version {
+            text.push_str(&format!(", version {v}"));
+        }
+        if let Some(pid) = s.pid {
+            text.push_str(&format!(", pid {pid}"));
+        }
+        text.push_str(&format!(", started {} time(s)", s.starts));
+        if !s.progress.is_empty() {
+            text.push_str(&format!(", indexing: {}", s.progress.join(", ")));
+        }
+        if let Some(d) = &s.detail {
+            text.push_str(&format!(" — {d}"));
+        }
+        text.push('\n');
+    }
+    (
+        StatusResult {
+            workspace: root.display().to_string(),
+            lsp_enabled: engine.config.enabled,
+            navigation_tools: engine.config.navigation_tools,
+            write_tools,
+            servers,
+        },
+        text.trim_end().to_string(),
+    )
+}

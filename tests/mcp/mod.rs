@@ -1,0 +1,81 @@
+//! Shared helpers for the MCP tests: the tools installed by
+//! `scripts/install-servers.sh` under `.tools/`, a fresh copy of the fixture
+//! projects, and the skip-or-fail rule for missing tools.
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+pub fn tools() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools")
+}
+
+/// Returns None (after a notice) when `what` is missing, unless
+/// `SQUIGGLE_REQUIRE_SERVERS` is set, which makes it a failure.
+pub fn require(path: PathBuf, what: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    let message = format!(
+        "{what} is missing ({}); run scripts/install-servers.sh",
+        path.display()
+    );
+    assert!(
+        std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_none(),
+        "{message}"
+    );
+    eprintln!("skipped: {message}");
+    None
+}
+
+/// PATH with the installed servers first.
+pub fn path_with_tools() -> OsString {
+    let mut dirs = vec![
+        tools().join("npm/node_modules/.bin"),
+        tools().join("venv/bin"),
+    ];
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(dirs).unwrap_or_default()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("mkdir {}: {e}", to.display()));
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display()))
+    {
+        let entry = entry.unwrap_or_else(|e| panic!("{e}"));
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy: {e}"));
+        }
+    }
+}
+
+/// A temporary copy of `tests/fixtures/mcp`, with an empty user config.
+pub struct Fixture {
+    pub dir: tempfile::TempDir,
+    pub root: PathBuf,
+    pub config_home: PathBuf,
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let root = dir.path().join("ws");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp"),
+            &root,
+        );
+        let root = root.canonicalize().unwrap_or(root);
+        let config_home = dir.path().join("config");
+        std::fs::create_dir_all(&config_home).ok();
+        Fixture {
+            dir,
+            root,
+            config_home,
+        }
+    }
+}
