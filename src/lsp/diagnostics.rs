@@ -24,7 +24,7 @@ use tokio::time::Instant;
 use super::client::{ClientError, LspClient, lock};
 use super::documents::DocumentVersion;
 use super::message::codes;
-use super::state::{LspDiagnostic, Pulled};
+use super::state::{LspDiagnostic, Progress, Pulled};
 use crate::diagnostic::Outcome;
 
 /// How one wait ended and what it found.
@@ -42,6 +42,32 @@ enum Partial {
     Done(Outcome, Arc<[LspDiagnostic]>),
     /// The server asked for a re-pull (`workspace/diagnostic/refresh`).
     Repull,
+}
+
+/// What a partial-pull wait has seen of the server's on-save check, kept
+/// across re-pulls.
+#[derive(Default)]
+struct CheckWatch {
+    /// A check (progress named like one, or a push) began after the change.
+    began: bool,
+    /// The document was saved again because none had.
+    resaved: bool,
+}
+
+/// Progress that produces no diagnostics and must not hold the wait:
+/// rust-analyzer's cache priming (`rustAnalyzer/cachePriming`, "Indexing").
+fn is_background(token: &str, progress: &Progress) -> bool {
+    token.contains("cachePriming") || progress.title.as_deref() == Some("Indexing")
+}
+
+/// Progress of an on-save check: rust-analyzer's flycheck ("cargo check",
+/// or the configured command, under a `rust-analyzer/flycheck/N` token).
+fn is_check(token: &str, progress: &Progress) -> bool {
+    token.contains("flycheck")
+        || progress
+            .title
+            .as_deref()
+            .is_some_and(|t| t.contains("check") || t.contains("clippy"))
 }
 
 impl LspClient {
@@ -100,7 +126,7 @@ impl LspClient {
         let mut last_counted_seq = 0u64;
         loop {
             if self.pulls_diagnostics() {
-                return self.pull(doc, deadline).await;
+                return self.pull(doc, since, deadline).await;
             }
             events.borrow_and_update();
             let (counting, busy, dead) = {
@@ -154,9 +180,11 @@ impl LspClient {
     async fn pull(
         &self,
         doc: &DocumentVersion,
+        since: u64,
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
+        let mut checks = CheckWatch::default();
         let mut previous = lock(&self.inner.state)
             .pulled
             .get(&doc.uri)
@@ -189,7 +217,14 @@ impl LspClient {
                     }
                     Some(diagnostics) => {
                         match self
-                            .complete_partial(doc, diagnostics, refreshes_before, deadline)
+                            .complete_partial(
+                                doc,
+                                since,
+                                diagnostics,
+                                refreshes_before,
+                                &mut checks,
+                                deadline,
+                            )
                             .await
                         {
                             Partial::Done(outcome, all) => return (outcome, all),
@@ -224,30 +259,48 @@ impl LspClient {
 
     /// For a server whose pull answers can be partial: after the answer, keep
     /// waiting while it reports work-done progress (loading, cargo check) and
-    /// for the settle window, re-pull when it asks with a refresh, and add what
-    /// it pushes for this version after the change.
+    /// until it has been idle for the settle window, re-pull when it asks with
+    /// a refresh, and add what it pushes for this version after the change.
+    ///
+    /// rust-analyzer quirks this handles (measured with 1.95, see
+    /// `docs/servers.md`):
+    /// - Loading is a chain of progress phases with gaps of a few ms between
+    ///   them, so the settle window restarts whenever the server goes idle
+    ///   rather than running once from the first answer.
+    /// - Its cache priming ("Indexing") runs for ~12 s after a cold start and
+    ///   produces no diagnostics; it does not hold the wait.
+    /// - A save sent while its workspace is still loading may be ignored, so
+    ///   no cargo check runs for the change. When the server has gone idle
+    ///   and no check began (no check progress, no push) since the change, the
+    ///   document is saved again, once, and the wait goes on.
     async fn complete_partial(
         &self,
         doc: &DocumentVersion,
+        since: u64,
         pulled: Arc<[LspDiagnostic]>,
         refreshes_before: u64,
+        checks: &mut CheckWatch,
         deadline: Instant,
     ) -> Partial {
         let mut events = self.subscribe();
-        let grace_until = Instant::now() + self.inner.config.settle;
+        let after = doc.changed_at.max(since);
+        let settle = self.inner.config.settle;
+        let mut idle_until = Instant::now() + settle;
+        let mut was_busy = false;
         loop {
             events.borrow_and_update();
-            let (refreshes, busy, pushed) = {
+            let (refreshes, busy, checking, pushed) = {
                 let state = lock(&self.inner.state);
                 let pushed = state
                     .published
                     .get(&doc.uri)
-                    .filter(|p| {
-                        p.seq > doc.changed_at && p.version.is_none_or(|v| v == doc.version)
-                    })
+                    .filter(|p| p.seq > after && p.version.is_none_or(|v| v == doc.version))
                     .map(|p| p.diagnostics.clone());
-                (state.refreshes, !state.progress.is_empty(), pushed)
+                let open = || state.progress.iter().filter(|(t, p)| !is_background(t, p));
+                let checking = open().any(|(t, p)| p.began > after && is_check(t, p));
+                (state.refreshes, open().next().is_some(), checking, pushed)
             };
+            checks.began |= checking || pushed.is_some();
             if refreshes > refreshes_before {
                 return Partial::Repull;
             }
@@ -263,8 +316,16 @@ impl LspClient {
                 return Partial::Done(Outcome::ServerDead, merged);
             }
             let now = Instant::now();
-            if !busy && now >= grace_until {
-                return Partial::Done(Outcome::Pulled, merged);
+            if was_busy && !busy {
+                idle_until = now + settle;
+            }
+            was_busy = busy;
+            if !busy && now >= idle_until {
+                if checks.began || checks.resaved || !self.resave(doc) {
+                    return Partial::Done(Outcome::Pulled, merged);
+                }
+                checks.resaved = true;
+                idle_until = now + settle;
             }
             if now >= deadline {
                 return Partial::Done(Outcome::TimedOut, merged);
@@ -272,10 +333,32 @@ impl LspClient {
             let wake = if busy {
                 deadline
             } else {
-                grace_until.min(deadline)
+                idle_until.min(deadline)
             };
             let _ = tokio::time::timeout_at(wake, events.changed()).await;
         }
+    }
+
+    /// Sends didSave again for `doc` if the server wants saves and still has
+    /// this version; returns whether it was sent.
+    fn resave(&self, doc: &DocumentVersion) -> bool {
+        let Some(include_text) = self.facts().and_then(|f| f.save) else {
+            return false;
+        };
+        let current = lock(&self.inner.state)
+            .documents
+            .get(&doc.uri)
+            .is_some_and(|d| d.version == doc.version);
+        if !current {
+            return false;
+        }
+        let mut params = json!({ "textDocument": { "uri": doc.uri } });
+        if include_text {
+            params["text"] = Value::String(doc.text.to_string());
+        }
+        tracing::debug!(server = %self.server_id(), uri = %doc.uri, "no check began after the change; saving again");
+        self.notify("textDocument/didSave", params);
+        true
     }
 
     /// Stores a `DocumentDiagnosticReport` (and its related documents);
