@@ -10,7 +10,11 @@
 //!    for further waves (a new counting publish restarts it), and while
 //!    work-done progress begun after the change is still open (rust-analyzer
 //!    runs cargo check after didSave inside one).
-//! 3. At the deadline, return what is known for V, marked `timed_out`.
+//! 3. An unversioned push server that stays silent for `UNCHANGED_QUIET`
+//!    after the change, with an earlier publish held for the document, is
+//!    taken to have nothing new (typescript-language-server does not repeat
+//!    an unchanged set): that publish is the answer.
+//! 4. At the deadline, return what is known for V, marked `timed_out`.
 //!
 //! A server that registers pull while we wait (pyright, ruff do so right
 //! after `initialized`) switches the wait to pull.
@@ -24,7 +28,7 @@ use tokio::time::Instant;
 use super::client::{ClientError, LspClient, lock};
 use super::documents::DocumentVersion;
 use super::message::codes;
-use super::state::{LspDiagnostic, Pulled};
+use super::state::{LspDiagnostic, Progress, Pulled};
 use crate::diagnostic::Outcome;
 
 /// How one wait ended and what it found.
@@ -37,11 +41,45 @@ pub struct DiagnosticsReport {
 
 const PULL_METHOD: &str = "textDocument/diagnostic";
 
+/// How long an unversioned push server may stay silent after a change before
+/// its earlier publish for the document is taken as still true.
+/// typescript-language-server 5.3.0 publishes only when a file's diagnostics
+/// changed, so an edit that changes none (a blank line, a restored file) gets
+/// no publish at all; its changed diagnostics arrive within 0.4–0.6 s of a
+/// warm change (`scripts/server-report`, `docs/servers.md`).
+const UNCHANGED_QUIET: Duration = Duration::from_millis(2000);
+
 /// How waiting on a partial pull answer ended.
 enum Partial {
     Done(Outcome, Arc<[LspDiagnostic]>),
     /// The server asked for a re-pull (`workspace/diagnostic/refresh`).
     Repull,
+}
+
+/// What a partial-pull wait has seen of the server's on-save check, kept
+/// across re-pulls.
+#[derive(Default)]
+struct CheckWatch {
+    /// A check (progress named like one, or a push) began after the change.
+    began: bool,
+    /// The document was saved again because none had.
+    resaved: bool,
+}
+
+/// Progress that produces no diagnostics and must not hold the wait:
+/// rust-analyzer's cache priming (`rustAnalyzer/cachePriming`, "Indexing").
+fn is_background(token: &str, progress: &Progress) -> bool {
+    token.contains("cachePriming") || progress.title.as_deref() == Some("Indexing")
+}
+
+/// Progress of an on-save check: rust-analyzer's flycheck ("cargo check",
+/// or the configured command, under a `rust-analyzer/flycheck/N` token).
+fn is_check(token: &str, progress: &Progress) -> bool {
+    token.contains("flycheck")
+        || progress
+            .title
+            .as_deref()
+            .is_some_and(|t| t.contains("check") || t.contains("clippy"))
 }
 
 impl LspClient {
@@ -95,27 +133,31 @@ impl LspClient {
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
+        let started = Instant::now();
         let settle = self.inner.config.settle;
         let mut settle_until: Option<Instant> = None;
         let mut last_counted_seq = 0u64;
         loop {
             if self.pulls_diagnostics() {
-                return self.pull(doc, deadline).await;
+                return self.pull(doc, since, deadline).await;
             }
             events.borrow_and_update();
-            let (counting, busy, dead) = {
+            let (counting, unchanged, busy, dead) = {
                 let state = lock(&self.inner.state);
-                let counting = state
-                    .published
-                    .get(&doc.uri)
+                let held = state.published.get(&doc.uri);
+                let counting = held
                     .filter(|p| p.seq > since)
                     .filter(|p| match p.version {
                         Some(v) => v == doc.version,
                         None => p.seq > doc.changed_at,
                     })
                     .cloned();
+                // An unversioned server's publish from before the change: it
+                // stands if the server stays silent (see UNCHANGED_QUIET).
+                let unchanged = held.filter(|p| p.version.is_none()).cloned();
                 (
                     counting,
+                    unchanged,
                     state.busy_since(doc.changed_at.max(since)),
                     self.inner.is_dead(),
                 )
@@ -139,11 +181,22 @@ impl LspClient {
             {
                 return (Outcome::Settled, known);
             }
+            let quiet_until = started + UNCHANGED_QUIET.max(settle);
+            if counting.is_none()
+                && !busy
+                && now >= quiet_until
+                && let Some(held) = &unchanged
+            {
+                return (Outcome::Settled, held.diagnostics.clone());
+            }
             if now >= deadline {
                 return (Outcome::TimedOut, known);
             }
             let wake = match settle_until {
                 Some(until) if !busy => until.min(deadline),
+                _ if counting.is_none() && unchanged.is_some() && !busy => {
+                    quiet_until.min(deadline)
+                }
                 _ => deadline,
             };
             // Any event (publish, progress, registration, death) or the next timer.
@@ -154,9 +207,11 @@ impl LspClient {
     async fn pull(
         &self,
         doc: &DocumentVersion,
+        since: u64,
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
+        let mut checks = CheckWatch::default();
         let mut previous = lock(&self.inner.state)
             .pulled
             .get(&doc.uri)
@@ -189,7 +244,14 @@ impl LspClient {
                     }
                     Some(diagnostics) => {
                         match self
-                            .complete_partial(doc, diagnostics, refreshes_before, deadline)
+                            .complete_partial(
+                                doc,
+                                since,
+                                diagnostics,
+                                refreshes_before,
+                                &mut checks,
+                                deadline,
+                            )
                             .await
                         {
                             Partial::Done(outcome, all) => return (outcome, all),
@@ -224,30 +286,48 @@ impl LspClient {
 
     /// For a server whose pull answers can be partial: after the answer, keep
     /// waiting while it reports work-done progress (loading, cargo check) and
-    /// for the settle window, re-pull when it asks with a refresh, and add what
-    /// it pushes for this version after the change.
+    /// until it has been idle for the settle window, re-pull when it asks with
+    /// a refresh, and add what it pushes for this version after the change.
+    ///
+    /// rust-analyzer quirks this handles (measured with 1.95, see
+    /// `docs/servers.md`):
+    /// - Loading is a chain of progress phases with gaps of a few ms between
+    ///   them, so the settle window restarts whenever the server goes idle
+    ///   rather than running once from the first answer.
+    /// - Its cache priming ("Indexing") runs for ~12 s after a cold start and
+    ///   produces no diagnostics; it does not hold the wait.
+    /// - A save sent while its workspace is still loading may be ignored, so
+    ///   no cargo check runs for the change. When the server has gone idle
+    ///   and no check began (no check progress, no push) since the change, the
+    ///   document is saved again, once, and the wait goes on.
     async fn complete_partial(
         &self,
         doc: &DocumentVersion,
+        since: u64,
         pulled: Arc<[LspDiagnostic]>,
         refreshes_before: u64,
+        checks: &mut CheckWatch,
         deadline: Instant,
     ) -> Partial {
         let mut events = self.subscribe();
-        let grace_until = Instant::now() + self.inner.config.settle;
+        let after = doc.changed_at.max(since);
+        let settle = self.inner.config.settle;
+        let mut idle_until = Instant::now() + settle;
+        let mut was_busy = false;
         loop {
             events.borrow_and_update();
-            let (refreshes, busy, pushed) = {
+            let (refreshes, busy, checking, pushed) = {
                 let state = lock(&self.inner.state);
                 let pushed = state
                     .published
                     .get(&doc.uri)
-                    .filter(|p| {
-                        p.seq > doc.changed_at && p.version.is_none_or(|v| v == doc.version)
-                    })
+                    .filter(|p| p.seq > after && p.version.is_none_or(|v| v == doc.version))
                     .map(|p| p.diagnostics.clone());
-                (state.refreshes, !state.progress.is_empty(), pushed)
+                let open = || state.progress.iter().filter(|(t, p)| !is_background(t, p));
+                let checking = open().any(|(t, p)| p.began > after && is_check(t, p));
+                (state.refreshes, open().next().is_some(), checking, pushed)
             };
+            checks.began |= checking || pushed.is_some();
             if refreshes > refreshes_before {
                 return Partial::Repull;
             }
@@ -263,8 +343,16 @@ impl LspClient {
                 return Partial::Done(Outcome::ServerDead, merged);
             }
             let now = Instant::now();
-            if !busy && now >= grace_until {
-                return Partial::Done(Outcome::Pulled, merged);
+            if was_busy && !busy {
+                idle_until = now + settle;
+            }
+            was_busy = busy;
+            if !busy && now >= idle_until {
+                if checks.began || checks.resaved || !self.resave(doc) {
+                    return Partial::Done(Outcome::Pulled, merged);
+                }
+                checks.resaved = true;
+                idle_until = now + settle;
             }
             if now >= deadline {
                 return Partial::Done(Outcome::TimedOut, merged);
@@ -272,10 +360,32 @@ impl LspClient {
             let wake = if busy {
                 deadline
             } else {
-                grace_until.min(deadline)
+                idle_until.min(deadline)
             };
             let _ = tokio::time::timeout_at(wake, events.changed()).await;
         }
+    }
+
+    /// Sends didSave again for `doc` if the server wants saves and still has
+    /// this version; returns whether it was sent.
+    fn resave(&self, doc: &DocumentVersion) -> bool {
+        let Some(include_text) = self.facts().and_then(|f| f.save) else {
+            return false;
+        };
+        let current = lock(&self.inner.state)
+            .documents
+            .get(&doc.uri)
+            .is_some_and(|d| d.version == doc.version);
+        if !current {
+            return false;
+        }
+        let mut params = json!({ "textDocument": { "uri": doc.uri } });
+        if include_text {
+            params["text"] = Value::String(doc.text.to_string());
+        }
+        tracing::debug!(server = %self.server_id(), uri = %doc.uri, "no check began after the change; saving again");
+        self.notify("textDocument/didSave", params);
+        true
     }
 
     /// Stores a `DocumentDiagnosticReport` (and its related documents);

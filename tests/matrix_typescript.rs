@@ -1,0 +1,211 @@
+//! The per-server matrix for TypeScript on `tests/fixtures/typescript`:
+//! typescript-language-server (the default) and tsgo (its alternative) on
+//! one project, ESLint alongside on another, and a monorepo whose two
+//! packages each get their own server instance.
+
+mod matrix_support;
+#[path = "support/mod.rs"]
+mod support;
+
+use matrix_support::*;
+
+const MAIN: &str = "src/main.ts";
+const GEOMETRY: &str = "src/geometry.ts";
+const CALL: &str = "const total = area(width, height);";
+const NARROWED: &str = "export function area(width: number): number {\n  return width * width;\n}\n\nexport function perimeter(width: number, height: number): number {\n  return 2 * (width + height);\n}\n";
+
+/// Clean, wrong argument type, fix, undefined name, fix, and a narrowed
+/// signature reported in the caller: the same for both type checkers.
+async fn type_checker_matrix(switches: &[(&str, bool)], id: &str) {
+    let dir = fixture("typescript/app");
+    let engine = engine(dir.path(), switches);
+    let main = path(&dir, MAIN);
+    assert_clean(&engine, &main).await;
+
+    let broken = edit(
+        &engine,
+        &main,
+        CALL,
+        "const total = area(\"wide\", height);",
+    )
+    .await;
+    assert_eq!(servers_of(&broken), [id]);
+    assert_error(
+        &broken,
+        &Expect {
+            file: MAIN,
+            line: 4,
+            column: 22,
+            code: Some("2345"),
+            words: &["Argument of type 'string'", "parameter of type 'number'"],
+        },
+    );
+    let fixed = edit(
+        &engine,
+        &main,
+        "const total = area(\"wide\", height);",
+        CALL,
+    )
+    .await;
+    assert_fixed(&fixed, EDITED, "Argument of type");
+
+    let broken = edit(&engine, &main, CALL, "const total = aera(width, height);").await;
+    assert_error(
+        &broken,
+        &Expect {
+            file: MAIN,
+            line: 4,
+            column: 17,
+            code: Some("2304"),
+            words: &["Cannot find name 'aera'"],
+        },
+    );
+    let fixed = edit(&engine, &main, "const total = aera(width, height);", CALL).await;
+    assert_fixed(&fixed, EDITED, "aera");
+
+    let geometry = path(&dir, GEOMETRY);
+    let original = std::fs::read_to_string(&geometry).unwrap_or_default();
+    let result = write(&engine, &geometry, NARROWED).await;
+    let text = result.text();
+    assert!(block(&text, THIS_FILE, GEOMETRY).is_none(), "{text}");
+    assert_row(
+        &text,
+        OTHER_FILES,
+        &Expect {
+            file: MAIN,
+            line: 4,
+            column: 29,
+            code: Some("2554"),
+            words: &["Expected 1 arguments, but got 2"],
+        },
+    );
+    let restored = write(&engine, &geometry, &original).await;
+    assert_fixed(&restored, WRITTEN, "Expected 1 arguments");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn typescript_language_server() {
+    if support::require_program("typescript-language-server").is_none() {
+        return;
+    }
+    type_checker_matrix(&[], "typescript-language-server").await;
+}
+
+#[tokio::test]
+async fn tsgo_instead_of_typescript_language_server() {
+    if support::require_program("tsgo").is_none() {
+        return;
+    }
+    type_checker_matrix(
+        &[("typescript-language-server", false), ("tsgo", true)],
+        "tsgo",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn typescript_and_eslint_merge_in_one_wait() {
+    if support::require_program("typescript-language-server").is_none() {
+        return;
+    }
+    let Some(eslint) = support::require_program("vscode-eslint-language-server") else {
+        return;
+    };
+    let dir = fixture("typescript/eslint");
+    link_node_modules(dir.path(), &eslint);
+    let engine = engine(dir.path(), &[]);
+    let main = path(&dir, MAIN);
+    assert_clean(&engine, &main).await;
+    let body = "  return value * 2;";
+    let broken = edit(
+        &engine,
+        &main,
+        body,
+        &format!("  const unused = missingName;\n{body}"),
+    )
+    .await;
+    assert_merged(&broken, &["typescript-language-server", "eslint"]);
+    assert_error(
+        &broken,
+        &Expect {
+            file: MAIN,
+            line: 2,
+            column: 18,
+            code: Some("2304"),
+            words: &["Cannot find name 'missingName'"],
+        },
+    );
+    assert_error(
+        &broken,
+        &Expect {
+            file: MAIN,
+            line: 2,
+            column: 9,
+            code: Some("no-unused-vars"),
+            words: &["'unused' is assigned a value but never used"],
+        },
+    );
+    let fixed = edit(
+        &engine,
+        &main,
+        &format!("  const unused = missingName;\n{body}"),
+        body,
+    )
+    .await;
+    assert_fixed(&fixed, EDITED, "unused");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn monorepo_packages_get_their_own_instances() {
+    if support::require_program("typescript-language-server").is_none() {
+        return;
+    }
+    let dir = fixture("typescript/monorepo");
+    let engine = engine(dir.path(), &[]);
+    let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+    let page = path(&dir, "packages/web/src/page.ts");
+    let handler = path(&dir, "packages/api/src/handler.ts");
+    let (web, api) = tokio::join!(
+        edit(&engine, &page, "`Welcome, ${name}`", "name * 2"),
+        edit(&engine, &handler, "code === 200", "code === \"200\""),
+    );
+    assert_error(
+        &web,
+        &Expect {
+            file: "packages/web/src/page.ts",
+            line: 2,
+            column: 10,
+            code: Some("2362"),
+            words: &["left-hand side of an arithmetic operation"],
+        },
+    );
+    assert_error(
+        &api,
+        &Expect {
+            file: "packages/api/src/handler.ts",
+            line: 2,
+            column: 10,
+            code: Some("2367"),
+            words: &["'number' and 'string' have no overlap"],
+        },
+    );
+    let roots: Vec<_> = engine
+        .pool
+        .statuses()
+        .into_iter()
+        .filter(|s| s.id == "typescript-language-server")
+        .map(|s| s.root)
+        .collect();
+    let (web_root, api_root) = (root.join("packages/web"), root.join("packages/api"));
+    assert_eq!(roots, [api_root.clone(), web_root.clone()]);
+    for (result, expected) in [(&web, &web_root), (&api, &api_root)] {
+        let answered: Vec<_> = result.outcomes.values().flatten().collect();
+        assert!(
+            answered.iter().all(|o| o.root == *expected),
+            "{answered:#?}"
+        );
+    }
+    engine.shutdown().await;
+}
