@@ -50,7 +50,7 @@ pub fn write_atomic(path: &Path, content: &[u8]) -> io::Result<()> {
 
 /// Follows a symlink at `path` (all levels) to the file it names, which may
 /// not exist yet; anything else is returned unchanged.
-fn resolve_symlink(path: &Path) -> io::Result<PathBuf> {
+pub(super) fn resolve_symlink(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();
     for _ in 0..40 {
         match fs::symlink_metadata(&current) {
@@ -70,7 +70,7 @@ fn resolve_symlink(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
-fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
+pub(super) fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = target
         .file_name()
@@ -93,7 +93,7 @@ fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
 
 /// Makes the rename durable. Best effort: not every platform or file system
 /// lets a directory be opened and synced, and the write itself has succeeded.
-fn sync_dir(dir: &Path) {
+pub(super) fn sync_dir(dir: &Path) {
     #[cfg(unix)]
     if let Ok(dir) = File::open(dir) {
         let _ = dir.sync_all();

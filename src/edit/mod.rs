@@ -14,6 +14,7 @@ mod content;
 mod hunk;
 mod plan;
 mod replace;
+mod transaction;
 mod unified;
 
 use std::fmt;
@@ -22,6 +23,7 @@ pub use atomic::write_atomic;
 pub use content::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 pub use plan::{PlannedChange, plan_patch};
 pub use replace::{Replaced, replace_exact};
+pub use transaction::{FileOp, TransactionError, apply_all};
 
 /// Why an edit could not be made. Messages are written for the agent that
 /// asked for the edit: they say what went wrong and what to do next.

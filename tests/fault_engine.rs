@@ -1,0 +1,337 @@
+//! The fault matrix through the Engine API (`Engine::edit`): every scripted
+//! misbehaviour of `squiggle-fake-lsp` (`docs/fake-server.md`), and for each
+//! the same four promises. The edit is on disk exactly as asked; every call
+//! returns within its deadline plus a small bound; the server's status follows
+//! the pool's policy (restart once, then `broken`); after shutdown no server
+//! process of this test is left and this process holds no more file
+//! descriptors than before. The table in `docs/reliability.md` lists each row.
+//!
+//! The tests of this binary run one at a time (`SERIAL`), each on its own
+//! runtime built after taking the lock, so that the fd count of the process
+//! (taken before the runtime exists and after it is dropped) is this test's
+//! alone: a leaked task, pipe or child shows up as a difference.
+
+mod fault_support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use fault_support::{descendants_in, open_fds, poll_until_async};
+use serde_json::{Value, json};
+use squiggle::config::{Config, ServerOverride};
+use squiggle::diagnostic::Outcome;
+use squiggle::engine::{Engine, InstanceStatus, ServerState};
+use squiggle::workspace::Workspace;
+use tokio::time::Instant;
+
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+const DIAGNOSTIC_TIMEOUT: Duration = Duration::from_millis(500);
+const FIRST_TOUCH_TIMEOUT: Duration = Duration::from_millis(1500);
+/// What a call may take beyond its deadline (scheduling, process start).
+const SLACK: Duration = Duration::from_millis(1500);
+/// Shutdown: the 2 s grace for `shutdown`, then exit and kill.
+const SHUTDOWN_BOUND: Duration = Duration::from_secs(6);
+
+/// What a fault must leave behind after three edits.
+struct Expect {
+    state: ServerState,
+    starts: u32,
+    /// The outcome of the first edit's check, when it is certain.
+    first: Option<Outcome>,
+}
+
+fn fake(script: Value) -> ServerOverride {
+    ServerOverride {
+        command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").to_string()),
+        extensions: Some(vec![".fk".into()]),
+        language_id: Some("fake".into()),
+        env: Some(BTreeMap::from([(
+            "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
+            script.to_string(),
+        )])),
+        settle_ms: Some(0),
+        ..Default::default()
+    }
+}
+
+fn engine(root: &Path, script: Value) -> Arc<Engine> {
+    let mut config = Config::default();
+    config.servers.insert("fake".into(), fake(script));
+    config.diagnostic_timeout = DIAGNOSTIC_TIMEOUT;
+    config.first_touch_timeout = FIRST_TOUCH_TIMEOUT;
+    let workspace =
+        Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("workspace: {e}"));
+    Arc::new(Engine::with(workspace, config))
+}
+
+fn status(engine: &Engine) -> InstanceStatus {
+    let statuses = engine.pool.statuses();
+    assert_eq!(statuses.len(), 1, "{statuses:?}");
+    statuses[0].clone()
+}
+
+/// Three edits against a server with `script`, then shutdown, checking every
+/// promise of the module doc.
+fn run(name: &str, script: Value, expect: Expect) {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    warm_up();
+    let fds_before = open_fds(None);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| panic!("runtime: {e}"));
+    runtime.block_on(edits_then_shutdown(name, script, expect));
+    drop(runtime);
+    let settled =
+        fault_support::poll_until(Duration::from_secs(5), || open_fds(None) <= fds_before);
+    assert!(
+        settled,
+        "{name}: {} fds open after shutdown, {fds_before} before",
+        open_fds(None)
+    );
+}
+
+/// tokio keeps process-wide state for child processes (the SIGCHLD pipe)
+/// from the first spawn on; create it before the first baseline.
+fn warm_up() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap_or_else(|e| panic!("runtime: {e}"));
+        runtime.block_on(async {
+            let fake = env!("CARGO_BIN_EXE_squiggle-fake-lsp");
+            let _ = tokio::process::Command::new(fake)
+                .env(
+                    "SQUIGGLE_FAKE_SCRIPT_JSON",
+                    r#"{"fault":{"kind":"exitImmediately"}}"#,
+                )
+                .status()
+                .await;
+        });
+    });
+}
+
+async fn edits_then_shutdown(name: &str, script: Value, expect: Expect) {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let root: PathBuf = tmp
+        .path()
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+    let path = root.join("a.fk");
+    std::fs::write(&path, "v0 @error(e)\n").unwrap_or_else(|e| panic!("write: {e}"));
+    let engine = engine(&root, script);
+
+    for i in 0..3 {
+        let started = Instant::now();
+        let result = engine
+            .edit(
+                &path,
+                &format!("v{i}"),
+                &format!("v{}", i + 1),
+                false,
+                false,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{name}: edit {i} refused: {e}"));
+        let elapsed = started.elapsed();
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            on_disk,
+            format!("v{} @error(e)\n", i + 1),
+            "{name}: edit {i}"
+        );
+        assert!(
+            result.text().starts_with("Edit applied successfully."),
+            "{name}: {}",
+            result.text()
+        );
+        let bound = FIRST_TOUCH_TIMEOUT + SLACK;
+        assert!(
+            elapsed < bound,
+            "{name}: edit {i} took {elapsed:?} (bound {bound:?})"
+        );
+        if i == 0
+            && let Some(first) = expect.first
+        {
+            let outcomes = &result.outcomes["a.fk"];
+            assert_eq!(outcomes[0].outcome, first, "{name}: {outcomes:?}");
+        }
+        // A server that dies after answering must be seen dead before the
+        // next edit, or the next edit would not be the restart.
+        if expect.state == ServerState::Broken {
+            let gone =
+                poll_until_async(Duration::from_secs(5), || engine.pool.clients().is_empty()).await;
+            assert!(
+                gone,
+                "{name}: a dying server still looks alive after edit {i}"
+            );
+        }
+    }
+    let s = status(&engine);
+    assert_eq!(
+        (s.status, s.starts),
+        (expect.state, expect.starts),
+        "{name}: {s:?}"
+    );
+
+    let started = Instant::now();
+    engine.shutdown().await;
+    let took = started.elapsed();
+    assert!(took < SHUTDOWN_BOUND, "{name}: shutdown took {took:?}");
+    let me = std::process::id();
+    let clean = poll_until_async(Duration::from_secs(5), || {
+        descendants_in(me, &root).is_empty()
+    })
+    .await;
+    assert!(
+        clean,
+        "{name}: server processes left after shutdown: {:?}",
+        descendants_in(me, &root)
+    );
+}
+
+fn broken() -> Expect {
+    Expect {
+        state: ServerState::Broken,
+        starts: 2,
+        first: Some(Outcome::Unavailable),
+    }
+}
+
+fn active(first: Outcome) -> Expect {
+    Expect {
+        state: ServerState::Active,
+        starts: 1,
+        first: Some(first),
+    }
+}
+
+#[test]
+fn crash_before_initialize_answers() {
+    let script = json!({"fault": {"kind": "crashOnInitialize"}});
+    run("crashOnInitialize", script, broken());
+}
+
+#[test]
+fn crash_mid_request() {
+    let script = json!({"diagnosticMode": "pull",
+        "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}});
+    let expect = Expect {
+        first: Some(Outcome::ServerDead),
+        ..broken()
+    };
+    run("crashOnRequest", script, expect);
+}
+
+#[test]
+fn crash_right_after_publishing() {
+    let script = json!({"fault": {"kind": "crashAfterPublish"}});
+    let expect = Expect {
+        first: None, // settled or server_dead: the crash races the wait's end
+        ..broken()
+    };
+    run("crashAfterPublish", script, expect);
+}
+
+#[test]
+fn hang_forever() {
+    let script = json!({"fault": {"kind": "hang"}});
+    run("hang", script, active(Outcome::TimedOut));
+}
+
+#[test]
+fn hang_before_initialize_answers() {
+    let script = json!({"fault": {"kind": "hangOnInitialize"}});
+    run("hangOnInitialize", script, broken());
+}
+
+#[test]
+fn answers_but_never_publishes() {
+    let script = json!({"fault": {"kind": "neverPublish"}});
+    run("neverPublish", script, active(Outcome::TimedOut));
+}
+
+#[test]
+fn publishes_in_an_endless_loop() {
+    let script = json!({"fault": {"kind": "publishLoop", "intervalMs": 2}});
+    run("publishLoop", script, active(Outcome::Settled));
+}
+
+#[test]
+fn floods_stderr() {
+    let script = json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}});
+    run("stderrFlood", script, active(Outcome::Settled));
+}
+
+#[test]
+fn garbage_frames() {
+    let script = json!({"fault": {"kind": "garbageFrames"}});
+    run("garbageFrames", script, active(Outcome::Settled));
+}
+
+#[test]
+fn junk_header_lines() {
+    let script = json!({"fault": {"kind": "junkHeaderLines"}});
+    run("junkHeaderLines", script, active(Outcome::Settled));
+}
+
+#[test]
+fn partial_frame_then_exit() {
+    let script = json!({"fault": {"kind": "partialFrame"}});
+    let expect = Expect {
+        first: None,
+        ..broken()
+    };
+    run("partialFrame", script, expect);
+}
+
+#[test]
+fn oversized_frame() {
+    let script = json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}});
+    run("oversizedFrame", script, active(Outcome::Settled));
+}
+
+#[test]
+fn storm_of_server_requests() {
+    let script = json!({"fault": {"kind": "requestStorm", "count": 2000}});
+    run("requestStorm", script, active(Outcome::Settled));
+}
+
+#[test]
+fn exits_zero_at_once() {
+    let script = json!({"fault": {"kind": "exitImmediately"}});
+    run("exitImmediately", script, broken());
+}
+
+#[test]
+fn exits_right_after_initialize() {
+    let script = json!({"fault": {"kind": "exitAfterInitialize"}});
+    let expect = Expect {
+        first: None,
+        ..broken()
+    };
+    run("exitAfterInitialize", script, expect);
+}
+
+#[test]
+fn initialize_slower_than_first_touch_timeout() {
+    let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT.as_millis() as u64 + 2000});
+    run("initializeDelayMs", script, broken());
+}
+
+#[test]
+fn ignores_shutdown() {
+    let script = json!({"fault": {"kind": "ignoreShutdown"}});
+    run("ignoreShutdown", script, active(Outcome::Settled));
+}
+
+#[test]
+fn ignores_exit() {
+    let script = json!({"fault": {"kind": "ignoreExit"}});
+    run("ignoreExit", script, active(Outcome::Settled));
+}

@@ -1,0 +1,254 @@
+//! The fault matrix through the service API: `squiggle serve` over stdio,
+//! configured by a `.squiggle.toml` whose custom server is the scripted fake
+//! with one fault. For each fault, three `squiggle/edit` calls: each lands on
+//! disk exactly as asked and is answered within its deadline plus a small
+//! bound; `lsp/status` then shows the pool's policy (restart once, then
+//! `broken`); the service's fd count does not grow with dead servers; and
+//! after `lsp/shutdown` no process the service started is left.
+//!
+//! This test process makes itself a child subreaper, so that a server the
+//! service orphans is re-parented here and found by the `/proc` walk.
+
+mod fault_support;
+mod service;
+
+use std::time::{Duration, Instant};
+
+use fault_support::{descendants, descendants_in, open_fds, poll_until};
+use serde_json::{Value, json};
+use service::{Service, Workspace};
+
+const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
+const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
+/// What a call may take beyond its deadline (scheduling, process start).
+const SLACK: Duration = Duration::from_millis(1500);
+
+fn subreaper() {
+    // SAFETY: prctl with an integer argument; it only marks this process.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+}
+
+/// A workspace whose fake runs `script`, with short deadlines.
+fn workspace(script: Value) -> Workspace {
+    let ws = Workspace::new(script);
+    let path = ws.root.join(".squiggle.toml");
+    let servers = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let toml = format!(
+        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n{servers}"
+    );
+    std::fs::write(&path, toml).unwrap_or_else(|e| panic!("{e}"));
+    ws
+}
+
+fn fake_status(svc: &mut Service) -> Value {
+    let status = svc.ok("lsp/status", Value::Null);
+    status
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["id"] == "fake"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no fake in {status}"))
+}
+
+/// Three edits, the status, then shutdown; `state` and `starts` are what
+/// `lsp/status` must show after the edits.
+fn run(name: &str, script: Value, state: &str, starts: u64) {
+    subreaper();
+    let ws = workspace(script);
+    let path = ws.write("a.fk", "v0 @error(e)\n");
+    let mut svc = Service::start(&ws);
+    let pid = svc.child.id();
+    svc.ok("lsp/status", Value::Null);
+    let fds_before = open_fds(Some(pid));
+
+    for i in 0..3 {
+        let started = Instant::now();
+        let edited = svc.ok(
+            "squiggle/edit",
+            json!({"filePath": "a.fk", "oldString": format!("v{i}"), "newString": format!("v{}", i + 1)}),
+        );
+        let elapsed = started.elapsed();
+        assert_eq!(edited["message"], "Edit applied successfully.", "{name}");
+        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            on_disk,
+            format!("v{} @error(e)\n", i + 1),
+            "{name}: edit {i}"
+        );
+        let bound = Duration::from_millis(FIRST_TOUCH_TIMEOUT_MS) + SLACK;
+        assert!(elapsed < bound, "{name}: edit {i} took {elapsed:?}");
+        if state == "broken" {
+            // A dying server must be seen dead before the next edit.
+            let gone = poll_until(Duration::from_secs(5), || descendants(pid).is_empty());
+            assert!(
+                gone,
+                "{name}: the server outlived its crash: {:?}",
+                descendants(pid)
+            );
+        }
+    }
+    let fake = fake_status(&mut svc);
+    assert_eq!(
+        (fake["status"].as_str(), fake["starts"].as_u64()),
+        (Some(state), Some(starts)),
+        "{name}: {fake}"
+    );
+    let fds = open_fds(Some(pid));
+    if state == "broken" {
+        assert!(
+            fds <= fds_before,
+            "{name}: {fds} fds with every server dead, {fds_before} before"
+        );
+    } else {
+        // One live server: its stdin, stdout and stderr pipes, and a pidfd.
+        assert!(
+            fds <= fds_before + 4,
+            "{name}: {fds} fds with one server, {fds_before} before"
+        );
+    }
+
+    let started = Instant::now();
+    assert_eq!(svc.ok("lsp/shutdown", json!({})), Value::Null, "{name}");
+    assert_eq!(svc.wait(), Some(0), "{name}");
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(6),
+        "{name}: shutdown took {took:?}"
+    );
+    let me = std::process::id();
+    let clean = poll_until(Duration::from_secs(5), || {
+        descendants_in(me, &ws.root).is_empty()
+    });
+    assert!(
+        clean,
+        "{name}: processes left after shutdown: {:?}",
+        descendants_in(me, &ws.root)
+    );
+}
+
+#[test]
+fn crash_before_initialize_answers() {
+    run(
+        "crashOnInitialize",
+        json!({"fault": {"kind": "crashOnInitialize"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn crash_mid_request() {
+    let script = json!({"diagnosticMode": "pull",
+        "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}});
+    run("crashOnRequest", script, "broken", 2);
+}
+
+#[test]
+fn crash_right_after_publishing() {
+    run(
+        "crashAfterPublish",
+        json!({"fault": {"kind": "crashAfterPublish"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn hang_forever() {
+    run("hang", json!({"fault": {"kind": "hang"}}), "active", 1);
+}
+
+#[test]
+fn hang_before_initialize_answers() {
+    run(
+        "hangOnInitialize",
+        json!({"fault": {"kind": "hangOnInitialize"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn answers_but_never_publishes() {
+    run(
+        "neverPublish",
+        json!({"fault": {"kind": "neverPublish"}}),
+        "active",
+        1,
+    );
+}
+
+#[test]
+fn publishes_in_an_endless_loop() {
+    let script = json!({"fault": {"kind": "publishLoop", "intervalMs": 2}});
+    run("publishLoop", script, "active", 1);
+}
+
+#[test]
+fn floods_stderr() {
+    let script = json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}});
+    run("stderrFlood", script, "active", 1);
+}
+
+#[test]
+fn garbage_frames() {
+    run(
+        "garbageFrames",
+        json!({"fault": {"kind": "garbageFrames"}}),
+        "active",
+        1,
+    );
+}
+
+#[test]
+fn partial_frame_then_exit() {
+    run(
+        "partialFrame",
+        json!({"fault": {"kind": "partialFrame"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn oversized_frame() {
+    let script = json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}});
+    run("oversizedFrame", script, "active", 1);
+}
+
+#[test]
+fn storm_of_server_requests() {
+    let script = json!({"fault": {"kind": "requestStorm", "count": 2000}});
+    run("requestStorm", script, "active", 1);
+}
+
+#[test]
+fn exits_zero_at_once() {
+    run(
+        "exitImmediately",
+        json!({"fault": {"kind": "exitImmediately"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn initialize_slower_than_first_touch_timeout() {
+    let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000});
+    run("initializeDelayMs", script, "broken", 2);
+}
+
+#[test]
+fn ignores_shutdown_and_exit() {
+    run(
+        "ignoreShutdown",
+        json!({"fault": {"kind": "ignoreShutdown"}}),
+        "active",
+        1,
+    );
+    run(
+        "ignoreExit",
+        json!({"fault": {"kind": "ignoreExit"}}),
+        "active",
+        1,
+    );
+}
