@@ -14,7 +14,10 @@ use super::Engine;
 use super::check::{FileInput, ServerOutcome};
 use crate::classify::{Classification, classify};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};
+use crate::edit::{
+    EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
+    write_atomic,
+};
 use crate::lsp::client::lock;
 use crate::render::{FileDiagnostics, ReportMode, render_feedback};
 use crate::workspace::PathClass;
@@ -202,14 +205,12 @@ impl Engine {
                 p.to_string(),
             )),
         })?;
+        // Every step of the patch, in order: what to write, what to remove,
+        // and what to tell the servers. Applied below as one transaction.
         let mut checked = Vec::new();
         let mut events: Vec<(PathBuf, u8)> = Vec::new();
-        let target_of = |p: &str| {
-            targets
-                .get(p)
-                .map(|t| t.canonical.clone())
-                .unwrap_or_default()
-        };
+        let mut writes: Vec<(PathBuf, String)> = Vec::new();
+        let mut removes: Vec<(PathBuf, String)> = Vec::new();
         for change in &planned {
             match change {
                 PlannedChange::Write {
@@ -219,37 +220,54 @@ impl Engine {
                 } => {
                     let t = vetted(&targets, path)?;
                     let before = std::fs::read_to_string(&t.canonical).ok();
-                    if !dry_run {
-                        write(t, content)?;
-                    }
+                    writes.push((t.canonical.clone(), content.clone()));
                     events.push((t.canonical.clone(), if *created { 1 } else { 2 }));
                     checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
                 }
                 PlannedChange::Delete { path } => {
-                    let canonical = target_of(path);
-                    if !dry_run {
-                        std::fs::remove_file(&canonical).map_err(|e| ToolError::Write {
-                            path: path.clone(),
-                            reason: e.to_string(),
-                        })?;
-                        self.close_everywhere(&canonical);
-                    }
+                    let canonical = vetted(&targets, path)?.canonical.clone();
+                    removes.push((canonical.clone(), path.clone()));
                     events.push((canonical, 3));
                 }
                 PlannedChange::Rename { from, to, content } => {
-                    let (old, new) = (target_of(from), vetted(&targets, to)?);
-                    if !dry_run {
-                        write(new, content)?;
-                        std::fs::remove_file(&old).map_err(|e| ToolError::Write {
-                            path: from.clone(),
-                            reason: e.to_string(),
-                        })?;
-                        self.close_everywhere(&old);
-                    }
+                    let (old, new) = (
+                        vetted(&targets, from)?.canonical.clone(),
+                        vetted(&targets, to)?,
+                    );
+                    writes.push((new.canonical.clone(), content.clone()));
+                    removes.push((old.clone(), from.clone()));
                     events.push((old, 3));
                     events.push((new.canonical.clone(), 1));
                     checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
                 }
+            }
+        }
+        if !dry_run {
+            // All or nothing on disk too: a write that fails half-way (a full
+            // disk, an immutable file) puts back every file already touched.
+            let ops: Vec<FileOp<'_>> = writes
+                .iter()
+                .map(|(path, content)| FileOp::Write {
+                    path,
+                    content: content.as_bytes(),
+                })
+                .chain(removes.iter().map(|(path, _)| FileOp::Remove { path }))
+                .collect();
+            if let Err(e) = apply_all(&ops) {
+                let failed = match e.index.checked_sub(writes.len()) {
+                    None => writes.get(e.index),
+                    Some(i) => removes.get(i),
+                };
+                let path = failed
+                    .and_then(|(p, _)| self.workspace.relative(p))
+                    .unwrap_or_else(|| "a file of the patch".to_string());
+                return Err(ToolError::Write {
+                    path,
+                    reason: format!("{}; no file of the patch was changed", e.source),
+                });
+            }
+            for (path, _) in &removes {
+                self.close_everywhere(path);
             }
         }
         if !dry_run {

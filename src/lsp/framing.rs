@@ -17,13 +17,13 @@ const MAX_HEADER_LINE: usize = 8 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FrameError {
-    #[error("reading from the server failed: {0}")]
+    #[error("reading the stream failed: {0}")]
     Io(#[from] io::Error),
-    #[error("the server sent a {size}-byte message, over the {limit}-byte limit; it was skipped")]
+    #[error("received a {size}-byte message, over the {limit}-byte limit; it was skipped")]
     TooLarge { size: usize, limit: usize },
-    #[error("the server sent headers without a valid Content-Length ({0})")]
+    #[error("received headers without a valid Content-Length ({0})")]
     BadHeader(String),
-    #[error("the server's stream ended inside a message")]
+    #[error("the stream ended inside a message")]
     Truncated,
 }
 

@@ -70,6 +70,8 @@ pub enum MessageError {
     Json(#[from] serde_json::Error),
     #[error("message is not a JSON-RPC request, notification or response")]
     NotJsonRpc,
+    #[error("request id must be an integer or a string")]
+    InvalidId,
 }
 
 impl Message {
@@ -80,10 +82,13 @@ impl Message {
         let id = take_id(&mut map);
         if let Some(Value::String(method)) = map.remove("method") {
             let params = map.remove("params").unwrap_or(Value::Null);
-            return Ok(match id {
-                Some(Some(id)) => Message::Request { id, method, params },
-                _ => Message::Notification { method, params },
-            });
+            return match id {
+                Some(Some(id)) => Ok(Message::Request { id, method, params }),
+                // An id that is null, a float, an object or an array cannot
+                // be answered by id; it is not a notification either.
+                Some(None) => Err(MessageError::InvalidId),
+                None => Ok(Message::Notification { method, params }),
+            };
         }
         let result = if let Some(error) = map.remove("error") {
             Err(serde_json::from_value::<ResponseError>(error)
@@ -210,6 +215,16 @@ mod tests {
         assert!(Message::parse(b"[1,2]").is_err());
         assert!(Message::parse(b"{\"id\":1}").is_err());
         assert!(Message::parse(b"{\"id\":1,\"error\":\"x\"}").is_err());
+        for id in ["null", "1.5", "{}", "[]", "true"] {
+            let body = format!("{{\"id\":{id},\"method\":\"m\"}}");
+            assert!(
+                matches!(
+                    Message::parse(body.as_bytes()),
+                    Err(MessageError::InvalidId)
+                ),
+                "{id}"
+            );
+        }
     }
 
     #[test]

@@ -133,6 +133,14 @@ where
                 break ConnectionEnd::Exit;
             }
             Ok(_) => {} // other notifications and stray responses
+            Err(MessageError::InvalidId) => {
+                send_error(
+                    &tx,
+                    None,
+                    codes::INVALID_REQUEST,
+                    MessageError::InvalidId.to_string(),
+                );
+            }
             Err(MessageError::Json(e)) => {
                 send_error(&tx, None, codes::PARSE_ERROR, format!("{e}"));
             }
