@@ -51,10 +51,17 @@ fn warm_one(rt: &tokio::runtime::Runtime, project: &Project, runs: usize) -> Res
         (Samples::default(), Samples::default(), Samples::default());
     let mut outcomes: Vec<String> = Vec::new();
     let mut found_errors = 0;
+    let mut publishes: Vec<u64> = Vec::new();
     // Rounds 0 and 1 start the server and warm it; the checker's first run
     // fills its caches.
     for n in 0..2 + runs {
         std::fs::write(&path, (project.edit)(n))?;
+        let published_before = engine
+            .pool
+            .clients()
+            .into_iter()
+            .find(|c| c.server_id() == project.server)
+            .map_or(0, |c| c.publish_count());
         let t0 = Instant::now();
         let report = rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], false));
         let elapsed = t0.elapsed();
@@ -65,6 +72,7 @@ fn warm_one(rt: &tokio::runtime::Runtime, project: &Project, runs: usize) -> Res
             .find(|c| c.server_id() == project.server)
             .with_context(|| format!("{} did not start", project.server))?;
         let (response, publish) = client.answer_times(&path);
+        let published = client.publish_count() - published_before;
         let answered = [response, publish]
             .into_iter()
             .flatten()
@@ -81,6 +89,7 @@ fn warm_one(rt: &tokio::runtime::Runtime, project: &Project, runs: usize) -> Res
             wire.push(at - t0);
         }
         cli.push(checker);
+        publishes.push(published);
         let file = &report.files[0];
         if file
             .diagnostics
@@ -97,7 +106,7 @@ fn warm_one(rt: &tokio::runtime::Runtime, project: &Project, runs: usize) -> Res
         }
     }
     println!(
-        "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {found_errors}/{runs} |",
+        "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {found_errors}/{runs}; publishes per edit {:?} |",
         project.server,
         ms(ours.median()),
         ms(ours.p95()),
@@ -108,6 +117,7 @@ fn warm_one(rt: &tokio::runtime::Runtime, project: &Project, runs: usize) -> Res
         ours.median() / wire.median(),
         cli.median() / ours.median(),
         outcomes.join(", "),
+        publishes,
     );
     rt.block_on(engine.shutdown());
     Ok(())
