@@ -48,6 +48,9 @@ enum Scenario {
         /// Only these servers (pyright, typescript, gopls, clangd, rust-analyzer).
         #[arg(long = "server")]
         servers: Vec<String>,
+        /// Override the servers' settle window (ms), to measure what it costs.
+        #[arg(long)]
+        settle_ms: Option<u64>,
     },
     /// First edit in a fresh workspace, per real server, through the daemon.
     Cold {
@@ -78,7 +81,11 @@ fn main() -> std::process::ExitCode {
     let result = match cli.scenario {
         Scenario::Overhead { runs, delay_ms } => overhead::run(runs, delay_ms),
         Scenario::Hook { runs } => hook::run(runs),
-        Scenario::Real { runs, servers } => real::warm(runs, &servers),
+        Scenario::Real {
+            runs,
+            servers,
+            settle_ms,
+        } => real::warm(runs, &servers, settle_ms),
         Scenario::Cold { runs, servers } => real::cold(runs, &servers),
         Scenario::Throughput { files, runs } => throughput::run(files, runs),
         Scenario::Memory { edits, every } => memory::run(edits, every),

@@ -98,7 +98,28 @@ pub fn run(runs: usize, delay_ms: u64) -> Result<()> {
     for case in &cases {
         rt.block_on(case.engine.shutdown());
     }
+    // The fakes have exited and been reaped: their CPU time is the children's.
+    let (ours, fakes) = (
+        cpu_seconds(libc::RUSAGE_SELF),
+        cpu_seconds(libc::RUSAGE_CHILDREN),
+    );
+    println!();
+    println!(
+        "CPU time over the whole run: squiggle (this process) {ours:.2} s, the fake servers {fakes:.2} s"
+    );
     Ok(())
+}
+
+/// User plus system CPU seconds of this process or of its reaped children.
+fn cpu_seconds(who: libc::c_int) -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(who, &mut usage);
+        usage
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 fn check(

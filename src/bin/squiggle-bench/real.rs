@@ -22,30 +22,43 @@ use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
 use crate::projects::{Project, selected};
 use crate::stats::{Samples, ms};
 
-pub fn warm(runs: usize, only: &[String]) -> Result<()> {
+/// `settle`: override the server's settle window (ms) to see what it costs.
+pub fn warm(runs: usize, only: &[String], settle: Option<u64>) -> Result<()> {
     let rt = runtime()?;
     println!(
         "| server | squiggle: edit → settled | server's final answer on the wire | CLI checker | squiggle / wire | checker / squiggle | outcomes |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     for project in selected(only) {
-        if let Err(e) = warm_one(&rt, &project, runs) {
+        if let Err(e) = warm_one(&rt, &project, runs, settle) {
             eprintln!("{}: {e:#}", project.server);
         }
     }
     Ok(())
 }
 
-fn warm_one(rt: &tokio::runtime::Runtime, project: &Project, runs: usize) -> Result<()> {
+fn warm_one(
+    rt: &tokio::runtime::Runtime,
+    project: &Project,
+    runs: usize,
+    settle: Option<u64>,
+) -> Result<()> {
     let (_dir, root) = workspace_dir()?;
     project.create(&root)?;
-    let engine = Arc::new(Engine::new(
-        &EngineOptions {
-            root: Some(root.to_path_buf()),
-            ..Default::default()
-        },
-        &root,
-    )?);
+    let mut opts = EngineOptions {
+        root: Some(root.to_path_buf()),
+        ..Default::default()
+    };
+    if let Some(ms) = settle {
+        opts.cli.servers.insert(
+            project.server.to_string(),
+            squiggle::config::ServerOverride {
+                settle_ms: Some(ms),
+                ..Default::default()
+            },
+        );
+    }
+    let engine = Arc::new(Engine::new(&opts, &root)?);
     let path = root.join(project.edited);
     let (mut ours, mut wire, mut cli) =
         (Samples::default(), Samples::default(), Samples::default());
