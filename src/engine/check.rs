@@ -7,7 +7,7 @@
 //! importers of the written files are opened and their diagnostics collected,
 //! counting only publishes that arrived after the edit reached the server.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -470,7 +470,7 @@ impl Engine {
             .flat_map(|f| &f.outcomes)
             .map(|o| o.server.as_str())
             .collect();
-        let checked: Vec<String> = check
+        let checked: HashSet<String> = check
             .files
             .iter()
             .filter_map(|f| f.canonical.as_ref())
@@ -494,8 +494,8 @@ impl Engine {
                 let PathClass::Inside { relative, .. } = self.workspace.classify(&path) else {
                     continue;
                 };
-                let text = match client.document(&path) {
-                    Some((_, text)) => text,
+                let text = match client.document_by_uri(&file_uri) {
+                    Some(text) => text,
                     None => match std::fs::read_to_string(&path) {
                         Ok(t) => Arc::from(t),
                         Err(_) => continue,
