@@ -7,7 +7,7 @@
 //! importers of the written files are opened and their diagnostics collected,
 //! counting only publishes that arrived after the edit reached the server.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -115,6 +115,21 @@ struct Pending {
     relative: String,
 }
 
+/// (lowercased extension, language id): all of a path that `serving` reads.
+type ServingKey = (Option<String>, Option<&'static str>);
+
+/// What a check looks up once rather than once per file: which servers serve
+/// a file (a function of its extension and language id only), and each
+/// server's required marker and project root per directory (walks of the
+/// filesystem). Lives for one check, so a marker created between checks is
+/// seen by the next one.
+#[derive(Default)]
+struct Lookups {
+    serving: HashMap<ServingKey, Vec<(usize, String)>>,
+    markers: HashMap<(usize, PathBuf), bool>,
+    roots: HashMap<(usize, PathBuf), PathBuf>,
+}
+
 /// Extra rules for a wait: publishes must follow `since[(server, root)]`.
 #[derive(Default, Clone)]
 struct WaitRules {
@@ -214,8 +229,9 @@ impl Engine {
     ) -> Vec<FileReport> {
         let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
         let mut waits = JoinSet::new();
+        let mut lookups = Lookups::default();
         for (index, input) in files.into_iter().enumerate() {
-            let (report, pending) = self.prepare(input);
+            let (report, pending) = self.prepare(input, &mut lookups);
             reports.push(report);
             for p in pending {
                 let engine = self.clone();
@@ -253,7 +269,7 @@ impl Engine {
     }
 
     /// Classifies a file and lists the (server, language, root) pairs to wait on.
-    fn prepare(&self, input: FileInput) -> (FileReport, Vec<Pending>) {
+    fn prepare(&self, input: FileInput, lookups: &mut Lookups) -> (FileReport, Vec<Pending>) {
         let mut report = FileReport {
             file: input.path.display().to_string(),
             diagnostics: Vec::new(),
@@ -315,19 +331,30 @@ impl Engine {
         }
         report.text = Some(text.clone());
         let dir = canonical.parent().unwrap_or(self.workspace.root());
+        // `project_root` starts from the path itself when it is a directory.
+        let root_key = if canonical.is_dir() {
+            canonical.as_path()
+        } else {
+            dir
+        };
         let mut pending = Vec::new();
-        for (server, language) in serving(&canonical, &self.servers) {
+        for (server_index, language) in self.serving_indices(&canonical, lookups) {
+            let server = &self.servers[server_index];
             if !server.spec.requires_marker.is_empty()
-                && !crate::registry::marker_present(&server.spec, dir, self.workspace.root())
+                && !*lookups
+                    .markers
+                    .entry((server_index, dir.to_path_buf()))
+                    .or_insert_with(|| {
+                        crate::registry::marker_present(&server.spec, dir, self.workspace.root())
+                    })
             {
                 continue;
             }
-            let root = self.project_root_for(&canonical, server);
-            let server_index = self
-                .servers
-                .iter()
-                .position(|s| std::ptr::eq(s, server))
-                .unwrap_or(0);
+            let root = lookups
+                .roots
+                .entry((server_index, root_key.to_path_buf()))
+                .or_insert_with(|| self.project_root_for(&canonical, server))
+                .clone();
             pending.push(Pending {
                 server_index,
                 language,
@@ -344,6 +371,32 @@ impl Engine {
                 .push(ServerOutcome::without_server(Outcome::Unavailable, detail));
         }
         (report, pending)
+    }
+
+    /// `serving` for `path`, by index into `self.servers`, memoized by
+    /// (extension, language id): the only parts of the path it reads.
+    fn serving_indices(&self, path: &Path, lookups: &mut Lookups) -> Vec<(usize, String)> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let language = crate::registry::languages::language_id(path);
+        lookups
+            .serving
+            .entry((extension, language))
+            .or_insert_with(|| {
+                serving(path, &self.servers)
+                    .into_iter()
+                    .map(|(server, language)| {
+                        let index = self
+                            .servers
+                            .iter()
+                            .position(|s| std::ptr::eq(s, server))
+                            .unwrap_or(0);
+                        (index, language)
+                    })
+                    .collect()
+            })
+            .clone()
     }
 
     async fn wait_one(
@@ -417,7 +470,7 @@ impl Engine {
             .flat_map(|f| &f.outcomes)
             .map(|o| o.server.as_str())
             .collect();
-        let checked: Vec<String> = check
+        let checked: HashSet<String> = check
             .files
             .iter()
             .filter_map(|f| f.canonical.as_ref())
@@ -441,8 +494,8 @@ impl Engine {
                 let PathClass::Inside { relative, .. } = self.workspace.classify(&path) else {
                     continue;
                 };
-                let text = match client.document(&path) {
-                    Some((_, text)) => text,
+                let text = match client.document_by_uri(&file_uri) {
+                    Some(text) => text,
                     None => match std::fs::read_to_string(&path) {
                         Ok(t) => Arc::from(t),
                         Err(_) => continue,

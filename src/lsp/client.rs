@@ -107,6 +107,8 @@ pub(crate) struct Inner {
     pub(crate) events: watch::Sender<u64>,
     /// Count of messages received: orders publishes against changes sent.
     pub(crate) received: AtomicU64,
+    /// When the last response arrived (for benchmarks: a pull's answer time).
+    last_response: Mutex<Option<std::time::Instant>>,
     dead: OnceLock<String>,
 }
 
@@ -142,6 +144,7 @@ impl LspClient {
             state: Mutex::new(ClientState::default()),
             events: watch::channel(0).0,
             received: AtomicU64::new(0),
+            last_response: Mutex::new(None),
             dead: OnceLock::new(),
         });
         tokio::spawn(write_loop(stdin, out_rx));
@@ -357,6 +360,32 @@ impl LspClient {
     pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
         self.inner.events.subscribe()
     }
+
+    /// For benchmarks: when the server's own answer arrived, as seen on the
+    /// wire. The last response of any request (a pull's answer when that was
+    /// the last request), and the last publish for `path`.
+    pub fn answer_times(
+        &self,
+        path: &std::path::Path,
+    ) -> (Option<std::time::Instant>, Option<std::time::Instant>) {
+        let response = *lock(&self.inner.last_response);
+        let publish = lock(&self.inner.state)
+            .published
+            .get(&uri::from_path(path))
+            .map(|p| p.arrived);
+        (response, publish)
+    }
+
+    /// For benchmarks: how many publishDiagnostics were stored so far.
+    pub fn publish_count(&self) -> u64 {
+        lock(&self.inner.state).publishes
+    }
+
+    /// For benchmarks: a receiver that changes on every publish, progress,
+    /// registration, refresh or death.
+    pub fn events(&self) -> watch::Receiver<u64> {
+        self.subscribe()
+    }
 }
 
 impl Inner {
@@ -399,6 +428,7 @@ impl Inner {
                 id: Some(id),
                 result,
             } => {
+                *lock(&self.last_response) = Some(std::time::Instant::now());
                 let waiter = lock(&self.pending).remove(&id);
                 match waiter {
                     Some(tx) => {

@@ -130,6 +130,15 @@ impl LspClient {
             .map(|d| (d.version, d.text.clone()))
     }
 
+    /// The server's current copy of the document at `uri`, if open: for
+    /// callers that already hold the URI (no path → URI encoding).
+    pub fn document_by_uri(&self, uri: &str) -> Option<Arc<str>> {
+        lock(&self.inner.state)
+            .documents
+            .get(uri)
+            .map(|d| d.text.clone())
+    }
+
     /// Tells servers that registered for file watching about changed files.
     /// `changes` are (path, kind): 1 created, 2 changed, 3 deleted.
     pub fn did_change_watched_files(&self, changes: &[(&Path, u8)]) {

@@ -105,53 +105,53 @@ impl Message {
         })
     }
 
+    /// The message as JSON, serialized straight from the borrowed parts:
+    /// params (a whole document's text, for didOpen) are never cloned into
+    /// an intermediate `Value`. Members come out in the same (sorted) order
+    /// as a `serde_json::Map` would give them.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let value = match self {
-            Message::Request { id, method, params } => request_value(id, method, params),
-            Message::Notification { method, params } => {
-                let mut map = Map::with_capacity(3);
-                map.insert("jsonrpc".into(), "2.0".into());
-                map.insert("method".into(), method.clone().into());
+        serde_json::to_vec(&Wire(self)).unwrap_or_default()
+    }
+}
+
+/// Serializes a [`Message`] as JSON-RPC. `params` is omitted when null: some
+/// servers (tsgo) reject `"params": null` on parameterless requests such as
+/// `shutdown`.
+struct Wire<'a>(&'a Message);
+
+impl Serialize for Wire<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        match self.0 {
+            Message::Request { id, method, params } => {
+                map.serialize_entry("id", id)?;
+                map.serialize_entry("jsonrpc", "2.0")?;
+                map.serialize_entry("method", method)?;
                 if !params.is_null() {
-                    map.insert("params".into(), params.clone());
+                    map.serialize_entry("params", params)?;
                 }
-                Value::Object(map)
+            }
+            Message::Notification { method, params } => {
+                map.serialize_entry("jsonrpc", "2.0")?;
+                map.serialize_entry("method", method)?;
+                if !params.is_null() {
+                    map.serialize_entry("params", params)?;
+                }
             }
             Message::Response { id, result } => {
-                let mut map = Map::with_capacity(3);
-                map.insert("jsonrpc".into(), "2.0".into());
-                map.insert("id".into(), id.as_ref().map_or(Value::Null, id_value));
-                match result {
-                    Ok(v) => map.insert("result".into(), v.clone()),
-                    Err(e) => map.insert(
-                        "error".into(),
-                        serde_json::to_value(e).unwrap_or(Value::Null),
-                    ),
-                };
-                Value::Object(map)
+                if let Err(e) = result {
+                    let error = serde_json::to_value(e).unwrap_or(Value::Null);
+                    map.serialize_entry("error", &error)?;
+                }
+                map.serialize_entry("id", id)?;
+                map.serialize_entry("jsonrpc", "2.0")?;
+                if let Ok(v) = result {
+                    map.serialize_entry("result", v)?;
+                }
             }
-        };
-        serde_json::to_vec(&value).unwrap_or_default()
-    }
-}
-
-/// A request object. `params` is omitted when null: some servers (tsgo)
-/// reject `"params": null` on parameterless requests such as `shutdown`.
-fn request_value(id: &RequestId, method: &str, params: &Value) -> Value {
-    let mut map = Map::with_capacity(4);
-    map.insert("jsonrpc".into(), "2.0".into());
-    map.insert("id".into(), id_value(id));
-    map.insert("method".into(), method.into());
-    if !params.is_null() {
-        map.insert("params".into(), params.clone());
-    }
-    Value::Object(map)
-}
-
-fn id_value(id: &RequestId) -> Value {
-    match id {
-        RequestId::Number(n) => Value::from(*n),
-        RequestId::String(s) => Value::from(s.as_str()),
+        }
+        map.end()
     }
 }
 
@@ -223,6 +223,61 @@ mod tests {
                     Err(MessageError::InvalidId)
                 ),
                 "{id}"
+            );
+        }
+    }
+
+    /// The bytes are those of the same message built as a `Value` (sorted
+    /// members), as before serializing from borrowed parts.
+    #[test]
+    fn bytes_match_the_value_form() {
+        let cases = [
+            (
+                Message::Request {
+                    id: RequestId::String("r1".into()),
+                    method: "textDocument/diagnostic".into(),
+                    params: json!({"textDocument": {"uri": "file:///a"}}),
+                },
+                json!({"jsonrpc":"2.0","id":"r1","method":"textDocument/diagnostic","params":{"textDocument":{"uri":"file:///a"}}}),
+            ),
+            (
+                Message::Notification {
+                    method: "textDocument/didOpen".into(),
+                    params: json!({"textDocument": {"text": "a \"quoted\" é\n", "version": 1}}),
+                },
+                json!({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"text":"a \"quoted\" é\n","version":1}}}),
+            ),
+            (
+                Message::Notification {
+                    method: "exit".into(),
+                    params: Value::Null,
+                },
+                json!({"jsonrpc":"2.0","method":"exit"}),
+            ),
+            (
+                Message::Response {
+                    id: Some(RequestId::Number(4)),
+                    result: Ok(Value::Null),
+                },
+                json!({"jsonrpc":"2.0","id":4,"result":null}),
+            ),
+            (
+                Message::Response {
+                    id: None,
+                    result: Err(ResponseError {
+                        code: codes::INVALID_REQUEST,
+                        message: "no".into(),
+                        data: None,
+                    }),
+                },
+                json!({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"no"}}),
+            ),
+        ];
+        for (message, value) in cases {
+            let expected = serde_json::to_vec(&value).unwrap_or_default();
+            assert_eq!(
+                String::from_utf8_lossy(&message.to_bytes()),
+                String::from_utf8_lossy(&expected)
             );
         }
     }

@@ -14,6 +14,10 @@ pub fn normalize(
     relative_path: &str,
     server: &str,
 ) -> Vec<Diagnostic> {
+    if diagnostics.is_empty() {
+        // The common clean answer: no line index to build.
+        return Vec::new();
+    }
     let index = LineIndex::new(text);
     diagnostics
         .iter()

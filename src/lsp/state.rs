@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use lsp_types::{Position, Range};
 use serde_json::Value;
@@ -78,6 +79,8 @@ pub struct Published {
     pub version: Option<i32>,
     /// `received` count when it arrived (orders it against changes we sent).
     pub seq: u64,
+    /// When it was stored (for benchmarks: the server's own answer time).
+    pub arrived: Instant,
     pub diagnostics: Arc<[LspDiagnostic]>,
 }
 
@@ -121,6 +124,8 @@ pub struct ClientState {
     pub pulled: HashMap<String, Pulled>,
     /// Count of `workspace/diagnostic/refresh` requests received.
     pub refreshes: u64,
+    /// Count of publishDiagnostics stored (for benchmarks).
+    pub publishes: u64,
 }
 
 impl ClientState {
@@ -139,9 +144,11 @@ impl ClientState {
             Published {
                 version,
                 seq,
+                arrived: Instant::now(),
                 diagnostics,
             },
         );
+        self.publishes += 1;
         true
     }
 

@@ -1,0 +1,200 @@
+//! Scenarios 3 and 5: real servers on small projects.
+//!
+//! Warm (3): the engine in-process, after a first edit has started the
+//! server. Per round, interleaved: edit → settled diagnostics through
+//! squiggle; the server's own final answer as seen on the wire (the pull
+//! response's arrival, or the last publish's); and the command-line checker
+//! on the same edit.
+//!
+//! Cold (5): the first edit in a fresh workspace through the daemon, which
+//! the check itself starts, as the first hook of a session does.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use squiggle::daemon::client::{Options, check_with, stop};
+use squiggle::engine::{Engine, EngineOptions, FileInput};
+
+use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
+use crate::projects::{Project, selected};
+use crate::stats::{Samples, ms};
+
+/// `settle`: override the server's settle window (ms) to see what it costs.
+pub fn warm(runs: usize, only: &[String], settle: Option<u64>) -> Result<()> {
+    let rt = runtime()?;
+    println!(
+        "| server | squiggle: edit → settled | server's final answer on the wire | CLI checker | squiggle / wire | checker / squiggle | outcomes |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for project in selected(only) {
+        if let Err(e) = warm_one(&rt, &project, runs, settle) {
+            eprintln!("{}: {e:#}", project.server);
+        }
+    }
+    Ok(())
+}
+
+fn warm_one(
+    rt: &tokio::runtime::Runtime,
+    project: &Project,
+    runs: usize,
+    settle: Option<u64>,
+) -> Result<()> {
+    let (_dir, root) = workspace_dir()?;
+    project.create(&root)?;
+    let mut opts = EngineOptions {
+        root: Some(root.to_path_buf()),
+        ..Default::default()
+    };
+    if let Some(ms) = settle {
+        opts.cli.servers.insert(
+            project.server.to_string(),
+            squiggle::config::ServerOverride {
+                settle_ms: Some(ms),
+                ..Default::default()
+            },
+        );
+    }
+    let engine = Arc::new(Engine::new(&opts, &root)?);
+    let path = root.join(project.edited);
+    let (mut ours, mut wire, mut cli) =
+        (Samples::default(), Samples::default(), Samples::default());
+    let mut outcomes: Vec<String> = Vec::new();
+    let mut found_errors = 0;
+    let mut publishes: Vec<u64> = Vec::new();
+    // Rounds 0 and 1 start the server and warm it; the checker's first run
+    // fills its caches.
+    for n in 0..2 + runs {
+        std::fs::write(&path, (project.edit)(n))?;
+        let published_before = engine
+            .pool
+            .clients()
+            .into_iter()
+            .find(|c| c.server_id() == project.server)
+            .map_or(0, |c| c.publish_count());
+        let t0 = Instant::now();
+        let report = rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], false));
+        let elapsed = t0.elapsed();
+        let client = engine
+            .pool
+            .clients()
+            .into_iter()
+            .find(|c| c.server_id() == project.server)
+            .with_context(|| format!("{} did not start", project.server))?;
+        let (response, publish) = client.answer_times(&path);
+        let published = client.publish_count() - published_before;
+        let answered = [response, publish]
+            .into_iter()
+            .flatten()
+            .filter(|t| *t >= t0)
+            .max();
+        let t = Instant::now();
+        run_checker(project, &root)?;
+        let checker = t.elapsed();
+        if n < 2 {
+            continue;
+        }
+        ours.push(elapsed);
+        if let Some(at) = answered {
+            wire.push(at - t0);
+        }
+        cli.push(checker);
+        publishes.push(published);
+        let file = &report.files[0];
+        if file
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == squiggle::diagnostic::Severity::Error)
+        {
+            found_errors += 1;
+        }
+        for o in &file.outcomes {
+            let text = format!("{} {}", o.server, o.outcome.as_str());
+            if !outcomes.contains(&text) {
+                outcomes.push(text);
+            }
+        }
+    }
+    println!(
+        "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {found_errors}/{runs}; publishes per edit {:?} |",
+        project.server,
+        ms(ours.median()),
+        ms(ours.p95()),
+        ms(wire.median()),
+        ms(wire.p95()),
+        ms(cli.median()),
+        ms(cli.p95()),
+        ours.median() / wire.median(),
+        cli.median() / ours.median(),
+        outcomes.join(", "),
+        publishes,
+    );
+    rt.block_on(engine.shutdown());
+    Ok(())
+}
+
+fn run_checker(project: &Project, root: &Path) -> Result<()> {
+    Command::new(project.checker[0])
+        .args(&project.checker[1..])
+        .current_dir(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .with_context(|| format!("run {}", project.checker[0]))?;
+    Ok(())
+}
+
+pub fn cold(runs: usize, only: &[String]) -> Result<()> {
+    let rt = runtime()?;
+    let squiggle = sibling("squiggle")?;
+    println!("| server | first edit → diagnostics, daemon start included | runs | outcomes |");
+    println!("| --- | --- | --- | --- |");
+    for project in selected(only) {
+        let mut samples = Samples::default();
+        let mut outcomes: Vec<String> = Vec::new();
+        for _ in 0..runs {
+            let (_dir, root) = workspace_dir()?;
+            project.create(&root)?;
+            let opts = Options {
+                exe: squiggle.clone(),
+                trust_workspace: false,
+                runtime_dir: Some(runtime_dir(&root.join(".git"))?),
+                env: Vec::new(),
+            };
+            let path = root.join(project.edited);
+            let t = Instant::now();
+            let reply = rt.block_on(check_with(&root, vec![path], false, &opts));
+            let elapsed = t.elapsed();
+            match reply {
+                Ok(reply) => {
+                    samples.push(elapsed);
+                    for o in reply.files.iter().flat_map(|f| &f.outcomes) {
+                        let errors = reply.files[0].diagnostics.len();
+                        let text =
+                            format!("{} {} ({errors} diagnostics)", o.server, o.outcome.as_str());
+                        if !outcomes.contains(&text) {
+                            outcomes.push(text);
+                        }
+                    }
+                }
+                Err(e) => eprintln!("{}: {e}", project.server),
+            }
+            if let Err(e) = rt.block_on(stop(&root, &opts)) {
+                eprintln!("{}: daemon stop: {e}", project.server);
+            }
+        }
+        println!(
+            "| {} | {} (p95 {}) | {} | {} |",
+            project.server,
+            ms(samples.median()),
+            ms(samples.p95()),
+            samples.len(),
+            outcomes.join(", ")
+        );
+    }
+    Ok(())
+}
