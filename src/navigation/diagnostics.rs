@@ -8,7 +8,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::requests::workspace_path;
+use super::edits::workspace_path;
 use super::session::NavError;
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::engine::{Engine, FileInput};

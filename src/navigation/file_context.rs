@@ -12,8 +12,8 @@ use serde_json::json;
 
 use super::diagnostics::{DiagnosticsResult, diagnostics};
 use super::parse::{hover_text, locations};
-use super::requests::document_symbols;
 use super::session::{NavError, Need, open};
+use super::symbols::document_symbols;
 use super::{Location, Symbol};
 use crate::engine::Engine;
 

@@ -12,19 +12,25 @@
 //! results".
 
 pub mod diagnostics;
+mod edits;
 pub mod file_context;
+mod info;
 mod parse;
 mod render;
 mod requests;
 mod resolve;
 mod session;
+mod symbols;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use edits::*;
+pub use info::*;
 pub use render::{render_locations, render_symbols};
 pub use requests::*;
 pub use session::NavError;
+pub use symbols::*;
 
 /// Where a request points: a file and either a 1-based line and column, or a
 /// symbol name (on `line` when given, else found through the document's
