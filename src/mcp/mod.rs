@@ -2,9 +2,11 @@
 //! adapts squiggle's engine and navigation code to MCP tools over stdio or
 //! Streamable HTTP; tools speak workspace-relative paths and 1-based lines
 //! and columns, and return a compact text plus `structuredContent` that
-//! matches each tool's `outputSchema`.
+//! matches each tool's `outputSchema`. Diagnostics are also served as
+//! subscribable resources (`squiggle://diagnostics[/{path}]`).
 
 pub mod http;
+mod resources;
 mod server;
 mod tools;
 

@@ -7,11 +7,14 @@ use std::sync::Arc;
 use rmcp::ErrorData as McpError;
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 
+use super::resources::{self, Resources};
 use super::tools::{Exposure, call, catalog};
 use crate::engine::Engine;
 
@@ -19,11 +22,16 @@ use crate::engine::Engine;
 pub struct McpServer {
     engine: Arc<Engine>,
     exposure: Exposure,
+    resources: Resources,
 }
 
 impl McpServer {
     pub fn new(engine: Arc<Engine>, exposure: Exposure) -> McpServer {
-        McpServer { engine, exposure }
+        McpServer {
+            engine,
+            exposure,
+            resources: Resources::default(),
+        }
     }
 
     pub fn engine(&self) -> &Arc<Engine> {
@@ -35,7 +43,16 @@ const INSTRUCTIONS: &str = "squiggle runs the project's real language servers. P
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = if self.exposure.lsp {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("squiggle", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
@@ -59,12 +76,80 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
         tracing::debug!(tool = %request.name, "call");
-        match call(&self.engine, self.exposure, &request.name, args).await {
+        let answer = call(&self.engine, self.exposure, &request.name, args).await;
+        if ["edit_file", "write_file", "apply_patch"].contains(&request.name.as_ref()) {
+            self.resources.poke(&self.engine);
+        }
+        match answer {
             Some(result) => Ok(result.into()),
             None => Err(McpError::invalid_params(
                 format!("unknown tool {}", request.name),
                 None,
             )),
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        self.lsp_only()?;
+        Ok(resources::list())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        self.lsp_only()?;
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        self.lsp_only()?;
+        let result = self.resources.read(&self.engine, &request.uri).await?;
+        Ok(result.into())
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.lsp_only()?;
+        self.resources
+            .subscribe(&self.engine, &request.uri, context.peer)
+            .await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.resources.unsubscribe(&request.uri);
+        Ok(())
+    }
+}
+
+impl McpServer {
+    /// Resources exist only when the language servers do.
+    fn lsp_only(&self) -> Result<(), McpError> {
+        if self.exposure.lsp {
+            Ok(())
+        } else {
+            Err(McpError::invalid_request(
+                "LSP is disabled, so squiggle serves no resources",
+                None,
+            ))
         }
     }
 }

@@ -1,0 +1,258 @@
+//! MCP resources: `squiggle://diagnostics` (every file the running servers
+//! know, as `lsp_diagnostics` without a path renders it) and the template
+//! `squiggle://diagnostics/{path}` (one workspace-relative file, checked on
+//! read like `lsp_diagnostics` with that path). Clients may subscribe; after
+//! each write tool call (debounced) and every few seconds while anything is
+//! subscribed, the subscribed resources are re-rendered through the same code
+//! as a read and `notifications/resources/updated` goes out for each one whose
+//! text changed since it was last read or sent.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam,
+};
+use rmcp::service::{Peer, RoleServer};
+
+use crate::engine::Engine;
+use crate::navigation::diagnostics::diagnostics;
+
+pub const ALL_URI: &str = "squiggle://diagnostics";
+const FILE_PREFIX: &str = "squiggle://diagnostics/";
+const TEMPLATE: &str = "squiggle://diagnostics/{path}";
+const MIME: &str = "text/plain";
+
+/// Changes within this window are coalesced; at most one notification per
+/// URI goes out per window.
+const DEBOUNCE: Duration = Duration::from_millis(200);
+/// How often subscribed resources are re-rendered without a write.
+const POLL: Duration = Duration::from_secs(2);
+
+pub fn list() -> ListResourcesResult {
+    ListResourcesResult::with_all_items(vec![
+        Resource::new(ALL_URI, "diagnostics")
+            .with_title("Diagnostics of every known file")
+            .with_description(
+                "What the running language servers report for every file they know, rendered like lsp_diagnostics without a path.",
+            )
+            .with_mime_type(MIME),
+    ])
+}
+
+pub fn templates() -> ListResourceTemplatesResult {
+    ListResourceTemplatesResult::with_all_items(vec![
+        ResourceTemplate::new(TEMPLATE, "file-diagnostics")
+            .with_title("Diagnostics of one file")
+            .with_description(
+                "The file (workspace-relative path) is checked on read, like lsp_diagnostics with that path.",
+            )
+            .with_mime_type(MIME),
+    ])
+}
+
+/// Which file a URI names: `Ok(None)` for every known file.
+fn parse(uri: &str) -> Result<Option<String>, McpError> {
+    if uri == ALL_URI {
+        return Ok(None);
+    }
+    match uri.strip_prefix(FILE_PREFIX).map(percent_decode) {
+        Some(Some(path)) if !path.is_empty() => Ok(Some(path)),
+        _ => Err(McpError::resource_not_found(
+            format!("unknown resource {uri}; expected {ALL_URI} or {TEMPLATE}"),
+            None,
+        )),
+    }
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The resource's text, through the same code as `lsp_diagnostics`.
+async fn render(engine: &Arc<Engine>, uri: &str) -> Result<String, McpError> {
+    let path = parse(uri)?;
+    match diagnostics(engine, path.as_deref()).await {
+        Ok((_, text)) => Ok(text),
+        // "No server running yet" is a state of the aggregate, not an error.
+        Err(e) if path.is_none() => Ok(e.0),
+        Err(e) => Err(McpError::invalid_params(e.0, None)),
+    }
+}
+
+struct Subscription {
+    peer: Peer<RoleServer>,
+    /// The text last read or announced (None: unknown, or the read failed).
+    last: Option<String>,
+    notified: Option<Instant>,
+}
+
+#[derive(Default)]
+struct State {
+    subs: HashMap<String, Subscription>,
+    /// A debounced refresh is scheduled.
+    pending: bool,
+    /// The poll task is running.
+    polling: bool,
+}
+
+/// One MCP session's subscriptions.
+#[derive(Clone, Default)]
+pub struct Resources {
+    state: Arc<Mutex<State>>,
+    /// Serializes refreshes so two never race on `last`.
+    refreshing: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Resources {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub async fn read(
+        &self,
+        engine: &Arc<Engine>,
+        uri: &str,
+    ) -> Result<ReadResourceResult, McpError> {
+        let text = render(engine, uri).await;
+        if let Some(sub) = self.state().subs.get_mut(uri) {
+            sub.last = text.as_ref().ok().cloned();
+        }
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            text?, uri,
+        )]))
+    }
+
+    pub async fn subscribe(
+        &self,
+        engine: &Arc<Engine>,
+        uri: &str,
+        peer: Peer<RoleServer>,
+    ) -> Result<(), McpError> {
+        parse(uri)?;
+        let last = render(engine, uri).await.ok();
+        let start_poll = {
+            let mut state = self.state();
+            state.subs.insert(
+                uri.to_string(),
+                Subscription {
+                    peer,
+                    last,
+                    notified: None,
+                },
+            );
+            !std::mem::replace(&mut state.polling, true)
+        };
+        if start_poll {
+            let this = self.clone();
+            let engine = engine.clone();
+            tokio::spawn(async move { this.poll(engine).await });
+        }
+        Ok(())
+    }
+
+    pub fn unsubscribe(&self, uri: &str) {
+        self.state().subs.remove(uri);
+    }
+
+    /// Something may have changed (a write tool ran): refresh once the
+    /// debounce window has passed, coalescing with other pokes meanwhile.
+    pub fn poke(&self, engine: &Arc<Engine>) {
+        {
+            let mut state = self.state();
+            if state.subs.is_empty() || std::mem::replace(&mut state.pending, true) {
+                return;
+            }
+        }
+        let this = self.clone();
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(DEBOUNCE).await;
+            this.state().pending = false;
+            this.refresh(&engine).await;
+        });
+    }
+
+    async fn poll(&self, engine: Arc<Engine>) {
+        loop {
+            tokio::time::sleep(POLL).await;
+            {
+                let mut state = self.state();
+                // A closed session's subscriptions end with it.
+                state.subs.retain(|_, sub| !sub.peer.is_transport_closed());
+                if state.subs.is_empty() {
+                    state.polling = false;
+                    return;
+                }
+            }
+            self.refresh(&engine).await;
+        }
+    }
+
+    /// Re-render every subscribed resource; notify those whose text changed.
+    async fn refresh(&self, engine: &Arc<Engine>) {
+        let _guard = self.refreshing.lock().await;
+        let uris: Vec<String> = self.state().subs.keys().cloned().collect();
+        for uri in uris {
+            let Ok(text) = render(engine, &uri).await else {
+                continue;
+            };
+            let peer = {
+                let mut state = self.state();
+                let Some(sub) = state.subs.get_mut(&uri) else {
+                    continue;
+                };
+                if sub.last.as_deref() == Some(text.as_str()) {
+                    continue;
+                }
+                // Within the window: leave `last` alone so the next refresh
+                // still sees the change.
+                if sub.notified.is_some_and(|t| t.elapsed() < DEBOUNCE) {
+                    continue;
+                }
+                sub.last = Some(text);
+                sub.notified = Some(Instant::now());
+                sub.peer.clone()
+            };
+            if let Err(e) = peer
+                .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri.clone()))
+                .await
+            {
+                tracing::debug!(%uri, "resource update notification failed: {e}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_name_all_files_or_one() {
+        assert_eq!(parse(ALL_URI).ok(), Some(None));
+        assert_eq!(
+            parse("squiggle://diagnostics/src/a%20b.rs").ok(),
+            Some(Some("src/a b.rs".to_string()))
+        );
+        assert!(parse("squiggle://diagnostics/").is_err());
+        assert!(parse("squiggle://other").is_err());
+        assert!(parse("squiggle://diagnostics/%zz").is_err());
+    }
+}
