@@ -1,0 +1,203 @@
+//! The fault matrix through the MCP server: for each fault, one
+//! `squiggle mcp` session (driven by the official `mcp` Python SDK,
+//! `tests/mcp/faults.py`) against a workspace whose `.squiggle.toml` names
+//! the scripted fake with that fault as a custom server. Three `edit_file`
+//! calls: each answered without an MCP error within 3 s and on disk byte for
+//! byte; `lsp_status` then shows the pool's policy (restart once, then
+//! `broken`, as `tests/fault_service.rs` asserts for the same fault); the
+//! session closes within 6 s (the service test's shutdown bound); and no
+//! process working in the workspace is left.
+//!
+//! This test process makes itself a child subreaper, so that a server
+//! orphaned by `squiggle mcp` (or `squiggle mcp` orphaned by the Python
+//! client) is re-parented here and found by the `/proc` walk.
+
+mod fault_support;
+mod mcp;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use fault_support::{descendants_in, poll_until};
+use serde_json::{Value, json};
+
+const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
+const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
+/// How long closing the session may take, as `lsp/shutdown` in
+/// `tests/fault_service.rs`. The Python SDK closes stdin, waits 2 s, then
+/// SIGTERMs `squiggle mcp`'s process group (see the `hang` note in
+/// `docs/reliability.md`: that row leaks its fake today and is left out). The fakes run in their own process groups,
+/// so the SDK's kill never reaches them: the `/proc` walk below still sees
+/// any that `squiggle mcp` leaves.
+const CLOSE_BOUND_S: f64 = 6.0;
+
+fn subreaper() {
+    // SAFETY: prctl with an integer argument; it only marks this process.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+}
+
+/// One session with the fake running `script`; `state` and `starts` are what
+/// `lsp_status` must show after the three edits.
+fn run(name: &str, script: Value, state: &str, starts: u64) {
+    let Some(python) = mcp::require(mcp::tools().join("venv/bin/python"), "the Python mcp SDK")
+    else {
+        return;
+    };
+    subreaper();
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let outer = tmp
+        .path()
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+    let root = outer.join("ws");
+    let config_home = outer.join("xdg");
+    for dir in [root.join(".git"), config_home.clone()] {
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    }
+    let toml = format!(
+        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
+        command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
+        script = script.to_string(),
+    );
+    std::fs::write(root.join(".squiggle.toml"), toml).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(root.join("a.fk"), "v0 @error(e)\n").unwrap_or_else(|e| panic!("{e}"));
+
+    let script_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/faults.py");
+    let output = Command::new(python)
+        .arg(script_path)
+        .arg(env!("CARGO_BIN_EXE_squiggle"))
+        .arg(&root)
+        .arg(name)
+        .arg(state)
+        .arg(starts.to_string())
+        .current_dir(&outer)
+        .env("XDG_CONFIG_HOME", &config_home)
+        .env("HOME", &outer)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap_or_else(|e| panic!("run python: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("all checks passed"),
+        "{name}: faults.py failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        output.status
+    );
+    let closed = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("closed in "))
+        .and_then(|s| s.trim_end_matches(" s").parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("{name}: no close time in:\n{stdout}"));
+    assert!(
+        closed < CLOSE_BOUND_S,
+        "{name}: squiggle mcp took {closed} s to exit after its stdin closed:\n{stdout}"
+    );
+
+    let me = std::process::id();
+    let clean = poll_until(Duration::from_secs(5), || {
+        descendants_in(me, &root).is_empty()
+    });
+    assert!(
+        clean,
+        "{name}: processes left after the session: {:?}",
+        descendants_in(me, &root)
+    );
+}
+
+#[test]
+fn crash_before_initialize_answers() {
+    run(
+        "crashOnInitialize",
+        json!({"fault": {"kind": "crashOnInitialize"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn crash_mid_request() {
+    let script = json!({"diagnosticMode": "pull",
+        "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}});
+    run("crashOnRequest", script, "broken", 2);
+}
+
+#[test]
+fn crash_right_after_publishing() {
+    run(
+        "crashAfterPublish",
+        json!({"fault": {"kind": "crashAfterPublish"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn hang_before_initialize_answers() {
+    run(
+        "hangOnInitialize",
+        json!({"fault": {"kind": "hangOnInitialize"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn answers_but_never_publishes() {
+    run(
+        "neverPublish",
+        json!({"fault": {"kind": "neverPublish"}}),
+        "active",
+        1,
+    );
+}
+
+#[test]
+fn publishes_in_an_endless_loop() {
+    let script = json!({"fault": {"kind": "publishLoop", "intervalMs": 2}});
+    run("publishLoop", script, "active", 1);
+}
+
+#[test]
+fn floods_stderr() {
+    let script = json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}});
+    run("stderrFlood", script, "active", 1);
+}
+
+#[test]
+fn garbage_frames() {
+    run(
+        "garbageFrames",
+        json!({"fault": {"kind": "garbageFrames"}}),
+        "active",
+        1,
+    );
+}
+
+#[test]
+fn oversized_frame() {
+    let script = json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}});
+    run("oversizedFrame", script, "active", 1);
+}
+
+#[test]
+fn storm_of_server_requests() {
+    let script = json!({"fault": {"kind": "requestStorm", "count": 2000}});
+    run("requestStorm", script, "active", 1);
+}
+
+#[test]
+fn exits_zero_at_once() {
+    run(
+        "exitImmediately",
+        json!({"fault": {"kind": "exitImmediately"}}),
+        "broken",
+        2,
+    );
+}
+
+#[test]
+fn initialize_slower_than_first_touch_timeout() {
+    let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000});
+    run("initializeDelayMs", script, "broken", 2);
+}
