@@ -18,4 +18,5 @@ pub mod navigation;
 pub mod registry;
 pub mod render;
 pub mod service;
+pub mod signals;
 pub mod workspace;

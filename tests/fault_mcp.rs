@@ -201,3 +201,11 @@ fn initialize_slower_than_first_touch_timeout() {
     let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000});
     run("initializeDelayMs", script, "broken", 2);
 }
+
+/// Regression: the Python SDK closes stdin, waits 2 s, then sends SIGTERM;
+/// `squiggle mcp` must stop a server that ignores shutdown and exit (its own
+/// process group) instead of dying and leaving it running.
+#[test]
+fn hang_forever() {
+    run("hang", json!({"fault": {"kind": "hang"}}), "active", 1);
+}

@@ -53,12 +53,23 @@ pub async fn run(args: Args) -> u8 {
         navigation: engine.config.navigation_tools,
         write: engine.config.write_tools,
     };
-    let code = match args.http {
-        Some(addr) => http(engine.clone(), exposure, addr, args.no_auth).await,
-        None => stdio(engine.clone(), exposure).await,
+    let work = async {
+        let code = match args.http {
+            Some(addr) => http(engine.clone(), exposure, addr, args.no_auth).await,
+            None => stdio(engine.clone(), exposure).await,
+        };
+        engine.shutdown().await;
+        code
     };
-    engine.shutdown().await;
-    code
+    // A client that gives up (the Python SDK sends SIGTERM two seconds after
+    // closing stdin) must not leave our servers behind, even mid-shutdown.
+    tokio::select! {
+        code = work => code,
+        () = crate::signals::terminated() => {
+            engine.kill_servers();
+            143
+        }
+    }
 }
 
 async fn stdio(engine: Arc<Engine>, exposure: Exposure) -> u8 {
@@ -90,9 +101,8 @@ async fn http(engine: Arc<Engine>, exposure: Exposure, addr: SocketAddr, no_auth
             return 2;
         }
     };
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+    // Termination is handled around the whole command (see `run`).
+    let shutdown = std::future::pending::<()>();
     let result = serve_http(
         engine,
         exposure,

@@ -34,8 +34,19 @@ pub async fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let end = serve_connection(engine.clone(), tokio::io::stdin(), tokio::io::stdout()).await;
-    engine.shutdown().await;
+    let work = async {
+        let end = serve_connection(engine.clone(), tokio::io::stdin(), tokio::io::stdout()).await;
+        engine.shutdown().await;
+        end
+    };
+    let end = tokio::select! {
+        end = work => end,
+        () = crate::signals::terminated() => {
+            // Servers live in their own process groups: stop them ourselves.
+            engine.kill_servers();
+            return 143;
+        }
+    };
     match end {
         Ok(ConnectionEnd::Eof) => 0,
         Ok(end) => {

@@ -128,6 +128,8 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     });
     tracing::info!(socket = %paths.socket.display(), root = %engine.workspace.root().display(), "daemon listening");
     let mut connections = tokio::task::JoinSet::new();
+    let terminated = crate::signals::terminated();
+    tokio::pin!(terminated);
     let ended = loop {
         while connections.try_join_next().is_some() {}
         let busy = daemon.in_flight.load(Ordering::SeqCst) > 0;
@@ -150,6 +152,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
                 Err(e) => tracing::warn!("accept failed: {e}"),
             },
             _ = daemon.shutdown.notified() => break Ended::Shutdown,
+            () = &mut terminated => break Ended::Shutdown,
             _ = tokio::time::sleep_until(deadline) => {
                 let quiet = daemon.in_flight.load(Ordering::SeqCst) == 0
                     && lock(&daemon.last_activity).elapsed() >= idle;

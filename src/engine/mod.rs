@@ -102,4 +102,10 @@ impl Engine {
     pub async fn shutdown(&self) {
         self.pool.shutdown().await;
     }
+
+    /// Kills every server at once (on SIGTERM); servers still starting are
+    /// killed when their futures are dropped.
+    pub fn kill_servers(&self) {
+        self.pool.kill_all();
+    }
 }

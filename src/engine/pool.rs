@@ -223,6 +223,18 @@ impl Pool {
             .collect()
     }
 
+    /// Kills every running server's process group now, without the
+    /// shutdown handshake (squiggle itself is being terminated).
+    pub fn kill_all(&self) {
+        for slot in lock(&self.slots).values() {
+            if let Ok(slot) = slot.try_lock()
+                && let Some(client) = &slot.client
+            {
+                client.kill();
+            }
+        }
+    }
+
     /// Stops every server: shutdown → exit → kill, all at once.
     pub async fn shutdown(&self) {
         let slots: Vec<_> = lock(&self.slots).drain().map(|(_, s)| s).collect();
