@@ -276,6 +276,14 @@ async fn a_daemon_killed_mid_edit_leaves_the_edit_landed_once() {
         editor.request("squiggle/edit", params, CALL_DEADLINE).await
     });
     wait_in_flight(&mut watcher).await;
+    // Kill it inside the diagnostics wait (the fake answers pulls after 3 s):
+    // once the write is on disk, not between receiving the request and
+    // writing, which on a loaded machine can take a while.
+    let until = Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(&path).ok().as_deref() != Some("after\n") {
+        assert!(Instant::now() < until, "the daemon never wrote the edit");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     // SAFETY: a plain kill(2) of the daemon this test started.
     unsafe { libc::kill(pid as i32, libc::SIGKILL) };
     let killed = Instant::now();
