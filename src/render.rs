@@ -51,6 +51,8 @@
 //!   the per-file and total caps; `max_other_files` does not apply there.
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use quick_xml::escape::partial_escape;
@@ -117,9 +119,10 @@ pub fn render_feedback(
     opts: &RenderOptions,
 ) -> String {
     let edited_files = group(edited.iter().collect(), opts);
+    let edited_names: HashSet<&str> = edited.iter().map(|e| e.file.as_str()).collect();
     let mut other_refs: Vec<&FileDiagnostics> = others
         .iter()
-        .filter(|o| !edited.iter().any(|e| e.file == o.file))
+        .filter(|o| !edited_names.contains(o.file.as_str()))
         .collect();
     other_refs.sort_by(|a, b| a.file.cmp(&b.file));
     let other_files = group(other_refs, opts);
@@ -194,41 +197,45 @@ struct Prepared<'a> {
 /// Merges entries that name the same file (keeping first-seen order), sorts
 /// and dedupes each, and drops files with nothing to show.
 fn group<'a>(files: Vec<&'a FileDiagnostics>, opts: &RenderOptions) -> Vec<Prepared<'a>> {
-    let mut prepared: Vec<Prepared<'a>> = Vec::with_capacity(files.len());
-    for (i, file) in files.iter().enumerate() {
-        if files[..i].iter().any(|seen| seen.file == file.file) {
-            continue;
+    // One hash lookup per entry: comparing every entry with every other was
+    // quadratic, 0.7 s for a server that reported 10,000 files at once.
+    let mut same_file: Vec<Vec<&'a FileDiagnostics>> = Vec::new();
+    let mut slot: HashMap<&'a str, usize> = HashMap::with_capacity(files.len());
+    for file in files {
+        match slot.entry(file.file.as_str()) {
+            Entry::Occupied(at) => same_file[*at.get()].push(file),
+            Entry::Vacant(at) => {
+                at.insert(same_file.len());
+                same_file.push(vec![file]);
+            }
         }
-        let same: Vec<&FileDiagnostics> = files[i..]
-            .iter()
-            .filter(|f| f.file == file.file)
-            .copied()
-            .collect();
-        let diagnostics = if same.len() == 1 && is_canonical(&file.diagnostics) {
-            Cow::Borrowed(file.diagnostics.as_slice())
-        } else {
-            let mut all: Vec<Diagnostic> = same
-                .iter()
-                .flat_map(|f| f.diagnostics.iter().cloned())
-                .collect();
-            sort_and_dedupe(&mut all);
-            Cow::Owned(all)
-        };
-        let shown = diagnostics
-            .iter()
-            .filter(|d| opts.include.contains(&d.severity))
-            .count();
-        if shown == 0 {
-            continue;
-        }
-        prepared.push(Prepared {
-            file: &file.file,
-            diagnostics,
-            shown,
-            baseline_hidden: same.iter().map(|f| f.baseline_hidden).sum(),
-        });
     }
-    prepared
+    same_file
+        .into_iter()
+        .filter_map(|same| {
+            let first = same[0];
+            let diagnostics = if same.len() == 1 && is_canonical(&first.diagnostics) {
+                Cow::Borrowed(first.diagnostics.as_slice())
+            } else {
+                let mut all: Vec<Diagnostic> = same
+                    .iter()
+                    .flat_map(|f| f.diagnostics.iter().cloned())
+                    .collect();
+                sort_and_dedupe(&mut all);
+                Cow::Owned(all)
+            };
+            let shown = diagnostics
+                .iter()
+                .filter(|d| opts.include.contains(&d.severity))
+                .count();
+            (shown > 0).then(|| Prepared {
+                file: &first.file,
+                diagnostics,
+                shown,
+                baseline_hidden: same.iter().map(|f| f.baseline_hidden).sum(),
+            })
+        })
+        .collect()
 }
 
 /// Whether `sort_and_dedupe` would leave these diagnostics as they are, so
@@ -412,6 +419,34 @@ mod tests {
         assert_eq!(opts.include, vec![Severity::Error]);
         assert_eq!(opts.report, ReportMode::New);
         assert!(serde_json::from_str::<RenderOptions>(r#"{"max_files": 3}"#).is_err());
+    }
+
+    /// Entries naming one file merge into its first entry's place, whatever
+    /// lies between them; their hidden-baseline counts add up.
+    #[test]
+    fn entries_for_one_file_merge_at_first_appearance() {
+        let named = |name: &str, line: u32, hidden: usize| FileDiagnostics {
+            file: name.into(),
+            diagnostics: vec![Diagnostic {
+                file: name.into(),
+                ..diag(line, "e", "s")
+            }],
+            baseline_hidden: hidden,
+        };
+        let entries = [
+            named("b.rs", 3, 1),
+            named("a.rs", 1, 0),
+            named("b.rs", 2, 2),
+        ];
+        let prepared = group(entries.iter().collect(), &RenderOptions::default());
+        let summary: Vec<(&str, Vec<u32>, usize)> = prepared
+            .iter()
+            .map(|p| {
+                let lines = p.diagnostics.iter().map(|d| d.line).collect();
+                (p.file, lines, p.baseline_hidden)
+            })
+            .collect();
+        assert_eq!(summary, vec![("b.rs", vec![2, 3], 3), ("a.rs", vec![1], 0)]);
     }
 
     #[test]

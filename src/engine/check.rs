@@ -322,7 +322,8 @@ impl Engine {
                 }
             },
         };
-        if text.contains('\0') || text.len() > DEFAULT_MAX_BYTES {
+        // `memchr` is vectorized; `str::contains(char)` walks the text bytewise.
+        if memchr::memchr(0, text.as_bytes()).is_some() || text.len() > DEFAULT_MAX_BYTES {
             let detail = "binary or oversized content is not sent to servers".to_string();
             report
                 .outcomes

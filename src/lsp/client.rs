@@ -16,15 +16,16 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::BufReader;
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::capabilities::{ServerFacts, client_capabilities};
-use super::framing::{DEFAULT_MAX_FRAME, FrameReader, write_frame};
+use super::framing::{DEFAULT_MAX_FRAME, FrameReader, push_frame};
 use super::message::{Message, RequestId, ResponseError};
 use super::process::{ServerProcess, Spawn};
 use super::state::ClientState;
+use super::wakeups::Signals;
 use super::{server_requests, uri};
 
 /// Everything needed to start one server instance.
@@ -102,9 +103,8 @@ pub(crate) struct Inner {
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
     pub(crate) facts: OnceLock<ServerFacts>,
     pub(crate) state: Mutex<ClientState>,
-    /// Bumped on every event a waiter may care about (publish, progress,
-    /// registration, refresh, death); waiters subscribe and re-check.
-    pub(crate) events: watch::Sender<u64>,
+    /// Wakes waiters on the events they care about (see `wakeups`).
+    pub(crate) signals: Signals,
     /// Count of messages received: orders publishes against changes sent.
     pub(crate) received: AtomicU64,
     /// When the last response arrived (for benchmarks: a pull's answer time).
@@ -142,7 +142,7 @@ impl LspClient {
             pending: Mutex::new(HashMap::new()),
             facts: OnceLock::new(),
             state: Mutex::new(ClientState::default()),
-            events: watch::channel(0).0,
+            signals: Signals::new(),
             received: AtomicU64::new(0),
             last_response: Mutex::new(None),
             dead: OnceLock::new(),
@@ -358,7 +358,7 @@ impl LspClient {
     }
 
     pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
-        self.inner.events.subscribe()
+        self.inner.signals.any()
     }
 
     /// For benchmarks: when the server's own answer arrived, as seen on the
@@ -395,8 +395,9 @@ impl Inner {
         let _ = self.out.send(Outgoing { bytes, written });
     }
 
+    /// Wakes waiters after an event that is not a publish.
     pub(crate) fn bump(&self) {
-        self.events.send_modify(|n| *n = n.wrapping_add(1));
+        self.signals.event();
     }
 
     pub(crate) fn dead_error(&self, detail: &str) -> ClientError {
@@ -459,8 +460,11 @@ impl Inner {
         match method {
             "textDocument/publishDiagnostics" => {
                 let seq = self.received.load(Ordering::Acquire);
-                if lock(&self.state).on_publish(params, seq) {
-                    self.bump();
+                let uri = params.get("uri").and_then(Value::as_str).map(str::to_owned);
+                if lock(&self.state).on_publish(params, seq)
+                    && let Some(uri) = uri
+                {
+                    self.signals.published(&uri);
                 }
             }
             "$/progress" => {
@@ -539,13 +543,35 @@ impl Drop for CancelGuard {
     }
 }
 
+/// A write gathers the messages queued meanwhile, up to this many bytes: a
+/// check of 100 files queues 100 didChanges and 100 pulls at once, and one
+/// write for them costs one syscall and one wakeup of the server, not 200.
+const MAX_WRITE_BATCH: usize = 256 * 1024;
+
 async fn write_loop(mut stdin: ChildStdin, mut queue: mpsc::UnboundedReceiver<Outgoing>) {
-    while let Some(item) = queue.recv().await {
-        if let Err(e) = write_frame(&mut stdin, &item.bytes).await {
+    let mut batch: Vec<u8> = Vec::new();
+    let mut acks: Vec<oneshot::Sender<()>> = Vec::new();
+    while let Some(first) = queue.recv().await {
+        batch.clear();
+        let mut item = Some(first);
+        while let Some(next) = item.take() {
+            push_frame(&mut batch, &next.bytes);
+            acks.extend(next.written);
+            if batch.len() < MAX_WRITE_BATCH {
+                item = queue.try_recv().ok();
+            }
+        }
+        let written = async {
+            stdin.write_all(&batch).await?;
+            stdin.flush().await
+        };
+        if let Err(e) = written.await {
             tracing::debug!("writing to server failed: {e}");
             return;
         }
-        if let Some(ack) = item.written {
+        // Acknowledged only once on the wire: "written" orders publishes
+        // against the change (see `DocumentVersion::changed_at`).
+        for ack in acks.drain(..) {
             let _ = ack.send(());
         }
     }

@@ -132,7 +132,7 @@ impl LspClient {
         since: u64,
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
-        let mut events = self.subscribe();
+        let mut wakeups = self.inner.signals.for_document(&doc.uri);
         let started = Instant::now();
         let settle = self.inner.config.settle;
         let mut settle_until: Option<Instant> = None;
@@ -141,7 +141,7 @@ impl LspClient {
             if self.pulls_diagnostics() {
                 return self.pull(doc, since, deadline).await;
             }
-            events.borrow_and_update();
+            wakeups.mark_seen();
             let (counting, unchanged, busy, dead) = {
                 let state = lock(&self.inner.state);
                 let held = state.published.get(&doc.uri);
@@ -199,8 +199,8 @@ impl LspClient {
                 }
                 _ => deadline,
             };
-            // Any event (publish, progress, registration, death) or the next timer.
-            let _ = tokio::time::timeout_at(wake, events.changed()).await;
+            // This document's publish, any other event, or the next timer.
+            wakeups.until(wake).await;
         }
     }
 
@@ -309,13 +309,13 @@ impl LspClient {
         checks: &mut CheckWatch,
         deadline: Instant,
     ) -> Partial {
-        let mut events = self.subscribe();
+        let mut wakeups = self.inner.signals.for_document(&doc.uri);
         let after = doc.changed_at.max(since);
         let settle = self.inner.config.settle;
         let mut idle_until = Instant::now() + settle;
         let mut was_busy = false;
         loop {
-            events.borrow_and_update();
+            wakeups.mark_seen();
             let (refreshes, busy, checking, pushed) = {
                 let state = lock(&self.inner.state);
                 let pushed = state
@@ -362,7 +362,7 @@ impl LspClient {
             } else {
                 idle_until.min(deadline)
             };
-            let _ = tokio::time::timeout_at(wake, events.changed()).await;
+            wakeups.until(wake).await;
         }
     }
 

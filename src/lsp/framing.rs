@@ -157,12 +157,19 @@ fn trim_line_end(line: &[u8]) -> &[u8] {
 
 /// Writes one framed message and flushes it.
 pub async fn write_frame<W: AsyncWrite + Unpin>(writer: &mut W, body: &[u8]) -> io::Result<()> {
-    let header = format!("Content-Length: {}\r\n\r\n", body.len());
-    let mut frame = Vec::with_capacity(header.len() + body.len());
-    frame.extend_from_slice(header.as_bytes());
-    frame.extend_from_slice(body);
+    let mut frame = Vec::with_capacity(body.len() + 32);
+    push_frame(&mut frame, body);
     writer.write_all(&frame).await?;
     writer.flush().await
+}
+
+/// Appends one framed message (header and body) to `out`, for writers that
+/// send several frames in one write.
+pub fn push_frame(out: &mut Vec<u8>, body: &[u8]) {
+    use std::io::Write as _;
+    // Writing into a Vec cannot fail.
+    let _ = write!(out, "Content-Length: {}\r\n\r\n", body.len());
+    out.extend_from_slice(body);
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod server_requests;
 pub mod state;
 pub mod text_sync;
 pub mod uri;
+mod wakeups;
 
 pub use client::{ClientConfig, ClientError, LspClient};
 pub use diagnostics::DiagnosticsReport;

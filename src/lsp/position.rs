@@ -157,14 +157,24 @@ impl LineIndex {
 }
 
 /// Byte offsets where the lines of `text` start, by the LSP's rules.
+///
+/// Runs on every check (incremental sync, normalizing diagnostics), so it
+/// searches with `memchr` rather than a byte loop; most texts have no `\r` at
+/// all and take the one-byte search.
 pub(crate) fn line_starts(text: &str) -> Vec<usize> {
     let bytes = text.as_bytes();
-    let mut starts = vec![0];
-    for (i, &b) in bytes.iter().enumerate() {
-        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-        if ends_line {
-            starts.push(i + 1);
+    let mut starts = Vec::with_capacity(bytes.len() / 32 + 1);
+    starts.push(0);
+    if memchr::memchr(b'\r', bytes).is_none() {
+        starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+        return starts;
+    }
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        // A `\r` followed by `\n` is one terminator, ended by the `\n`.
+        if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            continue;
         }
+        starts.push(i + 1);
     }
     starts
 }

@@ -107,11 +107,7 @@ fn is_line_start(text: &str, at: usize) -> bool {
 
 /// Length of the longest common prefix that ends at a line start in both texts.
 fn common_line_prefix(old: &str, new: &str) -> usize {
-    let common = old
-        .bytes()
-        .zip(new.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let common = common_prefix_len(old.as_bytes(), new.as_bytes());
     (0..=common)
         .rev()
         .find(|&p| is_line_start(old, p) && is_line_start(new, p))
@@ -120,14 +116,41 @@ fn common_line_prefix(old: &str, new: &str) -> usize {
 
 /// Length of the longest common suffix that starts at a line start in both texts.
 fn common_line_suffix(old: &str, new: &str) -> usize {
-    let common = (old.bytes().rev())
-        .zip(new.bytes().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let common = common_suffix_len(old.as_bytes(), new.as_bytes());
     (0..=common)
         .rev()
         .find(|&s| is_line_start(old, old.len() - s) && is_line_start(new, new.len() - s))
         .unwrap_or(0)
+}
+
+/// Comparing whole blocks before single bytes: an agent's edit usually leaves
+/// kilobytes of equal text on either side, and this runs on every check.
+const BLOCK: usize = 64;
+
+/// Length of the longest common prefix of two byte strings.
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + (a[at..n].iter().zip(&b[at..n]))
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Length of the longest common suffix of two byte strings.
+fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut at = n;
+    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
+        at -= BLOCK;
+    }
+    n - at
+        + (a[..at].iter().rev().zip(b[..at].iter().rev()))
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// The lines of `text`, each with its terminator, and the byte offset of each

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::position::{Encoding, Position, offset_at};
+use crate::position::{Encoding, Position, line_starts, offset_in};
 
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -62,8 +62,14 @@ impl Documents {
                 doc.text = text.to_owned();
                 continue;
             };
-            let start = offset_at(&doc.text, parse_position(&range["start"]), encoding);
-            let end = offset_at(&doc.text, parse_position(&range["end"]), encoding);
+            let starts = line_starts(&doc.text);
+            let start = offset_in(
+                &doc.text,
+                &starts,
+                parse_position(&range["start"]),
+                encoding,
+            );
+            let end = offset_in(&doc.text, &starts, parse_position(&range["end"]), encoding);
             if start.clamped || end.clamped || start.offset > end.offset {
                 clamps.push(Clamp {
                     change_index,

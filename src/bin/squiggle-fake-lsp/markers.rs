@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::position::{Encoding, Position, position_at};
+use crate::position::{Encoding, Position, line_starts, position_in};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Marker {
@@ -107,13 +107,17 @@ fn range_json(start: Position, end: Position) -> Value {
 
 /// The LSP diagnostics visible in wave `wave` (markers whose wave index is at most `wave`).
 pub fn diagnostics(text: &str, wave: usize, encoding: Encoding) -> Vec<Value> {
-    parse(text)
+    let markers: Vec<Marker> = parse(text).into_iter().filter(|m| m.wave <= wave).collect();
+    if markers.is_empty() {
+        return Vec::new();
+    }
+    let starts = line_starts(text);
+    markers
         .into_iter()
-        .filter(|m| m.wave <= wave)
         .map(|m| {
             let mut d = Map::new();
-            let start = position_at(text, m.start, encoding);
-            let end = position_at(text, m.end, encoding);
+            let start = position_in(text, &starts, m.start, encoding);
+            let end = position_in(text, &starts, m.end, encoding);
             d.insert("range".into(), range_json(start, end));
             if let Some(severity) = m.severity {
                 d.insert("severity".into(), json!(severity));

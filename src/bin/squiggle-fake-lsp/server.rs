@@ -225,11 +225,12 @@ impl Server {
         self.send(msg);
     }
 
-    fn handle(&mut self, msg: Value) {
+    fn handle(&mut self, mut msg: Value) {
         self.log.incoming(&msg);
         let method = msg.get("method").and_then(Value::as_str).map(str::to_owned);
         let id = msg.get("id").cloned();
-        let params = msg.get("params").cloned().unwrap_or(Value::Null);
+        // Taken, not cloned: params of a didOpen or didChange hold a document.
+        let params = msg.get_mut("params").map_or(Value::Null, Value::take);
         match (method, id) {
             (Some(method), Some(id)) => self.on_request(id, method, params),
             (Some(method), None) => self.on_notification(&method, params),

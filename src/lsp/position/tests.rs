@@ -227,3 +227,15 @@ fn agrees_with_naive_walk() {
         }
     }
 }
+
+/// Both paths of `line_starts`: texts without `\r` take the one-byte search.
+#[test]
+fn line_starts_by_each_terminator() {
+    use super::line_starts;
+    assert_eq!(line_starts(""), vec![0]);
+    assert_eq!(line_starts("a\nb"), vec![0, 2]);
+    assert_eq!(line_starts("a\n\n"), vec![0, 2, 3]);
+    assert_eq!(line_starts("a\rb\r\nc\n"), vec![0, 2, 5, 7]);
+    assert_eq!(line_starts("\r\r\n\n\r"), vec![0, 1, 3, 4, 5]);
+    assert_eq!(line_starts("x\r"), vec![0, 2]);
+}

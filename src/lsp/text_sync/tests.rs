@@ -168,3 +168,37 @@ fn mutate(rng: &mut Rng, text: &str) -> String {
     }
     text
 }
+
+/// The block-wise common prefix and suffix agree with a byte-by-byte count
+/// around every block boundary.
+#[test]
+fn common_prefix_and_suffix_by_blocks() {
+    use super::{BLOCK, common_prefix_len, common_suffix_len};
+    let naive_prefix = |a: &[u8], b: &[u8]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let naive_suffix = |a: &[u8], b: &[u8]| {
+        (a.iter().rev().zip(b.iter().rev()))
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    let base: Vec<u8> = (0..3 * BLOCK + 7).map(|i| b'a' + (i % 26) as u8).collect();
+    for differ_at in 0..base.len() {
+        let mut other = base.clone();
+        other[differ_at] = b'#';
+        for cut in [0, 1, BLOCK - 1, BLOCK, BLOCK + 1] {
+            let shorter = &other[..other.len().saturating_sub(cut)];
+            assert_eq!(
+                common_prefix_len(&base, shorter),
+                naive_prefix(&base, shorter),
+                "prefix, differ at {differ_at}, cut {cut}"
+            );
+            let shorter = &other[cut.min(other.len())..];
+            assert_eq!(
+                common_suffix_len(&base, shorter),
+                naive_suffix(&base, shorter),
+                "suffix, differ at {differ_at}, cut {cut}"
+            );
+        }
+    }
+    assert_eq!(common_prefix_len(&base, &base), base.len());
+    assert_eq!(common_suffix_len(&base, &base), base.len());
+}

@@ -1,0 +1,108 @@
+//! Who is woken when a message arrives.
+//!
+//! A check of N files has N waits on one server at once. If every publish
+//! woke every wait, a server answering N files would cause N² wakeups, each
+//! taking the state lock to find nothing new: the cost per file would grow
+//! with the number of files. So a wait for one document wakes only on that
+//! document's publishes, plus the events that concern every wait (progress,
+//! registration, refresh, death), which are few.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::client::lock;
+
+pub(crate) struct Signals {
+    /// Every event, publishes included: for code that watches the whole
+    /// server (navigation waiting for indexing, doctor's probe, benchmarks).
+    any: watch::Sender<u64>,
+    /// Every event that is not a publish.
+    control: watch::Sender<u64>,
+    /// Publishes, per URI, for the URIs a wait is watching.
+    documents: Mutex<HashMap<String, watch::Sender<u64>>>,
+}
+
+impl Signals {
+    pub(crate) fn new() -> Self {
+        Self {
+            any: watch::channel(0).0,
+            control: watch::channel(0).0,
+            documents: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A receiver that changes on every event.
+    pub(crate) fn any(&self) -> watch::Receiver<u64> {
+        self.any.subscribe()
+    }
+
+    /// Progress, a registration, a refresh, death: anything but a publish.
+    pub(crate) fn event(&self) {
+        bump(&self.any);
+        bump(&self.control);
+    }
+
+    /// A publish for `uri` was stored.
+    pub(crate) fn published(&self, uri: &str) {
+        bump(&self.any);
+        let mut documents = lock(&self.documents);
+        if let Some(sender) = documents.get(uri) {
+            if sender.receiver_count() == 0 {
+                // Nobody waits on it any more: forget it rather than keep an
+                // entry per URI ever waited on.
+                documents.remove(uri);
+            } else {
+                bump(sender);
+            }
+        }
+    }
+
+    /// The wakeups of a wait for `uri`.
+    pub(crate) fn for_document(&self, uri: &str) -> DocumentWakeups {
+        let document = lock(&self.documents)
+            .entry(uri.to_string())
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe();
+        DocumentWakeups {
+            control: self.control.subscribe(),
+            document,
+        }
+    }
+}
+
+fn bump(sender: &watch::Sender<u64>) {
+    sender.send_modify(|n| *n = n.wrapping_add(1));
+}
+
+/// What one document's wait wakes on: its own publishes and every event that
+/// is not a publish.
+pub(crate) struct DocumentWakeups {
+    control: watch::Receiver<u64>,
+    document: watch::Receiver<u64>,
+}
+
+impl DocumentWakeups {
+    /// Marks everything so far as seen; call before reading the state, so an
+    /// event arriving after the read wakes the next `until`.
+    pub(crate) fn mark_seen(&mut self) {
+        self.control.borrow_and_update();
+        self.document.borrow_and_update();
+    }
+
+    /// Returns at the next event unseen since `mark_seen`, or at `deadline`.
+    pub(crate) async fn until(&mut self, deadline: Instant) {
+        let next = async {
+            // The senders live as long as the client; an error would mean it
+            // is gone, and the deadline still bounds the wait.
+            tokio::select! {
+                Ok(()) = self.control.changed() => {}
+                Ok(()) = self.document.changed() => {}
+                else => std::future::pending::<()>().await,
+            }
+        };
+        let _ = tokio::time::timeout_at(deadline, next).await;
+    }
+}
