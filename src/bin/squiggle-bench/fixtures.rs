@@ -55,9 +55,16 @@ pub fn sibling(name: &str) -> Result<PathBuf> {
     Ok(path)
 }
 
+/// The runtime the engine runs on in the bench: two workers, as `squiggle`
+/// itself uses, unless `SQUIGGLE_BENCH_WORKERS` says otherwise (to measure
+/// what waking tasks across threads costs; see docs/performance.md).
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
+    let workers = std::env::var("SQUIGGLE_BENCH_WORKERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(workers)
         .enable_all()
         .build()
         .context("tokio runtime")

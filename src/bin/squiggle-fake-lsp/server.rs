@@ -16,7 +16,7 @@ use crate::eventlog::EventLog;
 use crate::position::Encoding;
 use crate::scheduler::Scheduler;
 use crate::script::{DiagnosticMode, Fault, Script, Trigger};
-use crate::wire::{FrameStyle, FrameWriter, Incoming, spawn_reader};
+use crate::wire::{FrameStyle, FrameWriter, Incoming, parse_body, spawn_reader};
 
 mod text_sync;
 
@@ -138,7 +138,11 @@ pub fn run(script: Script, log: EventLog) -> ! {
                 None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
             };
             match received {
-                Ok(Incoming::Message(msg)) => server.handle(msg),
+                Ok(Incoming::Body(body)) => {
+                    if let Some(msg) = parse_body(&body) {
+                        server.handle(msg);
+                    }
+                }
                 Ok(Incoming::Eof) | Err(RecvTimeoutError::Disconnected) => server.on_eof(),
                 Err(RecvTimeoutError::Timeout) => {}
             }

@@ -11,7 +11,10 @@ use serde_json::Value;
 
 /// What the reader thread hands the main loop.
 pub enum Incoming {
-    Message(Value),
+    /// One frame's body, parsed by the main thread: parsing there keeps the
+    /// message's allocations and frees in one thread (freeing memory another
+    /// thread's allocator arena holds costs a lock per block).
+    Body(Vec<u8>),
     Eof,
 }
 
@@ -21,9 +24,9 @@ pub fn spawn_reader(tx: Sender<Incoming>) {
         let stdin = io::stdin();
         let mut input = stdin.lock();
         loop {
-            match read_message(&mut input) {
-                Ok(Some(msg)) => {
-                    if tx.send(Incoming::Message(msg)).is_err() {
+            match read_body(&mut input) {
+                Ok(Some(body)) => {
+                    if tx.send(Incoming::Body(body)).is_err() {
                         return;
                     }
                 }
@@ -40,20 +43,37 @@ pub fn spawn_reader(tx: Sender<Incoming>) {
 
 /// Reads one message, skipping junk header lines and bodies that are not JSON.
 /// End of input (even mid-frame) is `Ok(None)`.
+#[cfg(test)]
 pub fn read_message(input: &mut impl BufRead) -> io::Result<Option<Value>> {
-    loop {
-        let Some(length) = read_headers(input)? else {
-            return Ok(None);
-        };
-        let mut body = vec![0; length];
-        match input.read_exact(&mut body) {
-            Ok(()) => {}
-            Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-            Err(err) => return Err(err),
+    while let Some(body) = read_body(input)? {
+        if let Some(msg) = parse_body(&body) {
+            return Ok(Some(msg));
         }
-        match serde_json::from_slice(&body) {
-            Ok(msg) => return Ok(Some(msg)),
-            Err(err) => eprintln!("squiggle-fake-lsp: skipping a frame that is not JSON: {err}"),
+    }
+    Ok(None)
+}
+
+/// Reads one frame's body, skipping junk header lines. End of input (even
+/// mid-frame) is `Ok(None)`.
+pub fn read_body(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
+    let Some(length) = read_headers(input)? else {
+        return Ok(None);
+    };
+    let mut body = vec![0; length];
+    match input.read_exact(&mut body) {
+        Ok(()) => Ok(Some(body)),
+        Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// A body as JSON; a body that is not JSON is reported and skipped.
+pub fn parse_body(body: &[u8]) -> Option<Value> {
+    match serde_json::from_slice(body) {
+        Ok(msg) => Some(msg),
+        Err(err) => {
+            eprintln!("squiggle-fake-lsp: skipping a frame that is not JSON: {err}");
+            None
         }
     }
 }
