@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
+use squiggle::engine::Engine;
 use squiggle::engine::tools::{ToolError, ToolResult};
-use squiggle::engine::{Engine, EngineOptions};
 
 #[derive(Parser)]
 #[command(
@@ -116,13 +116,13 @@ fn main() -> ExitCode {
 }
 
 fn engine(common: &Common) -> Result<Arc<Engine>, ExitCode> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions {
-        root: common.root.clone(),
-        trust_workspace: common.trust_workspace,
-        ..Default::default()
-    };
-    Engine::new(&opts, &cwd).map(Arc::new).map_err(|e| {
+    squiggle::cli::engine_from(
+        common.root.as_deref(),
+        common.trust_workspace,
+        Default::default(),
+    )
+    .map(Arc::new)
+    .map_err(|e| {
         eprintln!("squiggle: {e}");
         ExitCode::from(2)
     })

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::config::Trust;
-use crate::engine::{Engine, EngineOptions, ResolvedServer};
+use crate::engine::ResolvedServer;
 use crate::registry::detect::find_command;
 use probe::{ServerReport, Status};
 
@@ -46,13 +46,11 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> u8 {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions {
-        root: args.root.clone(),
-        trust_workspace: args.trust_workspace,
-        ..Default::default()
-    };
-    let engine = match Engine::new(&opts, &cwd) {
+    let engine = match super::engine_from(
+        args.root.as_deref(),
+        args.trust_workspace,
+        Default::default(),
+    ) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("squiggle: {e}");

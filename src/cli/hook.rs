@@ -78,6 +78,19 @@ pub(crate) enum Plan {
     },
 }
 
+impl Plan {
+    /// Check the one file an event names, `path` relative to the event's
+    /// `cwd` (Claude Code and Gemini CLI report one file per tool call).
+    fn one_file(payload: &Value, fallback_cwd: &Path, path: &str, with_dependents: bool) -> Plan {
+        let cwd = event_cwd(payload, fallback_cwd);
+        Plan::Check {
+            files: vec![cwd.join(path)],
+            cwd,
+            with_dependents,
+        }
+    }
+}
+
 /// Why a payload could not be used; shown after `ignored malformed input: `.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Malformed(pub String);

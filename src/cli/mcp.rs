@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::PartialConfig;
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::Engine;
 use crate::mcp::Exposure;
 use crate::mcp::http::{HttpOptions, serve as serve_http};
 
@@ -31,17 +31,11 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> u8 {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions {
-        root: args.root.clone(),
-        trust_workspace: args.trust_workspace,
-        cli: PartialConfig {
-            write_tools: args.write_tools,
-            ..Default::default()
-        },
+    let cli = PartialConfig {
+        write_tools: args.write_tools,
         ..Default::default()
     };
-    let engine = match Engine::new(&opts, &cwd) {
+    let engine = match super::engine_from(args.root.as_deref(), args.trust_workspace, cli) {
         Ok(engine) => Arc::new(engine),
         Err(e) => {
             eprintln!("squiggle mcp: {e}");

@@ -13,6 +13,30 @@ pub mod serve;
 pub mod status;
 pub mod warm;
 
+use std::path::{Path, PathBuf};
+
+use crate::config::PartialConfig;
+use crate::engine::{Engine, EngineOptions};
+
+/// The engine a subcommand works with: the workspace found from the current
+/// directory (or `root`), its configuration with `cli` on top, and whether
+/// the workspace's own file may name commands. The error is the message to
+/// print.
+pub fn engine_from(
+    root: Option<&Path>,
+    trust_workspace: bool,
+    cli: PartialConfig,
+) -> Result<Engine, String> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let opts = EngineOptions {
+        root: root.map(Path::to_path_buf),
+        trust_workspace,
+        cli,
+        ..Default::default()
+    };
+    Engine::new(&opts, &cwd).map_err(|e| e.to_string())
+}
+
 /// Writes to stdout; a closed stdout (`squiggle status | head`) ends the
 /// process quietly with success instead of a panic. SIGPIPE stays ignored
 /// process-wide on purpose: squiggle writes to language servers' stdin, and a

@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::engine::{Engine, EngineOptions};
 use crate::service::{ConnectionEnd, serve_connection};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -21,13 +20,11 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> u8 {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions {
-        root: args.root,
-        trust_workspace: args.trust_workspace,
-        ..Default::default()
-    };
-    let engine = match Engine::new(&opts, &cwd) {
+    let engine = match super::engine_from(
+        args.root.as_deref(),
+        args.trust_workspace,
+        Default::default(),
+    ) {
         Ok(engine) => Arc::new(engine),
         Err(e) => {
             eprintln!("squiggle: {e}");

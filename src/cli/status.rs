@@ -7,8 +7,6 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::engine::{Engine, EngineOptions};
-
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     /// Workspace root (default: the git top-level, else the current directory).
@@ -23,13 +21,11 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> u8 {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions {
-        root: args.root.clone(),
-        trust_workspace: args.trust_workspace,
-        ..Default::default()
-    };
-    let engine = match Engine::new(&opts, &cwd) {
+    let engine = match super::engine_from(
+        args.root.as_deref(),
+        args.trust_workspace,
+        Default::default(),
+    ) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("squiggle: {e}");

@@ -12,21 +12,22 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::capabilities::{ServerFacts, client_capabilities};
-use super::framing::{DEFAULT_MAX_FRAME, FrameReader, push_frame};
+use super::framing::DEFAULT_MAX_FRAME;
 use super::message::{Message, RequestId, ResponseError};
 use super::process::{ServerProcess, Spawn};
 use super::state::ClientState;
+use super::uri;
 use super::wakeups::Signals;
-use super::{server_requests, uri};
+use tasks::{read_loop, write_loop};
+
+mod tasks;
 
 /// Everything needed to start one server instance.
 #[derive(Debug, Clone)]
@@ -410,106 +411,6 @@ impl Inner {
     pub(crate) fn is_dead(&self) -> bool {
         self.dead.get().is_some()
     }
-
-    fn respond(&self, id: RequestId, result: Result<Value, ResponseError>) {
-        self.send(
-            Message::Response {
-                id: Some(id),
-                result,
-            }
-            .to_bytes(),
-            None,
-        );
-    }
-
-    fn dispatch(&self, message: Message) {
-        self.received.fetch_add(1, Ordering::AcqRel);
-        match message {
-            Message::Response {
-                id: Some(id),
-                result,
-            } => {
-                *lock(&self.last_response) = Some(std::time::Instant::now());
-                let waiter = lock(&self.pending).remove(&id);
-                match waiter {
-                    Some(tx) => {
-                        let reply = result.map_err(|error| ClientError::Rpc {
-                            server: self.config.server_id.clone(),
-                            method: String::new(),
-                            error,
-                        });
-                        let _ = tx.send(reply);
-                    }
-                    None => {
-                        tracing::debug!(server = %self.config.server_id, %id, "response to an unknown request id ignored")
-                    }
-                }
-            }
-            Message::Response { id: None, result } => {
-                tracing::debug!(server = %self.config.server_id, ?result, "response without id ignored");
-            }
-            Message::Request { id, method, params } => {
-                let answer = server_requests::answer(self, &method, &params);
-                self.respond(id, answer);
-            }
-            Message::Notification { method, params } => self.on_notification(&method, params),
-        }
-    }
-
-    fn on_notification(&self, method: &str, params: Value) {
-        match method {
-            "textDocument/publishDiagnostics" => {
-                let seq = self.received.load(Ordering::Acquire);
-                let uri = params.get("uri").and_then(Value::as_str).map(str::to_owned);
-                if lock(&self.state).on_publish(params, seq)
-                    && let Some(uri) = uri
-                {
-                    self.signals.published(&uri);
-                }
-            }
-            "$/progress" => {
-                tracing::trace!(server = %self.config.server_id, ?params, "progress");
-                let seq = self.received.load(Ordering::Acquire);
-                lock(&self.state).on_progress(&params, seq);
-                self.bump();
-            }
-            "window/logMessage" | "window/showMessage" => {
-                let text = params
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let kind = params.get("type").and_then(Value::as_i64).unwrap_or(4);
-                match kind {
-                    1 => tracing::warn!(server = %self.config.server_id, "{text}"),
-                    2 => tracing::info!(server = %self.config.server_id, "{text}"),
-                    _ => tracing::debug!(server = %self.config.server_id, "{text}"),
-                }
-            }
-            _ => tracing::trace!(server = %self.config.server_id, method, "notification ignored"),
-        }
-    }
-
-    /// The stream is over: fail everything pending at once with the reason.
-    async fn on_stream_closed(&self, why: &str) {
-        let status = self.process.wait_exit(Duration::from_millis(200)).await;
-        let status = status.map_or_else(|| "still running".to_string(), |s| s.to_string());
-        let tail = self.process.stderr_tail();
-        let tail = tail.trim();
-        let detail = if tail.is_empty() {
-            format!("{why}; process {status}")
-        } else {
-            let start = tail.char_indices().rev().nth(1999).map_or(0, |(i, _)| i);
-            format!("{why}; process {status}; stderr: {}", &tail[start..])
-        };
-        tracing::debug!(server = %self.config.server_id, "{detail}");
-        let _ = self.dead.set(detail.clone());
-        let pending: Vec<_> = lock(&self.pending).drain().collect();
-        for (_, tx) in pending {
-            let _ = tx.send(Err(self.dead_error(&detail)));
-        }
-        self.process.kill();
-        self.bump();
-    }
 }
 
 /// Sends `$/cancelRequest` when a request future is dropped or times out
@@ -540,63 +441,6 @@ impl Drop for CancelGuard {
             };
             self.inner.send(message.to_bytes(), None);
         }
-    }
-}
-
-/// A write gathers the messages queued meanwhile, up to this many bytes: a
-/// check of 100 files queues 100 didChanges and 100 pulls at once, and one
-/// write for them costs one syscall and one wakeup of the server, not 200.
-const MAX_WRITE_BATCH: usize = 256 * 1024;
-
-async fn write_loop(mut stdin: ChildStdin, mut queue: mpsc::UnboundedReceiver<Outgoing>) {
-    let mut batch: Vec<u8> = Vec::new();
-    let mut acks: Vec<oneshot::Sender<()>> = Vec::new();
-    while let Some(first) = queue.recv().await {
-        batch.clear();
-        let mut item = Some(first);
-        while let Some(next) = item.take() {
-            push_frame(&mut batch, &next.bytes);
-            acks.extend(next.written);
-            if batch.len() < MAX_WRITE_BATCH {
-                item = queue.try_recv().ok();
-            }
-        }
-        let written = async {
-            stdin.write_all(&batch).await?;
-            stdin.flush().await
-        };
-        if let Err(e) = written.await {
-            tracing::debug!("writing to server failed: {e}");
-            return;
-        }
-        // Acknowledged only once on the wire: "written" orders publishes
-        // against the change (see `DocumentVersion::changed_at`).
-        for ack in acks.drain(..) {
-            let _ = ack.send(());
-        }
-    }
-}
-
-async fn read_loop(inner: Weak<Inner>, stdout: ChildStdout, max_frame: usize) {
-    let mut reader =
-        FrameReader::with_limit(BufReader::with_capacity(64 * 1024, stdout), max_frame);
-    let why = loop {
-        let frame = reader.read_frame().await;
-        let Some(inner) = inner.upgrade() else { return };
-        match frame {
-            Ok(Some(body)) => match Message::parse(&body) {
-                Ok(message) => inner.dispatch(message),
-                Err(e) => {
-                    tracing::warn!(server = %inner.config.server_id, "ignored a message: {e}")
-                }
-            },
-            Ok(None) => break "the server closed its output".to_string(),
-            Err(e) if e.is_recoverable() => tracing::warn!(server = %inner.config.server_id, "{e}"),
-            Err(e) => break e.to_string(),
-        }
-    };
-    if let Some(inner) = inner.upgrade() {
-        inner.on_stream_closed(&why).await;
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Malformed, Plan, event_cwd, other_event, string, tool_input};
+use super::{Malformed, Plan, other_event, string, tool_input};
 
 /// The event name the reply's `hookSpecificOutput` carries.
 pub const EVENT: &str = "PostToolUse";
@@ -29,12 +29,7 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     };
     let input = tool_input(payload)?;
     let path = string(input, "file_path", "tool_input.file_path")?;
-    let cwd = event_cwd(payload, fallback_cwd);
-    Ok(Plan::Check {
-        files: vec![cwd.join(path)],
-        cwd,
-        with_dependents,
-    })
+    Ok(Plan::one_file(payload, fallback_cwd, path, with_dependents))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Malformed, Plan, event_cwd, other_event, string, tool_input};
+use super::{Malformed, Plan, other_event, string, tool_input};
 
 /// The event name the reply's `hookSpecificOutput` carries.
 pub const EVENT: &str = "AfterTool";
@@ -39,12 +39,7 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
         .find(|k| input.get(k).is_some())
         .unwrap_or("file_path");
     let path = string(input, key, &format!("tool_input.{key}"))?;
-    let cwd = event_cwd(payload, fallback_cwd);
-    Ok(Plan::Check {
-        files: vec![cwd.join(path)],
-        cwd,
-        with_dependents,
-    })
+    Ok(Plan::one_file(payload, fallback_cwd, path, with_dependents))
 }
 
 #[cfg(test)]
