@@ -81,6 +81,45 @@ async fn unversioned_publish_counts_only_after_the_change() {
     );
 }
 
+/// typescript-language-server's hazard (scripts/ts-wave-probe): a round that
+/// began before the change publishes right after it, without a version, and
+/// may carry the old text's diagnostics. With a stale window, a publish that
+/// soon after the write is never the answer.
+#[tokio::test]
+async fn unversioned_publish_inside_the_stale_window_never_counts() {
+    let fake = Fake::new();
+    // The fake republishes the old text's diagnostics, unversioned, as soon
+    // as it reads the change; the real ones follow 300 ms later.
+    let mut config = fake.config(json!({
+        "publishVersion": false, "stalePublish": true, "publishDelayMs": 300, "saveNotify": false
+    }));
+    config.stale_window = Duration::from_millis(200);
+    let client = fake.start_with(config).await;
+    let path = fake.file("a.txt");
+    let v1 = sync(&client, &path, "@error(old problem)\n").await;
+    assert_eq!(
+        messages(&client.diagnostics_for(&v1, deadline(5000)).await),
+        vec!["old problem"]
+    );
+    let v2 = sync(&client, &path, "fixed\n").await;
+    let report = client.diagnostics_for(&v2, deadline(5000)).await;
+    assert_eq!(report.outcome, Outcome::Settled);
+    assert_eq!(messages(&report), Vec::<String>::new());
+    assert!(
+        report.elapsed >= Duration::from_millis(250),
+        "ended on the stale publish after {:?}",
+        report.elapsed
+    );
+    let stale_sent = fake.messages("out").iter().any(|m| {
+        m["params"]["version"].is_null()
+            && m["params"]["diagnostics"][0]["message"] == "old problem"
+    });
+    assert!(
+        stale_sent,
+        "the fake did not send the stale publish this test relies on"
+    );
+}
+
 #[tokio::test]
 async fn waves_inside_the_settle_window_are_collected() {
     let fake = Fake::new();

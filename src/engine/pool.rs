@@ -138,6 +138,7 @@ impl Pool {
         config.initialization_options = server.spec.initialization_options.clone();
         config.settings = server.spec.settings.clone();
         config.settle = Duration::from_millis(server.spec.settle_ms);
+        config.stale_window = Duration::from_millis(server.spec.stale_window_ms);
         config.pull_is_partial = server.spec.pull_is_partial;
         slot.starts += 1;
         *cold = true;

@@ -56,6 +56,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
                     settle_ms: 150,
+                    stale_window_ms: 0,
                     pull_is_partial: false,
                     install_hint: format!(
                         "install `{command}` (configured in {})",

@@ -42,6 +42,9 @@ pub struct ClientConfig {
     pub settings: Value,
     /// Quiet time after a counting publish before push diagnostics are final.
     pub settle: Duration,
+    /// Unversioned publishes arriving within this long after a change was
+    /// written are the previous round's (see `registry::ServerSpec`).
+    pub stale_window: Duration,
     /// Pull answers may be partial (see `registry::ServerSpec::pull_is_partial`).
     pub pull_is_partial: bool,
     /// Default timeout for requests that are not given one.
@@ -58,6 +61,7 @@ impl ClientConfig {
             initialization_options: Value::Null,
             settings: Value::Null,
             settle: Duration::from_millis(150),
+            stale_window: Duration::ZERO,
             pull_is_partial: false,
             request_timeout: Duration::from_secs(10),
             max_frame: DEFAULT_MAX_FRAME,

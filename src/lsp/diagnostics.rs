@@ -5,8 +5,10 @@
 //!    `textDocument/diagnostic`. The answer is for the version on the wire
 //!    before the request, so it is exact; no settle wait.
 //! 2. Push: a publish counts only if it carries version V, or carries no
-//!    version and arrived after the change for V was written. An older
-//!    version never counts. After a counting publish, wait the settle window
+//!    version and arrived after the change for V was written (and, for a
+//!    server with a stale window, at least that long after: a round it began
+//!    before the change can still publish the old text's diagnostics right
+//!    after it). An older version never counts. After a counting publish, wait the settle window
 //!    for further waves (a new counting publish restarts it), and while
 //!    work-done progress begun after the change is still open (rust-analyzer
 //!    runs cargo check after didSave inside one).
@@ -149,7 +151,10 @@ impl LspClient {
                     .filter(|p| p.seq > since)
                     .filter(|p| match p.version {
                         Some(v) => v == doc.version,
-                        None => p.seq > doc.changed_at,
+                        None => {
+                            p.seq > doc.changed_at
+                                && p.arrived >= doc.written + self.inner.config.stale_window
+                        }
                     })
                     .cloned();
                 // An unversioned server's publish from before the change: it

@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
@@ -25,6 +26,9 @@ pub struct DocumentVersion {
     /// `received` count once the change was written: publishes without a
     /// version count only when they arrived after this.
     pub changed_at: u64,
+    /// When the change was written: with the server's stale window, an
+    /// unversioned publish must also arrive late enough after this.
+    pub written: Instant,
     pub text: Arc<str>,
 }
 
@@ -50,6 +54,7 @@ impl LspClient {
                         uri,
                         version: doc.version,
                         changed_at: doc.changed_at,
+                        written: doc.written,
                         text: doc.text.clone(),
                     };
                 }
@@ -79,6 +84,7 @@ impl LspClient {
                         language_id: language_id.to_string(),
                         text: text.clone(),
                         changed_at: 0,
+                        written: Instant::now(),
                     };
                     state.documents.insert(uri.clone(), doc);
                     (1, self.notify_written("textDocument/didOpen", params), save)
@@ -87,6 +93,7 @@ impl LspClient {
         };
         let _ = written.await;
         let changed_at = self.inner.received.load(Ordering::Acquire);
+        let written = Instant::now();
         if let Some(include_text) = save {
             let mut params = json!({ "textDocument": { "uri": uri } });
             if include_text {
@@ -98,11 +105,13 @@ impl LspClient {
             && doc.version == version
         {
             doc.changed_at = changed_at;
+            doc.written = written;
         }
         DocumentVersion {
             uri,
             version,
             changed_at,
+            written,
             text,
         }
     }

@@ -113,6 +113,8 @@ pub struct OpenDocument {
     pub text: Arc<str>,
     /// `received` count once the change making this version was written.
     pub changed_at: u64,
+    /// When that change was written.
+    pub written: Instant,
 }
 
 #[derive(Debug, Default)]

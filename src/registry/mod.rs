@@ -41,6 +41,10 @@ pub struct ServerSpec {
     /// How long to wait for more publishes after the first one that counts;
     /// 0 when the server publishes one final wave per document version.
     pub settle_ms: u64,
+    /// For a server whose publishes carry no version: a publish arriving
+    /// within this long after a change was written is taken as the previous
+    /// round's, never as the answer. 0 when no such floor is known.
+    pub stale_window_ms: u64,
     /// The server's pull answers can be partial: empty while its workspace
     /// loads (it asks for a re-pull with `workspace/diagnostic/refresh`), and
     /// without the diagnostics of a separate checker it pushes after save
@@ -201,6 +205,7 @@ fn spec(
         initialization_options: serde_json::Value::Null,
         settings: serde_json::Value::Null,
         settle_ms: 150,
+        stale_window_ms: 0,
         pull_is_partial: false,
         install_hint: install_hint.to_string(),
         role: ServerRole::Primary,

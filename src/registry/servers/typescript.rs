@@ -42,6 +42,12 @@ pub fn servers() -> Vec<ServerSpec> {
             // docs/servers.md), later still on a loaded machine. 150 ms cut
             // the second wave off under CI load.
             settle_ms: 300,
+            // After a didChange it waits at least 300 ms before asking
+            // tsserver for errors, then publishes 50 ms after the last kind
+            // arrives; a publish sooner than that comes from a round that
+            // began before the change, and may carry the old text's
+            // diagnostics (scripts/ts-wave-probe; docs/servers.md).
+            stale_window_ms: 300,
             ..spec(
                 "typescript-language-server",
                 &["typescript-language-server", "--stdio"],
