@@ -8,10 +8,10 @@
 //!    version and arrived after the change for V was written (and, for a
 //!    server with a stale window, at least that long after: a round it began
 //!    before the change can still publish the old text's diagnostics right
-//!    after it). An older version never counts. After a counting publish, wait the settle window
-//!    for further waves (a new counting publish restarts it), and while
-//!    work-done progress begun after the change is still open (rust-analyzer
-//!    runs cargo check after didSave inside one).
+//!    after it). An older version never counts. After a counting publish,
+//!    wait the settle window for further waves (a new counting publish
+//!    restarts it), and while work-done progress begun after the change is
+//!    still open (rust-analyzer runs cargo check after didSave inside one).
 //! 3. An unversioned push server that stays silent for `UNCHANGED_QUIET`
 //!    after the change, with an earlier publish held for the document, is
 //!    taken to have nothing new (typescript-language-server does not repeat
