@@ -121,6 +121,7 @@ fn layers_win_key_by_key() {
 
             [lsp.servers.pyright]
             settleMs = 100
+            staleWindowMs = 50
             rootMarkers = ["setup.py"]
             settings = { python = { analysis = { typeCheckingMode = "basic", autoImport = true } } }
             "#,
@@ -171,6 +172,7 @@ fn layers_win_key_by_key() {
 
     let pyright = server(&config, "pyright");
     assert_eq!(pyright.settle_ms, Some(300));
+    assert_eq!(pyright.stale_window_ms, Some(50), "kept from the user file");
     assert_eq!(pyright.root_markers, Some(vec!["setup.py".to_string()]));
     assert_eq!(
         pyright.settings,
@@ -273,7 +275,8 @@ fn unknown_keys_name_file_and_key() {
         Some("[lsp.servers.pyright]\nbanana = 1\n"),
         None,
         "{user}: lsp.servers.pyright.banana: unknown key; expected one of enabled, command, \
-         args, extensions, languageId, env, rootMarkers, initializationOptions, settings, settleMs",
+         args, extensions, languageId, env, rootMarkers, initializationOptions, settings, settleMs, \
+         staleWindowMs",
     );
 }
 

@@ -202,6 +202,7 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
         initialization_options,
         settings,
         settle_ms,
+        stale_window_ms,
         trust,
     } = over;
     set_some(&mut base.enabled, enabled);
@@ -216,6 +217,7 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
     merge_json(&mut base.initialization_options, initialization_options);
     merge_json(&mut base.settings, settings);
     set_some(&mut base.settle_ms, settle_ms);
+    set_some(&mut base.stale_window_ms, stale_window_ms);
     if trust != super::Trust::Trusted {
         base.trust = trust;
     }

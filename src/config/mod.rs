@@ -103,6 +103,9 @@ pub struct ServerOverride {
     pub initialization_options: Option<serde_json::Value>,
     pub settings: Option<serde_json::Value>,
     pub settle_ms: Option<u64>,
+    /// Unversioned publishes arriving this soon after a change are the
+    /// previous round's (`registry::ServerSpec::stale_window_ms`).
+    pub stale_window_ms: Option<u64>,
     /// Whether the server may run as configured. `Untrusted` means an
     /// untrusted workspace file asked for a `command`, `args` or `env` that
     /// was dropped; the caller shows the server as `untrusted` rather than

@@ -43,6 +43,7 @@ const SERVER_KEYS: &[&str] = &[
     "initializationOptions",
     "settings",
     "settleMs",
+    "staleWindowMs",
 ];
 
 const SEVERITIES: &str = "\"error\", \"warning\", \"info\" or \"hint\"";
@@ -146,6 +147,10 @@ impl Reader<'_> {
                 "settleMs" => {
                     let expected = "a non-negative integer (milliseconds)";
                     out.settle_ms = Some(self.non_negative(&path, value, expected)?);
+                }
+                "staleWindowMs" => {
+                    let expected = "a non-negative integer (milliseconds)";
+                    out.stale_window_ms = Some(self.non_negative(&path, value, expected)?);
                 }
                 _ => return Err(self.unknown(&path, key, SERVER_KEYS)),
             }

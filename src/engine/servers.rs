@@ -133,6 +133,9 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
     if let Some(ms) = o.settle_ms {
         server.spec.settle_ms = ms;
     }
+    if let Some(ms) = o.stale_window_ms {
+        server.spec.stale_window_ms = ms;
+    }
 }
 
 /// The language id squiggle sends for `path` to `server`.
@@ -214,6 +217,39 @@ mod tests {
             .map(|(s, _)| s.spec.id.clone())
             .collect();
         assert_eq!(ids, ["basedpyright", "ruff"]);
+    }
+
+    /// Built-in timing comes from the registry; configuration overrides it
+    /// for built-in and custom servers alike.
+    #[test]
+    fn timing_windows_come_from_the_registry_and_config_overrides_them() {
+        let find = |servers: &[ResolvedServer], id: &str| {
+            let s = servers.iter().find(|s| s.spec.id == id).expect(id);
+            (s.spec.settle_ms, s.spec.stale_window_ms)
+        };
+        let servers = resolve(&Config::default());
+        assert_eq!(find(&servers, "typescript-language-server"), (300, 300));
+        assert_eq!(find(&servers, "gopls"), (0, 0));
+
+        let mut config = Config::default();
+        let timing = ServerOverride {
+            settle_ms: Some(20),
+            stale_window_ms: Some(40),
+            ..Default::default()
+        };
+        config
+            .servers
+            .insert("typescript-language-server".into(), timing.clone());
+        config.servers.insert(
+            "mylsp".into(),
+            ServerOverride {
+                command: Some("/opt/mylsp".into()),
+                ..timing
+            },
+        );
+        let servers = resolve(&config);
+        assert_eq!(find(&servers, "typescript-language-server"), (20, 40));
+        assert_eq!(find(&servers, "mylsp"), (20, 40));
     }
 
     #[test]
