@@ -75,12 +75,8 @@ pub struct Args {
     /// Exit 2 when a server that serves a checked file is unavailable.
     #[arg(long)]
     pub require_servers: bool,
-    /// Workspace root (default: the git top-level, else the current directory).
-    #[arg(long)]
-    pub root: Option<PathBuf>,
-    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
-    #[arg(long)]
-    pub trust_workspace: bool,
+    #[command(flatten)]
+    pub workspace: super::WorkspaceArgs,
     /// Progress and per-file outcomes on stderr, even when it is not a terminal.
     #[arg(short, long)]
     pub verbose: bool,
@@ -136,8 +132,8 @@ async fn check(args: Args) -> Result<u8, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let opts = EngineOptions {
-        root: args.root.clone(),
-        trust_workspace: args.trust_workspace,
+        root: args.workspace.root.clone(),
+        trust_workspace: args.workspace.trust_workspace,
         ..Default::default()
     };
     let engine = Arc::new(Engine::new(&opts, &cwd).map_err(|e| e.to_string())?);
@@ -202,8 +198,14 @@ async fn check(args: Args) -> Result<u8, String> {
     // passed by value, which only an in-process check takes.
     let report = if inputs.iter().all(|i| i.content.is_none()) {
         let files = inputs.into_iter().map(|i| i.path).collect();
-        super::warm::check_trusting(&engine, files, false, args.no_daemon, args.trust_workspace)
-            .await
+        super::warm::check_trusting(
+            &engine,
+            files,
+            false,
+            args.no_daemon,
+            args.workspace.trust_workspace,
+        )
+        .await
     } else {
         let report = engine.check_files(inputs, false).await;
         engine.shutdown().await;

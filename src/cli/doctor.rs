@@ -15,7 +15,6 @@ mod samples;
 mod table;
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::config::Trust;
@@ -25,9 +24,8 @@ use probe::{ServerReport, Status};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Workspace root whose configuration is used (default: the git top-level, else the current directory).
-    #[arg(long)]
-    pub root: Option<PathBuf>,
+    #[command(flatten)]
+    pub workspace: super::WorkspaceArgs,
     /// Print the reports as a JSON array.
     #[arg(long)]
     pub json: bool,
@@ -40,17 +38,10 @@ pub struct Args {
     /// Limit for a server's start, and separately for its first check.
     #[arg(long, default_value_t = 60, value_name = "N")]
     pub timeout_secs: u64,
-    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
-    #[arg(long)]
-    pub trust_workspace: bool,
 }
 
 pub async fn run(args: Args) -> u8 {
-    let engine = match super::engine_from(
-        args.root.as_deref(),
-        args.trust_workspace,
-        Default::default(),
-    ) {
+    let engine = match args.workspace.engine(Default::default()) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("squiggle: {e}");

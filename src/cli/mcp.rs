@@ -2,7 +2,6 @@
 //! (`--http ADDR:PORT`). stdout carries only the protocol; logs go to stderr.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::PartialConfig;
@@ -12,12 +11,8 @@ use crate::mcp::http::{HttpOptions, serve as serve_http};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Workspace root (default: the git top-level, else the current directory).
-    #[arg(long)]
-    pub root: Option<PathBuf>,
-    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
-    #[arg(long)]
-    pub trust_workspace: bool,
+    #[command(flatten)]
+    pub workspace: super::WorkspaceArgs,
     /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:7311) instead of stdio.
     /// Requires a bearer token in SQUIGGLE_MCP_TOKEN unless --no-auth on loopback.
     #[arg(long, value_name = "ADDR:PORT")]
@@ -35,7 +30,7 @@ pub async fn run(args: Args) -> u8 {
         write_tools: args.write_tools,
         ..Default::default()
     };
-    let engine = match super::engine_from(args.root.as_deref(), args.trust_workspace, cli) {
+    let engine = match args.workspace.engine(cli) {
         Ok(engine) => Arc::new(engine),
         Err(e) => {
             eprintln!("squiggle mcp: {e}");

@@ -18,6 +18,25 @@ use std::path::{Path, PathBuf};
 use crate::config::PartialConfig;
 use crate::engine::{Engine, EngineOptions};
 
+/// The flags that choose the workspace, shared by the subcommands that run
+/// an engine.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct WorkspaceArgs {
+    /// Workspace root (default: the git top-level, else the current directory).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
+    #[arg(long)]
+    pub trust_workspace: bool,
+}
+
+impl WorkspaceArgs {
+    /// The engine for these flags, with `cli` on top of the configuration.
+    pub fn engine(&self, cli: PartialConfig) -> Result<Engine, String> {
+        engine_from(self.root.as_deref(), self.trust_workspace, cli)
+    }
+}
+
 /// The engine a subcommand works with: the workspace found from the current
 /// directory (or `root`), its configuration with `cli` on top, and whether
 /// the workspace's own file may name commands. The error is the message to

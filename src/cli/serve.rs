@@ -4,27 +4,18 @@
 //! closes, on the `exit` notification, or after answering `lsp/shutdown`
 //! (servers stopped first in every case).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::service::{ConnectionEnd, serve_connection};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Workspace root (default: the git top-level, else the current directory).
-    #[arg(long)]
-    pub root: Option<PathBuf>,
-    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
-    #[arg(long)]
-    pub trust_workspace: bool,
+    #[command(flatten)]
+    pub workspace: super::WorkspaceArgs,
 }
 
 pub async fn run(args: Args) -> u8 {
-    let engine = match super::engine_from(
-        args.root.as_deref(),
-        args.trust_workspace,
-        Default::default(),
-    ) {
+    let engine = match args.workspace.engine(Default::default()) {
         Ok(engine) => Arc::new(engine),
         Err(e) => {
             eprintln!("squiggle: {e}");

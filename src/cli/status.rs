@@ -3,29 +3,19 @@
 //! and, when a daemon runs for this workspace, its live instances (project
 //! root, state, pid). Reads nothing else and starts nothing.
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// Workspace root (default: the git top-level, else the current directory).
-    #[arg(long)]
-    pub root: Option<PathBuf>,
+    #[command(flatten)]
+    pub workspace: super::WorkspaceArgs,
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
-    #[arg(long)]
-    pub trust_workspace: bool,
 }
 
 pub async fn run(args: Args) -> u8 {
-    let engine = match super::engine_from(
-        args.root.as_deref(),
-        args.trust_workspace,
-        Default::default(),
-    ) {
+    let engine = match args.workspace.engine(Default::default()) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("squiggle: {e}");
@@ -34,7 +24,7 @@ pub async fn run(args: Args) -> u8 {
     };
     let root = engine.workspace.root().to_path_buf();
     let daemon_opts = crate::daemon::client::Options {
-        trust_workspace: args.trust_workspace,
+        trust_workspace: args.workspace.trust_workspace,
         ..Default::default()
     };
     let live = crate::daemon::client::status(&root, &daemon_opts)
