@@ -23,7 +23,7 @@ use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 use crate::lsp::normalize::normalize;
 use crate::lsp::uri;
-use crate::workspace::{PathClass, RootSearch, project_root};
+use crate::workspace::{PathClass, project_root};
 
 /// A file to check, with its content when the caller has it (staged content,
 /// a dry run); otherwise it is read from disk.
@@ -254,17 +254,17 @@ impl Engine {
         reports
     }
 
-    fn project_root_for(&self, canonical: &Path, server: &super::ResolvedServer) -> PathBuf {
-        let strategy = match server.spec.root_strategy {
-            crate::registry::RootStrategy::Nearest => RootSearch::Nearest,
-            crate::registry::RootStrategy::Outermost => RootSearch::Outermost,
-            crate::registry::RootStrategy::PreferFirstMarker => RootSearch::PreferFirstMarker,
-        };
+    /// The project root of `server` for `canonical`: where its instance runs.
+    pub(super) fn project_root_for(
+        &self,
+        canonical: &Path,
+        server: &super::ResolvedServer,
+    ) -> PathBuf {
         project_root(
             canonical,
             self.workspace.root(),
             &server.spec.root_markers,
-            strategy,
+            server.spec.root_strategy,
         )
     }
 

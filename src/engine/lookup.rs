@@ -10,7 +10,7 @@ use super::Engine;
 use super::pool::Unavailable;
 use super::servers::serving;
 use crate::lsp::LspClient;
-use crate::workspace::{PathClass, RootSearch, project_root};
+use crate::workspace::PathClass;
 
 /// A workspace file and the servers that serve it, in registry order.
 #[derive(Debug, Clone)]
@@ -85,7 +85,7 @@ impl Engine {
             candidates.push(Candidate {
                 server_id: server.spec.id.clone(),
                 language,
-                root: root_for(self, &canonical, server),
+                root: self.project_root_for(&canonical, server),
                 server_index,
             });
         }
@@ -131,19 +131,4 @@ impl Engine {
             .find(|s| s.spec.id == server_id)
             .map(|s| s.spec.install_hint.as_str())
     }
-}
-
-/// The project root of `server` for `canonical` (as the check computes it).
-fn root_for(engine: &Engine, canonical: &Path, server: &super::ResolvedServer) -> PathBuf {
-    let strategy = match server.spec.root_strategy {
-        crate::registry::RootStrategy::Nearest => RootSearch::Nearest,
-        crate::registry::RootStrategy::Outermost => RootSearch::Outermost,
-        crate::registry::RootStrategy::PreferFirstMarker => RootSearch::PreferFirstMarker,
-    };
-    project_root(
-        canonical,
-        engine.workspace.root(),
-        &server.spec.root_markers,
-        strategy,
-    )
 }

@@ -87,19 +87,9 @@ pub enum ServerRole {
     Linter,
 }
 
-/// How root markers choose a project root.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RootStrategy {
-    /// The nearest directory holding any marker.
-    Nearest,
-    /// The outermost directory holding any marker (a Cargo workspace above
-    /// its member crates).
-    Outermost,
-    /// Markers in priority order: search all the way up for the first marker
-    /// before falling back to the next (`go.work` anywhere above wins over the
-    /// nearest `go.mod`).
-    PreferFirstMarker,
-}
+/// How root markers choose a project root: the workspace module's search,
+/// named for the registry's entries.
+pub use crate::workspace::RootSearch as RootStrategy;
 
 /// The servers squiggle knows out of the box, in priority order: within an
 /// exclusive group the first enabled entry wins.
