@@ -18,34 +18,62 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// stays a link. On error the original file is untouched and the temp file
 /// removed.
 pub fn write_atomic(path: &Path, content: &[u8]) -> io::Result<()> {
+    let (target, temp) = stage(path, content, &mut Vec::new())?;
+    if let Err(err) = fs::rename(&temp, &target) {
+        let _ = fs::remove_file(&temp);
+        return Err(err);
+    }
+    sync_dir(&parent_dir(&target));
+    Ok(())
+}
+
+/// Writes `content` to a flushed temp file beside the (symlink-resolved)
+/// target of `path`, with the target's permissions; returns
+/// `(target, temp)`. Parent directories it had to create are added to
+/// `created`, innermost first, for a caller that gives up to remove. On
+/// error the temp file is removed.
+pub(super) fn stage(
+    path: &Path,
+    content: &[u8],
+    created: &mut Vec<PathBuf>,
+) -> io::Result<(PathBuf, PathBuf)> {
     let target = resolve_symlink(path)?;
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = parent_dir(&target);
+    let missing: Vec<PathBuf> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
     fs::create_dir_all(&dir)?;
+    created.extend(missing);
     let permissions = match fs::metadata(&target) {
         Ok(meta) => Some(meta.permissions()),
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
         Err(err) => return Err(err),
     };
-
     let (temp_path, mut temp) = create_temp(&dir, &target)?;
     let written = (|| {
         temp.write_all(content)?;
         if let Some(permissions) = permissions {
             temp.set_permissions(permissions)?;
         }
-        temp.sync_all()?;
-        drop(temp);
-        fs::rename(&temp_path, &target)
+        temp.sync_all()
     })();
-    if let Err(err) = written {
-        let _ = fs::remove_file(&temp_path);
-        return Err(err);
+    match written {
+        Ok(()) => Ok((target, temp_path)),
+        Err(e) => {
+            let _ = fs::remove_file(&temp_path);
+            Err(e)
+        }
     }
-    sync_dir(&dir);
-    Ok(())
+}
+
+/// The directory holding `target` (`.` for a bare file name).
+fn parent_dir(target: &Path) -> PathBuf {
+    match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// Follows a symlink at `path` (all levels) to the file it names, which may

@@ -14,7 +14,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::atomic::{create_temp, resolve_symlink, sync_dir};
+use super::atomic::{create_temp, resolve_symlink, stage, sync_dir};
 
 /// One change of a transaction.
 #[derive(Debug, Clone, Copy)]
@@ -103,48 +103,6 @@ pub fn apply_all(ops: &[FileOp<'_>]) -> Result<(), TransactionError> {
         }
     }
     Ok(())
-}
-
-/// Writes `content` to a flushed temp file beside the (symlink-resolved)
-/// target, with the target's permissions; `(target, temp)`.
-fn stage(
-    path: &Path,
-    content: &[u8],
-    created: &mut Vec<PathBuf>,
-) -> io::Result<(PathBuf, PathBuf)> {
-    use std::io::Write;
-    let target = resolve_symlink(path)?;
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let missing: Vec<PathBuf> = dir
-        .ancestors()
-        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
-        .map(Path::to_path_buf)
-        .collect();
-    fs::create_dir_all(&dir)?;
-    created.extend(missing);
-    let permissions = match fs::metadata(&target) {
-        Ok(meta) => Some(meta.permissions()),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => None,
-        Err(err) => return Err(err),
-    };
-    let (temp_path, mut temp) = create_temp(&dir, &target)?;
-    let written = (|| {
-        temp.write_all(content)?;
-        if let Some(permissions) = permissions {
-            temp.set_permissions(permissions)?;
-        }
-        temp.sync_all()
-    })();
-    match written {
-        Ok(()) => Ok((target, temp_path)),
-        Err(e) => {
-            let _ = fs::remove_file(&temp_path);
-            Err(e)
-        }
-    }
 }
 
 /// Keeps the old file (if any) as a backup, then renames the temp file over
