@@ -39,12 +39,17 @@ pub enum Action {
         method: String,
         params: Value,
     },
-    /// Publish wave `wave` for `uri` if the document is still at `version`.
+    /// Publish wave `wave` for `uri` if the document is still at `version`;
+    /// the last wave of an on-save check then ends its progress.
     Wave {
         uri: String,
         version: i64,
         wave: usize,
-        progress_end: Option<String>,
+        check: Option<Check>,
+    },
+    /// Begin an on-save check of `uri` (after `checkRestartGapMs`).
+    StartCheck {
+        uri: String,
     },
     ProgressEnd {
         token: String,
@@ -57,12 +62,21 @@ pub enum Action {
     OrphanExit,
 }
 
+/// One on-save check: its progress token and its number, so a cancelled
+/// check's pending waves know they are void.
+#[derive(Clone)]
+pub struct Check {
+    token: String,
+    id: u64,
+}
+
 /// Why the fake sent one of its own requests, so it knows what to do with the answer.
 enum Purpose {
     Configuration,
     SaveProgress {
         uri: String,
         version: i64,
+        check: Check,
     },
     InitProgress {
         token: String,
@@ -90,6 +104,9 @@ struct Server {
     delayed: HashSet<String>,
     next_request_id: i64,
     outgoing: HashMap<String, Purpose>,
+    /// On-save checks begun so far, and the one running (by number).
+    checks_started: u64,
+    running_check: Option<u64>,
 }
 
 /// Request ids may be numbers or strings; their JSON text tells them apart.
@@ -121,6 +138,8 @@ pub fn run(script: Script, log: EventLog) -> ! {
         delayed: HashSet::new(),
         next_request_id: 1,
         outgoing: HashMap::new(),
+        checks_started: 0,
+        running_check: None,
     };
     server.start();
 
@@ -475,10 +494,15 @@ impl Server {
                     self.schedule_waves(uri, version, None);
                 }
             }
-            Purpose::SaveProgress { uri, version } => {
-                let token = SAVE_PROGRESS_TOKEN.to_owned();
-                self.progress_begin(&token, "cargo check");
-                self.schedule_waves(uri, version, Some(token));
+            Purpose::SaveProgress {
+                uri,
+                version,
+                check,
+            } => {
+                if self.running_check == Some(check.id) {
+                    self.progress_begin(&check.token, "cargo check");
+                    self.schedule_waves(uri, version, Some(check));
+                }
             }
             Purpose::InitProgress {
                 token,
@@ -519,8 +543,13 @@ impl Server {
                 uri,
                 version,
                 wave,
-                progress_end,
+                check,
             } => {
+                if let Some(check) = &check
+                    && self.running_check != Some(check.id)
+                {
+                    return; // cancelled by a later save
+                }
                 let current = self.docs.get(&uri).is_some_and(|d| d.version == version);
                 if current {
                     if wave == 0 && self.script.empty_first {
@@ -533,10 +562,12 @@ impl Server {
                         }
                     }
                 }
-                if let Some(token) = progress_end {
-                    self.progress_end(&token);
+                if let Some(check) = check.filter(|_| wave == self.last_wave()) {
+                    self.running_check = None;
+                    self.progress_end(&check.token);
                 }
             }
+            Action::StartCheck { uri } => self.start_check(uri),
             Action::ProgressEnd { token } => self.progress_end(&token),
             Action::Refresh => self.request("workspace/diagnostic/refresh", None, Purpose::Other),
             Action::LoopPublish { uri, interval_ms } => {

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Purpose, SAVE_PROGRESS_TOKEN, Server};
+use super::{Action, Check, Purpose, SAVE_PROGRESS_TOKEN, Server};
 use crate::documents::Document;
 use crate::markers;
 use crate::script::{DiagnosticMode, Fault, Trigger};
@@ -85,13 +85,43 @@ impl Server {
         let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
             return;
         };
-        if self.script.publish_on_save && self.script.progress_on_save {
-            let params = json!({"token": SAVE_PROGRESS_TOKEN});
-            let purpose = Purpose::SaveProgress { uri, version };
-            self.request("window/workDoneProgress/create", Some(params), purpose);
-        } else {
+        if !(self.script.publish_on_save && self.script.progress_on_save) {
             self.schedule_waves(uri, version, None);
+        } else if let Some(gap) = self.script.check_restart_gap_ms {
+            // rust-analyzer: a save cancels the running check (its progress
+            // ends at once), and the next one begins after a gap.
+            if let Some(id) = self.running_check.take() {
+                self.progress_end(&format!("{SAVE_PROGRESS_TOKEN}/{id}"));
+            }
+            self.timers.after(gap, Action::StartCheck { uri });
+        } else {
+            self.start_check(uri);
         }
+    }
+
+    /// Creates the check's progress token; the check begins once the client
+    /// answers (see `Purpose::SaveProgress`).
+    pub(super) fn start_check(&mut self, uri: String) {
+        let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
+            return;
+        };
+        self.checks_started += 1;
+        let id = self.checks_started;
+        // One token per check when checks can be cancelled, as rust-analyzer
+        // has; the plain token otherwise.
+        let token = if self.script.check_restart_gap_ms.is_some() {
+            format!("{SAVE_PROGRESS_TOKEN}/{id}")
+        } else {
+            SAVE_PROGRESS_TOKEN.to_owned()
+        };
+        self.running_check = Some(id);
+        let params = json!({"token": token});
+        let purpose = Purpose::SaveProgress {
+            uri,
+            version,
+            check: Check { token, id },
+        };
+        self.request("window/workDoneProgress/create", Some(params), purpose);
     }
 
     pub(super) fn did_close(&mut self, params: &Value) {
@@ -117,26 +147,15 @@ impl Server {
     }
 
     /// Schedules every wave for `uri` at `version`, after `publishDelayMs`.
-    pub(super) fn schedule_waves(
-        &mut self,
-        uri: String,
-        version: i64,
-        progress_end: Option<String>,
-    ) {
+    pub(super) fn schedule_waves(&mut self, uri: String, version: i64, check: Option<Check>) {
         let mut at = self.script.publish_delay_ms;
-        let last = self.last_wave();
         for (wave, delay) in self.script.waves.clone().into_iter().enumerate() {
             at += delay;
-            let progress_end = if wave == last {
-                progress_end.clone()
-            } else {
-                None
-            };
             let action = Action::Wave {
                 uri: uri.clone(),
                 version,
                 wave,
-                progress_end,
+                check: check.clone(),
             };
             self.timers.after(at, action);
         }
