@@ -366,3 +366,79 @@ async fn a_complete_pull_does_not_wait_for_progress() {
         report.elapsed
     );
 }
+
+#[tokio::test]
+async fn a_partial_pull_ends_soon_after_its_check_ends() {
+    // rust-analyzer publishes cargo check's diagnostics, then ends the
+    // check's progress: from then on the answer is complete, and the wait
+    // does not sit out the settle window.
+    let fake = Fake::new();
+    let mut config = fake.config(json!({
+        "diagnosticMode": "both",
+        "publishOnSave": true,
+        "progressOnSave": true,
+        "publishDelayMs": 100
+    }));
+    config.pull_is_partial = true;
+    config.settle = Duration::from_secs(10);
+    let client = fake.start_with(config).await;
+    let doc = sync(&client, &fake.file("lib.rs"), "@error(borrow)\n").await;
+    let report = client.diagnostics_for(&doc, deadline(20_000)).await;
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["borrow".to_string()])
+    );
+    assert!(
+        report.elapsed < Duration::from_secs(10),
+        "sat out the settle window after the check ended: {:?}",
+        report.elapsed
+    );
+}
+
+#[tokio::test]
+async fn a_check_cancelled_by_a_later_save_does_not_end_the_wait() {
+    // rust-analyzer: a save while cargo check runs cancels it (its progress
+    // ends at once) and the next check begins after a gap. That end is not
+    // the answer: the wait goes on until the next check has ended.
+    let fake = Fake::new();
+    let mut config = fake.config(json!({
+        "diagnosticMode": "both",
+        "publishOnSave": true,
+        "progressOnSave": true,
+        "publishDelayMs": 400,
+        "checkRestartGapMs": 500
+    }));
+    config.pull_is_partial = true;
+    config.settle = Duration::from_secs(10);
+    let client = fake.start_with(config).await;
+    let a = sync(&client, &fake.file("a.rs"), "@error(in a)\n").await;
+    let begins = |fake: &Fake| {
+        fake.messages("out")
+            .iter()
+            .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin")
+            .count()
+    };
+    let wait_a = client.diagnostics_for(&a, deadline(20_000));
+    let save_b = async {
+        fake.wait_log("the first check's begin", |f| begins(f) == 1)
+            .await;
+        let started = std::time::Instant::now();
+        sync(&client, &fake.file("b.rs"), "clean\n").await;
+        started
+    };
+    let (report, b_saved) = tokio::join!(wait_a, save_b);
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["in a".to_string()])
+    );
+    assert_eq!(begins(&fake), 2, "the second check began");
+    assert!(
+        b_saved.elapsed() >= Duration::from_millis(500),
+        "returned before the check that replaced the cancelled one began"
+    );
+    assert!(
+        report.elapsed < Duration::from_secs(10),
+        "sat out the settle window after the second check ended: {:?}",
+        report.elapsed
+    );
+}

@@ -30,7 +30,7 @@ use tokio::time::Instant;
 use super::client::{ClientError, LspClient, lock};
 use super::documents::DocumentVersion;
 use super::message::codes;
-use super::state::{LspDiagnostic, Progress, Pulled};
+use super::state::{LspDiagnostic, Pulled};
 use crate::diagnostic::Outcome;
 
 /// How one wait ended and what it found.
@@ -51,6 +51,16 @@ const PULL_METHOD: &str = "textDocument/diagnostic";
 /// warm change (`scripts/server-report`, `docs/servers.md`).
 const UNCHANGED_QUIET: Duration = Duration::from_millis(2000);
 
+/// How long a partial-pull wait stays once the on-save check begun after the
+/// change has ended (instead of the settle window). rust-analyzer 1.95
+/// publishes the check's diagnostics 2–14 ms *before* its progress ends
+/// (`scripts/ra-check-probe`). A check cancelled by a newer save also ends
+/// its progress, and the next one begins 60–70 ms later (a 50 ms debounce,
+/// then cargo's spawn); a save we sent after the check began already keeps
+/// the settle window, and this grace outlasts that gap for a save that
+/// raced the check's start.
+const CHECK_END_GRACE: Duration = Duration::from_millis(100);
+
 /// How waiting on a partial pull answer ended.
 enum Partial {
     Done(Outcome, Arc<[LspDiagnostic]>),
@@ -66,22 +76,6 @@ struct CheckWatch {
     began: bool,
     /// The document was saved again because none had.
     resaved: bool,
-}
-
-/// Progress that produces no diagnostics and must not hold the wait:
-/// rust-analyzer's cache priming (`rustAnalyzer/cachePriming`, "Indexing").
-fn is_background(token: &str, progress: &Progress) -> bool {
-    token.contains("cachePriming") || progress.title.as_deref() == Some("Indexing")
-}
-
-/// Progress of an on-save check: rust-analyzer's flycheck ("cargo check",
-/// or the configured command, under a `rust-analyzer/flycheck/N` token).
-fn is_check(token: &str, progress: &Progress) -> bool {
-    token.contains("flycheck")
-        || progress
-            .title
-            .as_deref()
-            .is_some_and(|t| t.contains("check") || t.contains("clippy"))
 }
 
 impl LspClient {
@@ -317,22 +311,31 @@ impl LspClient {
         let mut wakeups = self.inner.signals.for_document(&doc.uri);
         let after = doc.changed_at.max(since);
         let settle = self.inner.config.settle;
-        let mut idle_until = Instant::now() + settle;
+        let mut idle_since = Instant::now();
         let mut was_busy = false;
         loop {
             wakeups.mark_seen();
-            let (refreshes, busy, checking, pushed) = {
+            let (refreshes, busy, checking, check_done, pushed) = {
                 let state = lock(&self.inner.state);
                 let pushed = state
                     .published
                     .get(&doc.uri)
                     .filter(|p| p.seq > after && p.version.is_none_or(|v| v == doc.version))
                     .map(|p| p.diagnostics.clone());
-                let open = || state.progress.iter().filter(|(t, p)| !is_background(t, p));
-                let checking = open().any(|(t, p)| p.began > after && is_check(t, p));
-                (state.refreshes, open().next().is_some(), checking, pushed)
+                let open = || state.progress.iter().filter(|(t, p)| !p.is_background(t));
+                let checking = open().any(|(t, p)| p.began > after && p.is_check(t));
+                // A check begun after the change has ended, and no save went
+                // out since it began (a later save cancels it, see CHECK_END_GRACE).
+                let check_done = state.check_ended > after && state.saved_at < state.check_ended;
+                (
+                    state.refreshes,
+                    open().next().is_some(),
+                    checking,
+                    check_done,
+                    pushed,
+                )
             };
-            checks.began |= checking || pushed.is_some();
+            checks.began |= checking || check_done || pushed.is_some();
             if refreshes > refreshes_before {
                 return Partial::Repull;
             }
@@ -349,15 +352,22 @@ impl LspClient {
             }
             let now = Instant::now();
             if was_busy && !busy {
-                idle_until = now + settle;
+                idle_since = now;
             }
             was_busy = busy;
+            let window = if check_done {
+                CHECK_END_GRACE.min(settle)
+            } else {
+                settle
+            };
+            let idle_until = idle_since + window;
             if !busy && now >= idle_until {
                 if checks.began || checks.resaved || !self.resave(doc) {
                     return Partial::Done(Outcome::Pulled, merged);
                 }
                 checks.resaved = true;
-                idle_until = now + settle;
+                idle_since = now;
+                continue;
             }
             if now >= deadline {
                 return Partial::Done(Outcome::TimedOut, merged);
@@ -384,12 +394,8 @@ impl LspClient {
         if !current {
             return false;
         }
-        let mut params = json!({ "textDocument": { "uri": doc.uri } });
-        if include_text {
-            params["text"] = Value::String(doc.text.to_string());
-        }
         tracing::debug!(server = %self.server_id(), uri = %doc.uri, "no check began after the change; saving again");
-        self.notify("textDocument/didSave", params);
+        self.send_save(&doc.uri, include_text.then_some(&*doc.text));
         true
     }
 

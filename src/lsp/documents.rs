@@ -95,11 +95,7 @@ impl LspClient {
         let changed_at = self.inner.received.load(Ordering::Acquire);
         let written = Instant::now();
         if let Some(include_text) = save {
-            let mut params = json!({ "textDocument": { "uri": uri } });
-            if include_text {
-                params["text"] = Value::String(text.to_string());
-            }
-            self.notify("textDocument/didSave", params);
+            self.send_save(&uri, include_text.then_some(&*text));
         }
         if let Some(doc) = lock(&self.inner.state).documents.get_mut(&uri)
             && doc.version == version
@@ -114,6 +110,17 @@ impl LspClient {
             written,
             text,
         }
+    }
+
+    /// Sends didSave for `uri` (with `text` when the server wants it) and
+    /// notes when: a save can cancel an on-save check already running.
+    pub(super) fn send_save(&self, uri: &str, text: Option<&str>) {
+        let mut params = json!({ "textDocument": { "uri": uri } });
+        if let Some(text) = text {
+            params["text"] = Value::String(text.to_string());
+        }
+        lock(&self.inner.state).saved_at = self.inner.received.load(Ordering::Acquire);
+        self.notify("textDocument/didSave", params);
     }
 
     /// Closes the document and forgets its diagnostics.

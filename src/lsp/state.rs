@@ -105,6 +105,24 @@ pub struct Progress {
     pub began: u64,
 }
 
+impl Progress {
+    /// Progress that produces no diagnostics and must not hold a wait:
+    /// rust-analyzer's cache priming (`rustAnalyzer/cachePriming`, "Indexing").
+    pub fn is_background(&self, token: &str) -> bool {
+        token.contains("cachePriming") || self.title.as_deref() == Some("Indexing")
+    }
+
+    /// Progress of an on-save check: rust-analyzer's flycheck ("cargo check",
+    /// or the configured command, under a `rust-analyzer/flycheck/N` token).
+    pub fn is_check(&self, token: &str) -> bool {
+        token.contains("flycheck")
+            || self
+                .title
+                .as_deref()
+                .is_some_and(|t| t.contains("check") || t.contains("clippy"))
+    }
+}
+
 /// A document as the server has it.
 #[derive(Debug, Clone)]
 pub struct OpenDocument {
@@ -128,6 +146,10 @@ pub struct ClientState {
     pub refreshes: u64,
     /// Count of publishDiagnostics stored (for benchmarks).
     pub publishes: u64,
+    /// `began` of the latest on-save check progress that has ended (0: none).
+    pub check_ended: u64,
+    /// `received` count when the latest didSave was sent (0: none).
+    pub saved_at: u64,
 }
 
 impl ClientState {
@@ -184,7 +206,11 @@ impl ClientState {
                 }
             }
             Some("end") => {
-                self.progress.remove(&token);
+                if let Some(p) = self.progress.remove(&token)
+                    && p.is_check(&token)
+                {
+                    self.check_ended = self.check_ended.max(p.began);
+                }
             }
             _ => {}
         }
@@ -258,5 +284,20 @@ mod tests {
         assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
         state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12);
         assert!(state.progress.is_empty());
+        assert_eq!(state.check_ended, 0, "indexing is not a check");
+    }
+
+    #[test]
+    fn an_ended_check_is_remembered_by_when_it_began() {
+        let mut state = ClientState::default();
+        let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
+        let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
+        state.on_progress(&begin, 20);
+        assert_eq!(state.check_ended, 0, "still running");
+        state.on_progress(&end, 25);
+        assert_eq!(state.check_ended, 20);
+        // An end for a token never begun changes nothing.
+        state.on_progress(&end, 30);
+        assert_eq!(state.check_ended, 20);
     }
 }
