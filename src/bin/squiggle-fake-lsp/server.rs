@@ -18,7 +18,10 @@ use crate::scheduler::Scheduler;
 use crate::script::{DiagnosticMode, Fault, Script, Trigger};
 use crate::wire::{FrameStyle, FrameWriter, Incoming, parse_body, spawn_reader};
 
+mod outgoing;
 mod text_sync;
+
+use outgoing::{Check, Purpose};
 
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_REQUEST: i64 = -32600;
@@ -60,30 +63,6 @@ pub enum Action {
         interval_ms: u64,
     },
     OrphanExit,
-}
-
-/// One on-save check: its progress token and its number, so a cancelled
-/// check's pending waves know they are void.
-#[derive(Clone)]
-pub struct Check {
-    token: String,
-    id: u64,
-}
-
-/// Why the fake sent one of its own requests, so it knows what to do with the answer.
-enum Purpose {
-    Configuration,
-    SaveProgress {
-        uri: String,
-        version: i64,
-        check: Check,
-    },
-    InitProgress {
-        token: String,
-        title: String,
-        duration_ms: u64,
-    },
-    Other,
 }
 
 struct Server {
@@ -235,17 +214,6 @@ impl Server {
 
     fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn request(&mut self, method: &str, params: Option<Value>, purpose: Purpose) {
-        let id = self.next_request_id;
-        self.next_request_id += 1;
-        self.outgoing.insert(id_key(&json!(id)), purpose);
-        let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
-        if let Some(params) = params {
-            msg["params"] = params;
-        }
-        self.send(msg);
     }
 
     fn handle(&mut self, mut msg: Value) {
@@ -463,70 +431,6 @@ impl Server {
                 self.request("workspace/configuration", Some(params), Purpose::Other);
             }
         }
-    }
-
-    fn send_scripted_requests(&mut self, trigger: Trigger) {
-        let requests: Vec<_> = self
-            .script
-            .server_requests
-            .iter()
-            .filter(|r| r.after == trigger)
-            .cloned()
-            .collect();
-        for r in requests {
-            self.request(&r.method, r.params, Purpose::Other);
-        }
-    }
-
-    fn on_response(&mut self, id: &Value) {
-        let Some(purpose) = self.outgoing.remove(&id_key(id)) else {
-            eprintln!("squiggle-fake-lsp: response to unknown request {id}");
-            return;
-        };
-        if self.hung {
-            return;
-        }
-        match purpose {
-            Purpose::Configuration => {
-                self.configured = true;
-                for uri in self.docs.uris() {
-                    let version = self.docs.get(&uri).map_or(0, |d| d.version);
-                    self.schedule_waves(uri, version, None);
-                }
-            }
-            Purpose::SaveProgress {
-                uri,
-                version,
-                check,
-            } => {
-                if self.running_check == Some(check.id) {
-                    self.progress_begin(&check.token, "cargo check");
-                    self.schedule_waves(uri, version, Some(check));
-                }
-            }
-            Purpose::InitProgress {
-                token,
-                title,
-                duration_ms,
-            } => {
-                self.progress_begin(&token, &title);
-                self.timers
-                    .after(duration_ms, Action::ProgressEnd { token });
-            }
-            Purpose::Other => {}
-        }
-    }
-
-    fn progress_begin(&mut self, token: &str, title: &str) {
-        let value = json!({"kind": "begin", "title": title});
-        self.notify("$/progress", json!({"token": token, "value": value}));
-    }
-
-    fn progress_end(&mut self, token: &str) {
-        self.notify(
-            "$/progress",
-            json!({"token": token, "value": {"kind": "end"}}),
-        );
     }
 
     fn run_action(&mut self, action: Action) {

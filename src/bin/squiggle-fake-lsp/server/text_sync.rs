@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Action, Check, Purpose, SAVE_PROGRESS_TOKEN, Server};
+use super::{Action, Check, SAVE_PROGRESS_TOKEN, Server};
 use crate::documents::Document;
 use crate::markers;
 use crate::script::{DiagnosticMode, Fault, Trigger};
@@ -97,31 +97,6 @@ impl Server {
         } else {
             self.start_check(uri);
         }
-    }
-
-    /// Creates the check's progress token; the check begins once the client
-    /// answers (see `Purpose::SaveProgress`).
-    pub(super) fn start_check(&mut self, uri: String) {
-        let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
-            return;
-        };
-        self.checks_started += 1;
-        let id = self.checks_started;
-        // One token per check when checks can be cancelled, as rust-analyzer
-        // has; the plain token otherwise.
-        let token = if self.script.check_restart_gap_ms.is_some() {
-            format!("{SAVE_PROGRESS_TOKEN}/{id}")
-        } else {
-            SAVE_PROGRESS_TOKEN.to_owned()
-        };
-        self.running_check = Some(id);
-        let params = json!({"token": token});
-        let purpose = Purpose::SaveProgress {
-            uri,
-            version,
-            check: Check { token, id },
-        };
-        self.request("window/workDoneProgress/create", Some(params), purpose);
     }
 
     pub(super) fn did_close(&mut self, params: &Value) {
