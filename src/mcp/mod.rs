@@ -6,6 +6,7 @@
 //! subscribable resources (`squiggle://diagnostics[/{path}]`).
 
 pub mod http;
+mod inputs;
 mod resources;
 mod server;
 mod tools;

@@ -1,0 +1,150 @@
+//! What each MCP tool takes and what an edit tool returns, as Rust types:
+//! serde reads the call's arguments into them, and schemars derives the
+//! tool's input and output JSON Schemas from the same types.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::navigation::{DEFAULT_MAX_RESULTS, Direction, PositionArgs};
+
+/// A position: `path` with `line` and `column`, or a `symbol` name.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct PositionInput {
+    /// Workspace-relative path (absolute paths inside the workspace are accepted).
+    pub path: String,
+    /// 1-based line number.
+    pub line: Option<u32>,
+    /// 1-based column, counted in characters. Not needed with `symbol`.
+    pub column: Option<u32>,
+    /// Point at this name instead of a column: a whole word on `line`, or,
+    /// without `line`, a symbol declared in the file.
+    pub symbol: Option<String>,
+    /// Cap on listed results (default 50).
+    pub max_results: Option<usize>,
+}
+
+impl PositionInput {
+    pub(super) fn args(&self) -> PositionArgs {
+        PositionArgs {
+            path: self.path.clone(),
+            line: self.line,
+            column: self.column,
+            symbol: self.symbol.clone(),
+        }
+    }
+
+    pub(super) fn max(&self) -> usize {
+        self.max_results.unwrap_or(DEFAULT_MAX_RESULTS).max(1)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ReferencesInput {
+    #[serde(flatten)]
+    pub at: PositionInput,
+    /// Include the declaration itself (default true).
+    pub include_declaration: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct FileInput {
+    /// Workspace-relative path (absolute paths inside the workspace are accepted).
+    pub path: String,
+    /// Cap on listed results (default 50; 200 for outlines).
+    pub max_results: Option<usize>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct WorkspaceSymbolsInput {
+    /// Name or part of a name to search for.
+    pub query: String,
+    /// Any file of the language to search (picks the server); optional once a server runs.
+    pub path: Option<String>,
+    /// Cap on listed results (default 50).
+    pub max_results: Option<usize>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct DiagnosticsInput {
+    /// One file to check now; omit for every file the running servers know.
+    pub path: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct CallHierarchyInput {
+    #[serde(flatten)]
+    pub at: PositionInput,
+    /// `incoming` (callers, the default) or `outgoing` (callees).
+    pub direction: Option<Direction>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct CodeActionsInput {
+    #[serde(flatten)]
+    pub at: PositionInput,
+    /// 1-based last line of the range (default: the start line).
+    pub end_line: Option<u32>,
+    /// 1-based column where the range ends (default: the end of `end_line`).
+    pub end_column: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct RenameInput {
+    #[serde(flatten)]
+    pub at: PositionInput,
+    /// The new name.
+    pub new_name: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct StatusInput {}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct FileContextInput {
+    /// Workspace-relative path (absolute paths inside the workspace are accepted).
+    pub path: String,
+    /// Size budget for the text, in characters (default 6000).
+    pub budget: Option<usize>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct EditFileInput {
+    /// File to edit (workspace-relative or absolute inside the workspace).
+    pub path: String,
+    /// Exact text to replace; must occur once unless `replace_all`.
+    pub old_string: String,
+    /// Replacement text.
+    pub new_string: String,
+    /// Replace every occurrence (default false).
+    pub replace_all: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct WriteFileInput {
+    /// File to write (created with its directories if missing).
+    pub path: String,
+    /// The whole new content.
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ApplyPatchInput {
+    /// A unified diff (git style) or a Codex `*** Begin Patch` patch; all or nothing.
+    pub patch: String,
+}
+
+/// What an edit tool returns as `structuredContent` (the engine's ToolResult).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditOutput {
+    /// `Edit applied successfully.` and the like.
+    pub message: String,
+    /// The rendered `<diagnostics>` feedback; empty when clean.
+    pub feedback: String,
+    pub diagnostics: Vec<Value>,
+    pub classification: Value,
+    pub baseline_known: bool,
+    pub outcomes: Value,
+    pub dry_run: bool,
+}
