@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::Engine;
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::servers::{language_for, serving};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
@@ -39,69 +39,6 @@ impl FileInput {
             path: path.into(),
             content: None,
         }
-    }
-}
-
-/// How one server's wait ended for one file.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ServerOutcome {
-    pub server: String,
-    pub outcome: Outcome,
-    pub elapsed_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-    /// The instance's project root (to match dependents to instances).
-    #[serde(skip)]
-    pub root: PathBuf,
-    /// The server's `received_count()` once this file's change was written.
-    #[serde(skip)]
-    pub written_at: u64,
-}
-
-impl ServerOutcome {
-    fn without_server(outcome: Outcome, detail: String) -> ServerOutcome {
-        ServerOutcome {
-            server: String::new(),
-            outcome,
-            elapsed_ms: 0,
-            detail: Some(detail),
-            root: PathBuf::new(),
-            written_at: 0,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FileReport {
-    /// Workspace-relative, or the path as given when outside.
-    pub file: String,
-    pub diagnostics: Vec<Diagnostic>,
-    pub outcomes: Vec<ServerOutcome>,
-    #[serde(skip)]
-    pub text: Option<Arc<str>>,
-    #[serde(skip)]
-    pub canonical: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CheckReport {
-    pub files: Vec<FileReport>,
-    /// Other files with diagnostics from the servers involved, by relative path.
-    pub others: BTreeMap<String, Vec<Diagnostic>>,
-}
-
-impl CheckReport {
-    /// Whether any server could answer for any file.
-    pub fn any_server(&self) -> bool {
-        self.files.iter().flat_map(|f| &f.outcomes).any(|o| {
-            matches!(
-                o.outcome,
-                Outcome::Pulled | Outcome::Settled | Outcome::TimedOut | Outcome::ServerDead
-            )
-        })
     }
 }
 

@@ -18,8 +18,9 @@ use crate::config::{Config, ConfigError, LoadOptions, PartialConfig};
 use crate::registry::builtin_servers;
 use crate::workspace::Workspace;
 
-pub use check::{CheckReport, FileInput, FileReport, ServerOutcome};
+pub use check::FileInput;
 pub use pool::{InstanceStatus, Pool, ServerState};
+pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use servers::ResolvedServer;
 
 pub struct Engine {

@@ -1,9 +1,79 @@
-//! A check's result as the renderer's input: one block per checked file,
-//! one per other file. Every way in (tools, hooks, service, check) renders
-//! the same report the same way.
+//! A check's result: per file, the diagnostics and how each server's wait
+//! ended; and as the renderer's input, one block per checked file and one per
+//! other file. Every way in (tools, hooks, service, check) renders the same
+//! report the same way.
 
-use super::CheckReport;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::render::FileDiagnostics;
+
+/// How one server's wait ended for one file.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerOutcome {
+    pub server: String,
+    pub outcome: Outcome,
+    pub elapsed_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The instance's project root (to match dependents to instances).
+    #[serde(skip)]
+    pub root: PathBuf,
+    /// The server's `received_count()` once this file's change was written.
+    #[serde(skip)]
+    pub written_at: u64,
+}
+
+impl ServerOutcome {
+    pub(super) fn without_server(outcome: Outcome, detail: String) -> ServerOutcome {
+        ServerOutcome {
+            server: String::new(),
+            outcome,
+            elapsed_ms: 0,
+            detail: Some(detail),
+            root: PathBuf::new(),
+            written_at: 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReport {
+    /// Workspace-relative, or the path as given when outside.
+    pub file: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub outcomes: Vec<ServerOutcome>,
+    #[serde(skip)]
+    pub text: Option<Arc<str>>,
+    #[serde(skip)]
+    pub canonical: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    pub files: Vec<FileReport>,
+    /// Other files with diagnostics from the servers involved, by relative path.
+    pub others: BTreeMap<String, Vec<Diagnostic>>,
+}
+
+impl CheckReport {
+    /// Whether any server could answer for any file.
+    pub fn any_server(&self) -> bool {
+        self.files.iter().flat_map(|f| &f.outcomes).any(|o| {
+            matches!(
+                o.outcome,
+                Outcome::Pulled | Outcome::Settled | Outcome::TimedOut | Outcome::ServerDead
+            )
+        })
+    }
+}
 
 impl CheckReport {
     /// The checked files' diagnostics, in the order they were given.

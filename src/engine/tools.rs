@@ -11,7 +11,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::Engine;
-use super::check::{FileInput, ServerOutcome};
+use super::check::FileInput;
+use super::report::ServerOutcome;
 use crate::classify::{Classification, classify};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::edit::{
