@@ -50,9 +50,11 @@ pub enum Action {
         wave: usize,
         check: Option<Check>,
     },
-    /// Begin an on-save check of `uri` (after `checkRestartGapMs`).
+    /// Begin an on-save check of `uri` (after `checkRestartGapMs`), unless
+    /// a later save (a higher `save`) has scheduled another.
     StartCheck {
         uri: String,
+        save: u64,
     },
     ProgressEnd {
         token: String,
@@ -83,7 +85,9 @@ struct Server {
     delayed: HashSet<String>,
     next_request_id: i64,
     outgoing: HashMap<String, Purpose>,
-    /// On-save checks begun so far, and the one running (by number).
+    /// With `checkRestartGapMs`: saves seen, on-save checks started, and the
+    /// one running (by number).
+    saves: u64,
     checks_started: u64,
     running_check: Option<u64>,
 }
@@ -117,6 +121,7 @@ pub fn run(script: Script, log: EventLog) -> ! {
         delayed: HashSet::new(),
         next_request_id: 1,
         outgoing: HashMap::new(),
+        saves: 0,
         checks_started: 0,
         running_check: None,
     };
@@ -449,8 +454,8 @@ impl Server {
                 wave,
                 check,
             } => {
-                if let Some(check) = &check
-                    && self.running_check != Some(check.id)
+                if let Some(Check { number: Some(n) }) = check
+                    && self.running_check != Some(n)
                 {
                     return; // cancelled by a later save
                 }
@@ -466,12 +471,20 @@ impl Server {
                         }
                     }
                 }
-                if let Some(check) = check.filter(|_| wave == self.last_wave()) {
-                    self.running_check = None;
-                    self.progress_end(&check.token);
+                if let Some(check) = check
+                    && wave == self.last_wave()
+                {
+                    if check.number.is_some() {
+                        self.running_check = None;
+                    }
+                    self.progress_end(SAVE_PROGRESS_TOKEN);
                 }
             }
-            Action::StartCheck { uri } => self.start_check(uri),
+            Action::StartCheck { uri, save } => {
+                if save == self.saves {
+                    self.start_check(uri);
+                }
+            }
             Action::ProgressEnd { token } => self.progress_end(&token),
             Action::Refresh => self.request("workspace/diagnostic/refresh", None, Purpose::Other),
             Action::LoopPublish { uri, interval_ms } => {

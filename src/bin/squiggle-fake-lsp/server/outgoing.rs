@@ -7,12 +7,12 @@ use serde_json::{Value, json};
 use super::{Action, SAVE_PROGRESS_TOKEN, Server, id_key};
 use crate::script::Trigger;
 
-/// One on-save check: its progress token and its number, so a cancelled
-/// check's pending waves know they are void.
-#[derive(Clone)]
+/// An on-save check, whose last wave ends its progress. With
+/// `checkRestartGapMs` it has a number, so that a check cancelled by a later
+/// save knows its pending waves are void; without, it is never cancelled.
+#[derive(Clone, Copy)]
 pub struct Check {
-    pub token: String,
-    pub id: u64,
+    pub number: Option<u64>,
 }
 
 /// Why the fake sent one of its own requests, so it knows what to do with the answer.
@@ -77,8 +77,8 @@ impl Server {
                 version,
                 check,
             } => {
-                if self.running_check == Some(check.id) {
-                    self.progress_begin(&check.token, "cargo check");
+                if check.number.is_none() || check.number == self.running_check {
+                    self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
                     self.schedule_waves(uri, version, Some(check));
                 }
             }
@@ -108,26 +108,23 @@ impl Server {
     }
 
     /// Creates the check's progress token; the check begins once the client
-    /// answers (see `Purpose::SaveProgress`).
+    /// answers (see `Purpose::SaveProgress`). The token is the same for every
+    /// check, as rust-analyzer's `rust-analyzer/flycheck/0` is.
     pub(super) fn start_check(&mut self, uri: String) {
         let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
             return;
         };
-        self.checks_started += 1;
-        let id = self.checks_started;
-        // One token per check when checks can be cancelled, as rust-analyzer
-        // has; the plain token otherwise.
-        let token = if self.script.check_restart_gap_ms.is_some() {
-            format!("{SAVE_PROGRESS_TOKEN}/{id}")
-        } else {
-            SAVE_PROGRESS_TOKEN.to_owned()
-        };
-        self.running_check = Some(id);
-        let params = json!({"token": token});
+        let mut check = Check { number: None };
+        if self.script.check_restart_gap_ms.is_some() {
+            self.checks_started += 1;
+            check.number = Some(self.checks_started);
+            self.running_check = check.number;
+        }
+        let params = json!({"token": SAVE_PROGRESS_TOKEN});
         let purpose = Purpose::SaveProgress {
             uri,
             version,
-            check: Check { token, id },
+            check,
         };
         self.request("window/workDoneProgress/create", Some(params), purpose);
     }

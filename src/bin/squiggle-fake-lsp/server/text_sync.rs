@@ -89,11 +89,14 @@ impl Server {
             self.schedule_waves(uri, version, None);
         } else if let Some(gap) = self.script.check_restart_gap_ms {
             // rust-analyzer: a save cancels the running check (its progress
-            // ends at once), and the next one begins after a gap.
-            if let Some(id) = self.running_check.take() {
-                self.progress_end(&format!("{SAVE_PROGRESS_TOKEN}/{id}"));
+            // ends at once), and saves coalesce: only the last one within
+            // the gap starts a check.
+            if self.running_check.take().is_some() {
+                self.progress_end(SAVE_PROGRESS_TOKEN);
             }
-            self.timers.after(gap, Action::StartCheck { uri });
+            self.saves += 1;
+            let save = self.saves;
+            self.timers.after(gap, Action::StartCheck { uri, save });
         } else {
             self.start_check(uri);
         }
@@ -130,7 +133,7 @@ impl Server {
                 uri: uri.clone(),
                 version,
                 wave,
-                check: check.clone(),
+                check,
             };
             self.timers.after(at, action);
         }
