@@ -388,6 +388,11 @@ async fn a_partial_pull_ends_soon_after_its_check_ends() {
         (report.outcome, messages(&report)),
         (Outcome::Pulled, vec!["borrow".to_string()])
     );
+    let ended = fake
+        .messages("out")
+        .iter()
+        .any(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert!(ended, "returned before the check ended (on the pull alone)");
     assert!(
         report.elapsed < Duration::from_secs(10),
         "sat out the settle window after the check ended: {:?}",
@@ -420,8 +425,21 @@ async fn a_check_cancelled_by_a_later_save_does_not_end_the_wait() {
     };
     let wait_a = client.diagnostics_for(&a, deadline(20_000));
     let save_b = async {
-        fake.wait_log("the first check's begin", |f| begins(f) == 1)
-            .await;
+        // Save b once the client has seen the first check begin.
+        let until = std::time::Instant::now() + Duration::from_secs(10);
+        let began = || {
+            client
+                .active_progress()
+                .iter()
+                .any(|(title, _)| title.as_deref() == Some("cargo check"))
+        };
+        while !began() {
+            assert!(
+                std::time::Instant::now() < until,
+                "the first check never began"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
         let started = std::time::Instant::now();
         sync(&client, &fake.file("b.rs"), "clean\n").await;
         started

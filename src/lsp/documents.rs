@@ -119,7 +119,12 @@ impl LspClient {
         if let Some(text) = text {
             params["text"] = Value::String(text.to_string());
         }
-        lock(&self.inner.state).saved_at = self.inner.received.load(Ordering::Acquire);
+        {
+            // Saves of several files can race here: keep the latest count.
+            let mut state = lock(&self.inner.state);
+            let now = self.inner.received.load(Ordering::Acquire);
+            state.saved_at = state.saved_at.max(now);
+        }
         self.notify("textDocument/didSave", params);
     }
 
