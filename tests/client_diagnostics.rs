@@ -6,8 +6,9 @@ mod support;
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use squiggle::diagnostic::Outcome;
+use squiggle::lsp::LspClient;
 use support::{Fake, deadline, messages, sync};
 
 #[tokio::test]
@@ -367,32 +368,50 @@ async fn a_complete_pull_does_not_wait_for_progress() {
     );
 }
 
+/// A server like rust-analyzer: pulls answered at once, a check with
+/// work-done progress after each save (`script` says how), partial pull
+/// answers, and a settle window far longer than any of that.
+async fn start_checking_server(fake: &Fake, script: Value) -> LspClient {
+    let mut config = fake.config(script);
+    config.pull_is_partial = true;
+    config.settle = Duration::from_secs(10);
+    fake.start_with(config).await
+}
+
+/// How many `$/progress` notifications of `kind` the fake has sent.
+fn progress_sent(fake: &Fake, kind: &str) -> usize {
+    fake.messages("out")
+        .iter()
+        .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == kind)
+        .count()
+}
+
 #[tokio::test]
 async fn a_partial_pull_ends_soon_after_its_check_ends() {
     // rust-analyzer publishes cargo check's diagnostics, then ends the
     // check's progress: from then on the answer is complete, and the wait
     // does not sit out the settle window.
     let fake = Fake::new();
-    let mut config = fake.config(json!({
-        "diagnosticMode": "both",
-        "publishOnSave": true,
-        "progressOnSave": true,
-        "publishDelayMs": 100
-    }));
-    config.pull_is_partial = true;
-    config.settle = Duration::from_secs(10);
-    let client = fake.start_with(config).await;
+    let client = start_checking_server(
+        &fake,
+        json!({
+            "diagnosticMode": "both",
+            "publishOnSave": true,
+            "progressOnSave": true,
+            "publishDelayMs": 100
+        }),
+    )
+    .await;
     let doc = sync(&client, &fake.file("lib.rs"), "@error(borrow)\n").await;
     let report = client.diagnostics_for(&doc, deadline(20_000)).await;
     assert_eq!(
         (report.outcome, messages(&report)),
         (Outcome::Pulled, vec!["borrow".to_string()])
     );
-    let ended = fake
-        .messages("out")
-        .iter()
-        .any(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
-    assert!(ended, "returned before the check ended (on the pull alone)");
+    assert!(
+        progress_sent(&fake, "end") > 0,
+        "returned before the check ended (on the pull alone)"
+    );
     assert!(
         report.elapsed < Duration::from_secs(10),
         "sat out the settle window after the check ended: {:?}",
@@ -406,23 +425,18 @@ async fn a_check_cancelled_by_a_later_save_does_not_end_the_wait() {
     // ends at once) and the next check begins after a gap. That end is not
     // the answer: the wait goes on until the next check has ended.
     let fake = Fake::new();
-    let mut config = fake.config(json!({
-        "diagnosticMode": "both",
-        "publishOnSave": true,
-        "progressOnSave": true,
-        "publishDelayMs": 400,
-        "checkRestartGapMs": 500
-    }));
-    config.pull_is_partial = true;
-    config.settle = Duration::from_secs(10);
-    let client = fake.start_with(config).await;
+    let client = start_checking_server(
+        &fake,
+        json!({
+            "diagnosticMode": "both",
+            "publishOnSave": true,
+            "progressOnSave": true,
+            "publishDelayMs": 400,
+            "checkRestartGapMs": 500
+        }),
+    )
+    .await;
     let a = sync(&client, &fake.file("a.rs"), "@error(in a)\n").await;
-    let begins = |fake: &Fake| {
-        fake.messages("out")
-            .iter()
-            .filter(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin")
-            .count()
-    };
     let wait_a = client.diagnostics_for(&a, deadline(20_000));
     let save_b = async {
         // Save b once the client has seen the first check begin.
@@ -449,7 +463,7 @@ async fn a_check_cancelled_by_a_later_save_does_not_end_the_wait() {
         (report.outcome, messages(&report)),
         (Outcome::Pulled, vec!["in a".to_string()])
     );
-    assert_eq!(begins(&fake), 2, "the second check began");
+    assert_eq!(progress_sent(&fake, "begin"), 2, "the second check began");
     assert!(
         b_saved.elapsed() >= Duration::from_millis(500),
         "returned before the check that replaced the cancelled one began"
