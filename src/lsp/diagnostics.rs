@@ -56,7 +56,7 @@ const UNCHANGED_QUIET: Duration = Duration::from_millis(2000);
 /// publishes the check's diagnostics before its progress ends (39 of 40
 /// edits, up to 22 ms before), or just after it (once, 0.7 ms;
 /// `scripts/ra-check-probe`). A check cancelled by a newer save also ends
-/// its progress, and the next one begins 60–70 ms later (a 50 ms debounce,
+/// its progress, and the next one begins 60–67 ms later (a 50 ms debounce,
 /// then cargo's spawn); a save we sent after the check began already keeps
 /// the settle window, and this grace outlasts that gap for a save that
 /// raced the check's start (unless the restart takes longer than the grace:
