@@ -157,6 +157,8 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         write_tools,
         auto_detect,
         report,
+        other_files,
+        report_unknown,
         daemon_idle,
         trusted_workspaces: _,
         servers,
@@ -178,6 +180,8 @@ fn apply(config: &mut Config, layer: PartialConfig) {
     set(&mut config.write_tools, write_tools);
     set(&mut config.auto_detect, auto_detect);
     set(&mut config.report, report);
+    set(&mut config.other_files, other_files);
+    set(&mut config.report_unknown, report_unknown);
     set(&mut config.daemon_idle, daemon_idle);
     for (id, over) in servers {
         merge_server(config.servers.entry(id).or_default(), over);

@@ -35,6 +35,8 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "writeTools",
     "autoDetect",
     "report",
+    "otherFiles",
+    "reportUnknown",
     "daemonIdleMinutes",
     "trustedWorkspaces",
     "servers",
@@ -112,6 +114,8 @@ impl Reader<'_> {
                 "writeTools" => out.write_tools = Some(self.boolean(&path, value)?),
                 "autoDetect" => out.auto_detect = Some(self.boolean(&path, value)?),
                 "report" => out.report = Some(self.report(&path, value)?),
+                "otherFiles" => out.other_files = Some(self.other_files(&path, value)?),
+                "reportUnknown" => out.report_unknown = Some(self.boolean(&path, value)?),
                 "daemonIdleMinutes" => {
                     let minutes =
                         self.non_negative(&path, value, "a non-negative integer (minutes)")?;
