@@ -100,7 +100,10 @@ async fn a_write_beside_ten_open_files_waits_for_none_of_them() {
     write_file("add.go", add);
     let callers: Vec<String> = (0..10).map(|i| format!("use{i}.go")).collect();
     for (i, name) in callers.iter().enumerate() {
-        write_file(name, &format!("package pkg\n\nfunc Use{i}() int {{ return Add({i}, 1) }}\n"));
+        write_file(
+            name,
+            &format!("package pkg\n\nfunc Use{i}() int {{ return Add({i}, 1) }}\n"),
+        );
     }
     let engine = engine(root, &[]);
     let inputs = callers
@@ -130,7 +133,11 @@ async fn a_write_beside_ten_open_files_waits_for_none_of_them() {
             "no error for {name} in {:#?}",
             result.diagnostics
         );
-        assert!(result.other_files.contains(name), "{:?}", result.other_files);
+        assert!(
+            result.other_files.contains(name),
+            "{:?}",
+            result.other_files
+        );
     }
     let json = serde_json::to_value(&result).unwrap_or_default();
     assert_eq!(json["classification"], "new_errors", "{json:#}");

@@ -207,6 +207,8 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
         settings,
         settle_ms,
         stale_window_ms,
+        unchanged_quiet_ms,
+        others_quiet_ms,
         trust,
     } = over;
     set_some(&mut base.enabled, enabled);
@@ -222,6 +224,8 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
     merge_json(&mut base.settings, settings);
     set_some(&mut base.settle_ms, settle_ms);
     set_some(&mut base.stale_window_ms, stale_window_ms);
+    set_some(&mut base.unchanged_quiet_ms, unchanged_quiet_ms);
+    set_some(&mut base.others_quiet_ms, others_quiet_ms);
     if trust != super::Trust::Trusted {
         base.trust = trust;
     }

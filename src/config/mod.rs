@@ -136,6 +136,12 @@ pub struct ServerOverride {
     /// Unversioned publishes arriving this soon after a change are the
     /// previous round's (`registry::ServerSpec::stale_window_ms`).
     pub stale_window_ms: Option<u64>,
+    /// An unversioned server silent this long after a change keeps its
+    /// earlier publish (`lsp::WaitProfile::unchanged_quiet`).
+    pub unchanged_quiet_ms: Option<u64>,
+    /// Other open files are current once the server published nothing for
+    /// this long (`lsp::WaitProfile::others_quiet`).
+    pub others_quiet_ms: Option<u64>,
     /// Whether the server may run as configured. `Untrusted` means an
     /// untrusted workspace file asked for a `command`, `args` or `env` that
     /// was dropped; the caller shows the server as `untrusted` rather than

@@ -135,6 +135,12 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
     if let Some(ms) = o.stale_window_ms {
         server.spec.wait.stale_window = Duration::from_millis(ms);
     }
+    if let Some(ms) = o.unchanged_quiet_ms {
+        server.spec.wait.unchanged_quiet = Duration::from_millis(ms);
+    }
+    if let Some(ms) = o.others_quiet_ms {
+        server.spec.wait.others_quiet = Duration::from_millis(ms);
+    }
 }
 
 /// The language id squiggle sends for `path` to `server`.

@@ -54,6 +54,8 @@ pub(super) const SERVER_KEYS: &[&str] = &[
     "settings",
     "settleMs",
     "staleWindowMs",
+    "unchangedQuietMs",
+    "othersQuietMs",
 ];
 
 /// Parses the text of one configuration file. `origin` is only used to name
@@ -161,6 +163,14 @@ impl Reader<'_> {
                 "staleWindowMs" => {
                     let expected = "a non-negative integer (milliseconds)";
                     out.stale_window_ms = Some(self.non_negative(&path, value, expected)?);
+                }
+                "unchangedQuietMs" => {
+                    let expected = "a non-negative integer (milliseconds)";
+                    out.unchanged_quiet_ms = Some(self.non_negative(&path, value, expected)?);
+                }
+                "othersQuietMs" => {
+                    let expected = "a non-negative integer (milliseconds)";
+                    out.others_quiet_ms = Some(self.non_negative(&path, value, expected)?);
                 }
                 _ => return Err(self.unknown(&path, key, SERVER_KEYS)),
             }
