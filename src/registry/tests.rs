@@ -252,7 +252,12 @@ mod profiles {
     fn unversioned_waves_typescript_language_server() {
         let wait = builtin("typescript-language-server").wait;
         assert_eq!(
-            (wait.settle, wait.stale_window, wait.unchanged_quiet, wait.others_quiet),
+            (
+                wait.settle,
+                wait.stale_window,
+                wait.unchanged_quiet,
+                wait.others_quiet
+            ),
             (ms(300), ms(300), ms(2000), ms(300))
         );
         assert_eq!(wait.others_done, OthersDone::Quiet);
@@ -264,7 +269,10 @@ mod profiles {
         assert!(wait.settle.is_zero());
         assert_eq!(wait.others_done, OthersDone::Quiet);
         assert_eq!(wait.others_quiet, ms(50));
-        assert!(wait.open_then_change, "an open is answered before its importers");
+        assert!(
+            wait.open_then_change,
+            "an open is answered before its importers"
+        );
     }
 
     #[test]
