@@ -29,7 +29,7 @@ use crate::render::RenderOptions;
 /// The agents squiggle has hook adapters (and `init` entries) for.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
-    /// Claude Code: PostToolUse for Write, Edit and MultiEdit.
+    /// Claude Code: PostToolUse for Write and Edit.
     Claude,
     /// OpenAI Codex: PostToolUse for apply_patch.
     Codex,
@@ -155,7 +155,11 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
     else {
         return;
     };
-    let text = reply::feedback(&report, &opts);
+    let max = match agent {
+        Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
+        Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
+    };
+    let text = reply::feedback(&report, &opts, max);
     if text.is_empty() {
         return;
     }
@@ -170,7 +174,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
 async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
     let files = files.into_iter().map(|f| cwd.join(f)).collect();
     if let Some((report, opts)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
-        let text = reply::feedback(&report, &opts);
+        let text = reply::feedback(&report, &opts, reply::MAX_CONTEXT_CHARS);
         if !text.is_empty() {
             emit(&text);
         }

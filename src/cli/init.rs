@@ -6,11 +6,18 @@
 //!
 //! | agent | project file | user file | event | matcher |
 //! | --- | --- | --- | --- | --- |
-//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `PostToolUse` | `Write\|Edit\|MultiEdit` |
+//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `PostToolUse` | `Write\|Edit` |
 //! | codex | `.codex/hooks.json` | `$CODEX_HOME/hooks.json` (`~/.codex`) | `PostToolUse` | `apply_patch` |
 //! | gemini | `.gemini/settings.json` | `~/.gemini/settings.json` | `AfterTool` | `write_file\|replace` |
+//!
+//! Codex also wants each hook trusted (`--trust-hook` records it; see
+//! `codex_trust`); Gemini CLI runs hooks only in a trusted folder.
 
+mod codex_trust;
+mod doctor_notes;
 mod ordered;
+
+pub use doctor_notes::notes as doctor_notes;
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +44,11 @@ pub struct Args {
     /// Project directory (default: the git top-level, else the current directory).
     #[arg(long)]
     pub root: Option<PathBuf>,
+    /// Codex only: record in `$CODEX_HOME/config.toml` (`~/.codex`) that you
+    /// trust squiggle's hook, as Codex's own `/hooks` screen does; Codex
+    /// runs no new or changed hook without it.
+    #[arg(long)]
+    pub trust_hook: bool,
 }
 
 /// Where and how one agent runs its hooks.
@@ -52,7 +64,7 @@ fn target(agent: Agent) -> Target {
     match agent {
         Agent::Claude => Target {
             event: "PostToolUse",
-            matcher: "Write|Edit|MultiEdit",
+            matcher: CLAUDE_MATCHER,
             project_file: ".claude/settings.json",
             user_file: || home().map(|h| h.join(".claude/settings.json")),
         },
@@ -60,13 +72,7 @@ fn target(agent: Agent) -> Target {
             event: "PostToolUse",
             matcher: "apply_patch",
             project_file: ".codex/hooks.json",
-            user_file: || {
-                std::env::var_os("CODEX_HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
-                    .or_else(|| home().map(|h| h.join(".codex")))
-                    .map(|dir| dir.join("hooks.json"))
-            },
+            user_file: || codex_home().map(|dir| dir.join("hooks.json")),
         },
         Agent::Gemini => Target {
             event: "AfterTool",
@@ -75,6 +81,19 @@ fn target(agent: Agent) -> Target {
             user_file: || home().map(|h| h.join(".gemini/settings.json")),
         },
     }
+}
+
+/// Claude Code's edit tools (`MultiEdit` is gone since 2.x; an old
+/// squiggle group matching it is rewritten to this).
+const CLAUDE_MATCHER: &str = "Write|Edit";
+const OLD_CLAUDE_MATCHER: &str = "Write|Edit|MultiEdit";
+
+/// `$CODEX_HOME`, else `~/.codex`.
+pub(crate) fn codex_home() -> Option<PathBuf> {
+    std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home().map(|h| h.join(".codex")))
 }
 
 fn home() -> Option<PathBuf> {
@@ -88,6 +107,12 @@ fn command(agent: Agent) -> String {
 }
 
 pub async fn run(args: Args) -> u8 {
+    if args.trust_hook && args.agent != Agent::Codex {
+        eprintln!(
+            "squiggle init: --trust-hook is for codex only (Codex alone asks to trust each hook)"
+        );
+        return 2;
+    }
     let target = target(args.agent);
     let path = if args.user {
         match (target.user_file)() {
@@ -158,33 +183,88 @@ pub async fn run(args: Args) -> u8 {
             path.display(),
             command(args.agent)
         );
-        return 0;
-    }
-    if let Err(e) = write_atomic(&path, content.as_bytes()) {
+    } else if let Err(e) = write_atomic(&path, content.as_bytes()) {
         eprintln!("squiggle init: cannot write {}: {e}", path.display());
         return 2;
+    } else {
+        crate::outln!(
+            "added `{}` to {} ({}, matcher \"{}\")",
+            command(args.agent),
+            path.display(),
+            target.event,
+            target.matcher
+        );
     }
-    crate::outln!(
-        "added `{}` to {} ({}, matcher \"{}\")",
-        command(args.agent),
-        path.display(),
-        target.event,
-        target.matcher
-    );
+    if args.agent == Agent::Codex {
+        return codex_hook_trust(&path, &settings, args.trust_hook);
+    }
     if let Some(note) = note(args.agent) {
         crate::outln!("{note}");
     }
     0
 }
 
+/// Records (with `--trust-hook`) or checks Codex's trust in squiggle's hook
+/// in `hooks` (the file at `path`), saying what is left to do.
+fn codex_hook_trust(path: &Path, hooks: &Json, trust: bool) -> u8 {
+    let Some(found) = codex_trust::find(hooks, path, |c| runs_hook(c, Agent::Codex)) else {
+        return 0;
+    };
+    let Some(config_path) = codex_home().map(|d| d.join("config.toml")) else {
+        eprintln!("squiggle init: HOME is not set, so Codex's config.toml is unknown");
+        return 2;
+    };
+    let config = match std::fs::read_to_string(&config_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            eprintln!("squiggle init: cannot read {}: {e}", config_path.display());
+            return 2;
+        }
+    };
+    let step = "run `squiggle init codex --trust-hook`, or trust `squiggle hook codex` in Codex's /hooks screen";
+    if !trust {
+        match codex_trust::status(&config, &found) {
+            Ok(codex_trust::Status::Trusted) => crate::outln!("Codex trusts this hook"),
+            _ => crate::outln!("note: Codex runs this hook only once you trust it: {step}"),
+        }
+        crate::outln!(
+            "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
+        );
+        return 0;
+    }
+    match codex_trust::trust(&config, &found) {
+        Ok(None) => crate::outln!("Codex already trusts this hook ({})", config_path.display()),
+        Ok(Some(text)) => {
+            if let Err(e) = write_atomic(&config_path, text.as_bytes()) {
+                eprintln!("squiggle init: cannot write {}: {e}", config_path.display());
+                return 2;
+            }
+            crate::outln!(
+                "trusted the hook for Codex in {} ([hooks.state])",
+                config_path.display()
+            );
+        }
+        Err(why) => {
+            eprintln!(
+                "squiggle init: {}: {why}; it was not changed",
+                config_path.display()
+            );
+            return 2;
+        }
+    }
+    crate::outln!(
+        "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
+    );
+    0
+}
+
 fn note(agent: Agent) -> Option<&'static str> {
     match agent {
         Agent::Claude => None,
-        Agent::Codex => Some(
-            "note: Codex loads a project's .codex/hooks.json only when the project is trusted, and older Codex releases need `[features] codex_hooks = true` in ~/.codex/config.toml",
-        ),
+        Agent::Codex => None,
         Agent::Gemini => Some(
-            "note: older Gemini CLI releases run hooks only with hooks enabled in settings.json; see docs/agent-hooks.md",
+            "note: Gemini CLI runs hooks only in a trusted folder: trust this project when Gemini asks (or list it in ~/.gemini/trustedFolders.json); with --skip-trust the hook does not run",
         ),
     }
 }
@@ -217,7 +297,21 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
         .flatten()
         .any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent)));
     if present {
-        return Ok(false);
+        // An older init matched Claude Code's retired MultiEdit tool.
+        let mut changed = false;
+        for group in groups.iter_mut() {
+            let ours = matches!(group.get("hooks"), Some(Json::Array(hooks))
+                if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))));
+            if agent == Agent::Claude
+                && ours
+                && group.get("matcher") == Some(&Json::str(OLD_CLAUDE_MATCHER))
+                && let Some(m) = group.entry("matcher", Json::Null)
+            {
+                *m = Json::str(CLAUDE_MATCHER);
+                changed = true;
+            }
+        }
+        return Ok(changed);
     }
     let mut hook = Vec::new();
     if agent == Agent::Gemini {
@@ -254,7 +348,7 @@ mod tests {
     fn each_agent_gets_its_own_shape() {
         assert_eq!(
             merged("{}", Agent::Claude).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
         );
         assert_eq!(
             merged("{}", Agent::Codex).1,
@@ -272,6 +366,15 @@ mod tests {
         assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
         // Another agent's hook is not this one's.
         assert!(merged(text, Agent::Codex).0);
+    }
+
+    #[test]
+    fn the_retired_multiedit_matcher_is_dropped_once() {
+        let old = r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
+        let (changed, text) = merged(old, Agent::Claude);
+        assert!(changed);
+        assert_eq!(text, old.replace("|MultiEdit", ""));
+        assert_eq!(merged(&text, Agent::Claude), (false, text.clone()));
     }
 
     #[test]

@@ -189,6 +189,11 @@ impl Project {
         std::fs::write(&path, content).unwrap_or_else(|e| panic!("write ~/{name}: {e}"));
     }
 
+    /// `~/name`, or `""` when it does not exist.
+    pub fn read_home(&self, name: &str) -> String {
+        std::fs::read_to_string(self.home.join(name)).unwrap_or_default()
+    }
+
     /// `PATH` for the agent: node 22 first, then squiggle, then pyright.
     fn path(&self) -> String {
         let squiggle = Path::new(env!("CARGO_BIN_EXE_squiggle"))

@@ -5,9 +5,14 @@
 use crate::engine::CheckReport;
 use crate::render::{RenderOptions, render_feedback};
 
-/// The most characters one reply puts into the model's context, whichever
-/// the agent: a hook must not flood it.
+/// The most characters one reply puts into the model's context: a hook
+/// must not flood it.
 pub const MAX_CONTEXT_CHARS: usize = 10_000;
+/// Codex CLI moves hook context above about 2,500 tokens out of the
+/// conversation (a 9,971-character reply was cut mid-line with a warning,
+/// Codex CLI 0.169.0); 5,000 characters stay below it even at two
+/// characters a token.
+pub const CODEX_MAX_CONTEXT_CHARS: usize = 5_000;
 
 const TRUNCATED: &str = "... (truncated)\n";
 const CLOSE: &str = "</diagnostics>\n";
@@ -15,10 +20,10 @@ const CLOSE: &str = "</diagnostics>\n";
 /// The rendered feedback for a check, `""` when there is nothing to show.
 /// The hook has no earlier check of these files, so every diagnostic counts
 /// as the edit's own, as it does for a first edit through the wrapped tools.
-pub fn feedback(report: &CheckReport, opts: &RenderOptions) -> String {
+pub fn feedback(report: &CheckReport, opts: &RenderOptions, max: usize) -> String {
     let edited = report.file_blocks();
     let others = report.other_blocks();
-    cap(render_feedback(&edited, &others, opts), MAX_CONTEXT_CHARS)
+    cap(render_feedback(&edited, &others, opts), max)
 }
 
 /// Cuts `text` to at most `max` characters at a line boundary, closing a
