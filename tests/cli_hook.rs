@@ -269,10 +269,19 @@ fn codex_apply_patch_checks_every_written_file_in_one_reply() {
     );
 }
 
+/// Gemini CLI HTML-escapes AfterTool context, so the AfterTool hook leaves
+/// the block for the session and the BeforeModel hook appends it, readable,
+/// to the next model request.
 #[test]
-fn gemini_replace_replies_with_after_tool_context() {
+fn gemini_replace_hands_the_block_to_the_next_model_request() {
     let ws = Workspace::new();
-    ws.write("g.fk", "@error(gemini broke it)\n");
+    ws.write("g.fk", "@error(Array<string> & co)\n");
+    let run = ws.outer.join("run");
+    std::fs::create_dir_all(&run).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    let env = [
+        ("SQUIGGLE_NO_DAEMON", "1"),
+        ("XDG_RUNTIME_DIR", run.to_str().unwrap_or_default()),
+    ];
     let payload = json!({
         "session_id": "g1",
         "transcript_path": ws.outer.join("t.json").display().to_string(),
@@ -280,14 +289,27 @@ fn gemini_replace_replies_with_after_tool_context() {
         "hook_event_name": "AfterTool",
         "timestamp": "2026-01-28T10:00:00.000Z",
         "tool_name": "replace",
-        "tool_input": {"file_path": ws.path("g.fk"), "old_string": "x", "new_string": "@error(gemini broke it)"},
+        "tool_input": {"file_path": ws.path("g.fk"), "old_string": "x", "new_string": "y"},
         "tool_response": {"llmContent": "Successfully modified file", "returnDisplay": "..."}
     });
-    let text = context(&ws.hook(&["gemini"], &payload.to_string()), "AfterTool");
+    let out = ws.hook_env(&["gemini"], &payload.to_string(), &env);
+    assert_eq!(stdout(&out), "", "stderr: {}", stderr(&out));
+    let before = json!({"session_id": "g1", "hook_event_name": "BeforeModel",
+        "llm_request": {"model": "m", "messages": [{"role": "user", "content": "hi"}]}});
+    let out = ws.hook_env(&["gemini"], &before.to_string(), &env);
+    let reply: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&out)));
+    assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "BeforeModel");
+    let messages = &reply["hookSpecificOutput"]["llm_request"]["messages"];
+    assert_eq!(messages[0], json!({"role": "user", "content": "hi"}));
+    assert_eq!(messages[1]["role"], "user");
     assert_contains(
-        &text,
-        "<diagnostics file=\"g.fk\">\nERROR [1:1] gemini broke it\n",
+        messages[1]["content"].as_str().unwrap_or_default(),
+        "<diagnostics file=\"g.fk\">\nERROR [1:1] Array<string> & co\n</diagnostics>\n",
     );
+    // Taken once: the next model request gets nothing more.
+    let out = ws.hook_env(&["gemini"], &before.to_string(), &env);
+    assert_eq!(stdout(&out), "");
 }
 
 #[test]

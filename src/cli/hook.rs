@@ -15,7 +15,10 @@
 mod claude;
 mod codex;
 mod gemini;
+mod gemini_model;
 mod reply;
+
+pub use gemini_model::readable as gemini_readable;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -33,7 +36,8 @@ pub enum Agent {
     Claude,
     /// OpenAI Codex: PostToolUse for apply_patch.
     Codex,
-    /// Gemini CLI: AfterTool for write_file and replace.
+    /// Gemini CLI: AfterTool for write_file and replace, BeforeModel to
+    /// hand the block to the model unescaped.
     Gemini,
 }
 
@@ -130,6 +134,14 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
             return;
         }
     };
+    if agent == Agent::Gemini && other_event(&payload, gemini::EVENT) {
+        if payload["hook_event_name"] == gemini_model::EVENT
+            && let Some(reply) = gemini_model::before_model(&payload)
+        {
+            emit(&reply);
+        }
+        return;
+    }
     let plan = match agent {
         Agent::Claude => claude::plan(&payload, &cwd),
         Agent::Codex => codex::plan(&payload, &cwd),
@@ -166,7 +178,12 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
     let event = match agent {
         Agent::Claude => claude::EVENT,
         Agent::Codex => codex::EVENT,
-        Agent::Gemini => gemini::EVENT,
+        Agent::Gemini => {
+            if gemini_model::stash(&payload, &gemini_model::readable(&text)) {
+                return;
+            }
+            gemini::EVENT
+        }
     };
     emit(&reply::additional_context(event, &text));
 }

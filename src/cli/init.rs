@@ -269,22 +269,38 @@ fn note(agent: Agent) -> Option<&'static str> {
     }
 }
 
-/// Adds the agent's hook group under `hooks.<event>`; `Ok(false)` when a
-/// `squiggle hook <agent>` command is already there.
+/// Adds the agent's hook group under `hooks.<event>` (for Gemini also
+/// under `hooks.BeforeModel`, which hands the block over unescaped; see
+/// `hook/gemini_model.rs`); `Ok(false)` when every `squiggle hook <agent>`
+/// command is already there.
 fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
     let target = target(agent);
+    let mut changed = add_group(settings, agent, target.event, Some(target.matcher))?;
+    if agent == Agent::Gemini {
+        changed |= add_group(settings, agent, "BeforeModel", None)?;
+    }
+    Ok(changed)
+}
+
+/// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.
+fn add_group(
+    settings: &mut Json,
+    agent: Agent,
+    event: &str,
+    matcher: Option<&str>,
+) -> Result<bool, String> {
     let kind = settings.kind();
     let hooks = settings
         .entry("hooks", Json::Object(Vec::new()))
         .ok_or_else(|| format!("expected a JSON object at the top level, found {kind}"))?;
     let kind = hooks.kind();
     let groups = hooks
-        .entry(target.event, Json::Array(Vec::new()))
+        .entry(event, Json::Array(Vec::new()))
         .ok_or_else(|| format!("`hooks` is {kind}, expected an object"))?;
     let Json::Array(groups) = groups else {
         return Err(format!(
             "`hooks.{}` is {}, expected an array",
-            target.event,
+            event,
             groups.kind()
         ));
     };
@@ -319,10 +335,12 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
     }
     hook.push(("type".to_string(), Json::str("command")));
     hook.push(("command".to_string(), Json::str(&command(agent))));
-    groups.push(Json::Object(vec![
-        ("matcher".to_string(), Json::str(target.matcher)),
-        ("hooks".to_string(), Json::Array(vec![Json::Object(hook)])),
-    ]));
+    let mut group = Vec::new();
+    if let Some(matcher) = matcher {
+        group.push(("matcher".to_string(), Json::str(matcher)));
+    }
+    group.push(("hooks".to_string(), Json::Array(vec![Json::Object(hook)])));
+    groups.push(Json::Object(group));
     Ok(true)
 }
 
@@ -356,7 +374,7 @@ mod tests {
         );
         assert_eq!(
             merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
-            r#"{"theme":"x","hooks":{"BeforeTool":[],"AfterTool":[{"matcher":"write_file|replace","hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}]}}"#
+            r#"{"theme":"x","hooks":{"BeforeTool":[],"AfterTool":[{"matcher":"write_file|replace","hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}],"BeforeModel":[{"hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}]}}"#
         );
     }
 
