@@ -195,17 +195,39 @@ impl Project {
     }
 
     /// `PATH` for the agent: node 22 first, then squiggle, then pyright.
+    /// With `SQUIGGLE_E2E_CAPTURE=DIR`, a `squiggle` wrapper first on PATH
+    /// appends every hook's stdin and stdout to `DIR/hooks.jsonl` (how
+    /// docs/agent-hooks.md got its payloads).
     fn path(&self) -> String {
         let squiggle = Path::new(env!("CARGO_BIN_EXE_squiggle"))
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let mut dirs = vec![node22(), squiggle];
+        let mut dirs = vec![node22()];
+        dirs.extend(self.capture_wrapper());
+        dirs.push(squiggle);
         dirs.extend(pyright_dir());
         dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
         std::env::join_paths(dirs)
             .map(|p| p.to_string_lossy().into_owned())
             .unwrap_or_default()
+    }
+
+    fn capture_wrapper(&self) -> Option<PathBuf> {
+        let dir = PathBuf::from(std::env::var_os("SQUIGGLE_E2E_CAPTURE")?);
+        let bin = self.outer.join("capture-bin");
+        std::fs::create_dir_all(&bin).ok()?;
+        let log = dir.join("hooks.jsonl");
+        let script = format!(
+            "#!/bin/sh\n[ \"$1\" = hook ] || exec {real} \"$@\"\nin=$(cat)\nout=$(printf '%s' \"$in\" | {real} \"$@\")\nprintf '{{\"args\":\"%s\",\"stdin\":%s,\"stdout\":%s}}\\n' \"$*\" \"$in\" \"${{out:-null}}\" >>{log}\nprintf '%s' \"$out\"\n",
+            real = env!("CARGO_BIN_EXE_squiggle"),
+            log = log.display()
+        );
+        let path = bin.join("squiggle");
+        std::fs::write(&path, script).ok()?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).ok()?;
+        Some(bin)
     }
 
     /// A command with the project's private environment and nothing else
@@ -358,6 +380,12 @@ pub async fn run_agent(
     };
     server.abort();
     let m = lock(&model);
+    if let Some(dir) = std::env::var_os("SQUIGGLE_E2E_CAPTURE") {
+        let line = serde_json::json!({"paths": m.paths, "main": m.main});
+        let path = Path::new(&dir).join("requests.jsonl");
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let _ = std::fs::write(&path, format!("{old}{line}\n"));
+    }
     Run {
         output,
         main: m.main.clone(),
