@@ -61,6 +61,9 @@ pub struct CheckReport {
     pub files: Vec<FileReport>,
     /// Other files with diagnostics from the servers involved, by relative path.
     pub others: BTreeMap<String, Vec<Diagnostic>>,
+    /// How each server's wait ended for each other file waited on (the
+    /// importers of the edited files), by relative path.
+    pub other_outcomes: BTreeMap<String, Vec<ServerOutcome>>,
 }
 
 impl CheckReport {

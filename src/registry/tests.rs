@@ -212,7 +212,7 @@ fn entries_the_rest_of_squiggle_relies_on() {
     assert!(eslint.settings["rulesCustomizations"].is_array());
 
     let tsgo = builtin("tsgo");
-    assert_eq!(tsgo.settle_ms, 0);
+    assert!(tsgo.wait.settle.is_zero());
     assert!(!tsgo.enabled_by_default);
 
     assert_eq!(builtin("ruff").role, ServerRole::Linter);

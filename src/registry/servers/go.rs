@@ -1,15 +1,18 @@
 //! Go: gopls, rooted at the `go.work` workspace when there is one (anywhere
 //! above the file), else at the nearest module.
 
-use crate::registry::{RootStrategy, ServerSpec, spec};
+use crate::registry::{OthersDone, RootStrategy, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
         root_strategy: RootStrategy::PreferFirstMarker,
-        // Publishes exactly one versioned wave per change (docs/servers.md,
-        // measured table: 1 wave, 0 ms spread), so the version says the
-        // answer is final: no settle window.
-        settle_ms: 0,
+        // One versioned publish per change for the edited file, sent after
+        // those of every other file whose diagnostics changed; files whose
+        // diagnostics did not change are not republished (docs/servers.md).
+        wait: WaitProfile {
+            others_done: OthersDone::AfterEdited,
+            ..settle(0)
+        },
         ..spec(
             "gopls",
             &["gopls"],
