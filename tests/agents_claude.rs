@@ -96,3 +96,44 @@ async fn a_clean_write_adds_nothing() {
     let seen = strings(run.after_step(0));
     assert!(!seen.contains("diagnostics"), "{seen}\n{}", run.log());
 }
+
+/// `Bash` running `sed -i`: the PreToolUse hook snapshots the workspace,
+/// the PostToolUse hook reports the file the command changed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sed_through_bash_is_reported() {
+    let Some(program) = agents_support::require_agent("claude") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    project.write("other.py", "x: int = 1\n");
+    project.init("claude", &[]);
+    let steps = vec![
+        json!({"name": "Bash", "input": {"command": agents_support::SED_BREAK,
+        "description": "Return an int"}}),
+    ];
+    let (p, program) = (project.clone(), program.to_path_buf());
+    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
+        let mut cmd = claude(&p, &program, port);
+        cmd.args(["--allowedTools", "Bash(sed:*)"]);
+        cmd
+    })
+    .await;
+    project.stop_daemon();
+    assert!(project.read("app.py").contains("return 1"), "{}", run.log());
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(0));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+    assert!(
+        !seen.contains("other.py\">"),
+        "an unchanged file was reported:\n{seen}"
+    );
+}

@@ -145,3 +145,45 @@ async fn an_untrusted_hook_does_not_run_and_init_says_so() {
     let doctor = String::from_utf8_lossy(&doctor.stdout);
     assert!(!doctor.contains("not trusted"), "{doctor}");
 }
+
+/// A patch applied through the shell (`apply_patch <<'EOF'` run by
+/// `exec_command`, what Codex offers models it does not know) fires
+/// PreToolUse only; squiggle reports it on the next after-tool event Codex
+/// fires, here the next shell command's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
+    let Some(program) = agents_support::require_agent("codex") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    init(&project);
+    let patch = format!(
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n*** End Patch\nEOF\n",
+        agents_support::BROKEN_LINE
+    );
+    let shell = |cmd: &str| {
+        json!({"type": "function_call", "id": "fc_scripted", "name": "exec_command",
+            "arguments": json!({"cmd": cmd}).to_string()})
+    };
+    let steps = vec![shell(&patch), shell("true")];
+    let run = run(&project, &program, steps).await;
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "the patch was not applied\n{}",
+        run.log()
+    );
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(1));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's request after the next command lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}

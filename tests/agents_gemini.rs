@@ -130,3 +130,31 @@ async fn a_clean_write_adds_nothing() {
 fn squiggle_gemini_text(rendered: &str) -> String {
     squiggle::cli::hook::gemini_readable(rendered)
 }
+
+/// `run_shell_command` running `sed -i`: BeforeTool snapshots, AfterTool
+/// reports the changed file, BeforeModel hands it over.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sed_through_the_shell_is_reported() {
+    let Some(program) = agents_support::require_agent("gemini") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    setup(&project);
+    let steps = vec![json!({"name": "run_shell_command", "args": {
+        "command": agents_support::SED_BREAK, "description": "Return an int"}})];
+    let run = run(&project, &program, steps).await;
+    assert!(project.read("app.py").contains("return 1"), "{}", run.log());
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let expected = squiggle_gemini_text(&rendered);
+    let seen = strings(run.after_step(0));
+    assert!(
+        seen.contains(expected.trim_end()),
+        "the model's next request lacks the block\nexpected:\n{expected}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}

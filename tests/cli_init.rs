@@ -91,11 +91,20 @@ const MERGED: &str = r#"{
             "command": "./guard.sh"
           }
         ]
+      },
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "squiggle hook claude"
+          }
+        ]
       }
     ],
     "PostToolUse": [
       {
-        "matcher": "Write|Edit",
+        "matcher": "Write|Edit|Bash",
         "hooks": [
           {
             "type": "command",
@@ -157,7 +166,10 @@ fn codex_and_gemini_files_are_created_in_their_places() {
     let p = Project::new();
     ok(&p.init(&["codex"]));
     let codex = read(&p.root.join(".codex/hooks.json"));
-    assert!(codex.contains("\"matcher\": \"apply_patch\""), "{codex}");
+    assert!(
+        codex.contains("\"matcher\": \"apply_patch|Bash\""),
+        "{codex}"
+    );
     assert!(
         codex.contains("\"command\": \"squiggle hook codex\""),
         "{codex}"
@@ -166,7 +178,7 @@ fn codex_and_gemini_files_are_created_in_their_places() {
     let gemini = read(&p.home.join(".gemini/settings.json"));
     assert!(gemini.contains("\"AfterTool\""), "{gemini}");
     assert!(
-        gemini.contains("\"matcher\": \"write_file|replace\""),
+        gemini.contains("\"matcher\": \"write_file|replace|run_shell_command\""),
         "{gemini}"
     );
     assert!(!p.root.join(".gemini").exists());

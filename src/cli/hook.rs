@@ -17,6 +17,7 @@ mod codex;
 mod gemini;
 mod gemini_model;
 mod reply;
+mod shell;
 
 pub use gemini_model::readable as gemini_readable;
 
@@ -42,6 +43,15 @@ pub enum Agent {
 }
 
 impl Agent {
+    /// The event before a shell command, when squiggle snapshots the
+    /// workspace's files (see `shell`).
+    fn before_shell_event(self) -> &'static str {
+        match self {
+            Agent::Claude | Agent::Codex => "PreToolUse",
+            Agent::Gemini => "BeforeTool",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
@@ -134,6 +144,17 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
             return;
         }
     };
+    let workspace_root = || {
+        crate::workspace::Workspace::discover(root.as_deref(), &event_cwd(&payload, &cwd))
+            .ok()
+            .map(|w| w.root().to_path_buf())
+    };
+    if payload["hook_event_name"] == agent.before_shell_event() {
+        if let Some(ws) = workspace_root() {
+            shell::before(&payload, &ws);
+        }
+        return;
+    }
     if agent == Agent::Gemini && other_event(&payload, gemini::EVENT) {
         if payload["hook_event_name"] == gemini_model::EVENT
             && let Some(reply) = gemini_model::before_model(&payload)
@@ -147,21 +168,31 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
         Agent::Codex => codex::plan(&payload, &cwd),
         Agent::Gemini => gemini::plan(&payload, &cwd),
     };
-    let (cwd, files, with_dependents) = match plan {
+    // Files a shell command changed since the session's snapshot, if any.
+    let changed = workspace_root()
+        .map(|ws| shell::changed_since(&payload, &ws))
+        .unwrap_or_default();
+    let (cwd, mut files, with_dependents) = match plan {
         Ok(Plan::Check {
             cwd,
             files,
             with_dependents,
         }) => (cwd, files, with_dependents),
-        Ok(Plan::Skip(why)) => {
+        Ok(Plan::Skip(why)) if changed.is_empty() => {
             tracing::debug!(agent = agent.name(), why, "hook skipped");
             return;
         }
+        Ok(Plan::Skip(_)) => (event_cwd(&payload, &cwd), Vec::new(), false),
         Err(e) => {
             malformed(&e);
             return;
         }
     };
+    for file in changed {
+        if !files.contains(&file) {
+            files.push(file);
+        }
+    }
     let Some((report, opts)) =
         check(root.as_deref(), &cwd, files, with_dependents, no_daemon).await
     else {

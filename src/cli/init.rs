@@ -64,29 +64,48 @@ fn target(agent: Agent) -> Target {
     match agent {
         Agent::Claude => Target {
             event: "PostToolUse",
-            matcher: CLAUDE_MATCHER,
+            matcher: "Write|Edit|Bash",
             project_file: ".claude/settings.json",
             user_file: || home().map(|h| h.join(".claude/settings.json")),
         },
         Agent::Codex => Target {
             event: "PostToolUse",
-            matcher: "apply_patch",
+            matcher: "apply_patch|Bash",
             project_file: ".codex/hooks.json",
             user_file: || codex_home().map(|dir| dir.join("hooks.json")),
         },
         Agent::Gemini => Target {
             event: "AfterTool",
-            matcher: "write_file|replace",
+            matcher: "write_file|replace|run_shell_command",
             project_file: ".gemini/settings.json",
             user_file: || home().map(|h| h.join(".gemini/settings.json")),
         },
     }
 }
 
-/// Claude Code's edit tools (`MultiEdit` is gone since 2.x; an old
-/// squiggle group matching it is rewritten to this).
-const CLAUDE_MATCHER: &str = "Write|Edit";
-const OLD_CLAUDE_MATCHER: &str = "Write|Edit|MultiEdit";
+/// Matchers earlier squiggle releases wrote for the main event; a squiggle
+/// group with one of them is brought up to date once (Claude Code's
+/// `MultiEdit` is gone since 2.x; shell tools are watched now).
+fn old_matchers(agent: Agent) -> &'static [&'static str] {
+    match agent {
+        Agent::Claude => &["Write|Edit|MultiEdit", "Write|Edit"],
+        Agent::Codex => &["apply_patch"],
+        Agent::Gemini => &["write_file|replace"],
+    }
+}
+
+/// The other events squiggle's hook listens to: before a shell command
+/// (the workspace snapshot, see `hook/shell.rs`), and Gemini's BeforeModel
+/// (the unescaped hand-over, see `hook/gemini_model.rs`).
+fn extra_events(agent: Agent) -> &'static [(&'static str, Option<&'static str>)] {
+    match agent {
+        Agent::Claude | Agent::Codex => &[("PreToolUse", Some("Bash"))],
+        Agent::Gemini => &[
+            ("BeforeTool", Some("run_shell_command")),
+            ("BeforeModel", None),
+        ],
+    }
+}
 
 /// `$CODEX_HOME`, else `~/.codex`.
 pub(crate) fn codex_home() -> Option<PathBuf> {
@@ -207,9 +226,10 @@ pub async fn run(args: Args) -> u8 {
 /// Records (with `--trust-hook`) or checks Codex's trust in squiggle's hook
 /// in `hooks` (the file at `path`), saying what is left to do.
 fn codex_hook_trust(path: &Path, hooks: &Json, trust: bool) -> u8 {
-    let Some(found) = codex_trust::find(hooks, path, |c| runs_hook(c, Agent::Codex)) else {
+    let found = codex_trust::find(hooks, path, |c| runs_hook(c, Agent::Codex));
+    if found.is_empty() {
         return 0;
-    };
+    }
     let Some(config_path) = codex_home().map(|d| d.join("config.toml")) else {
         eprintln!("squiggle init: HOME is not set, so Codex's config.toml is unknown");
         return 2;
@@ -224,18 +244,36 @@ fn codex_hook_trust(path: &Path, hooks: &Json, trust: bool) -> u8 {
     };
     let step = "run `squiggle init codex --trust-hook`, or trust `squiggle hook codex` in Codex's /hooks screen";
     if !trust {
-        match codex_trust::status(&config, &found) {
-            Ok(codex_trust::Status::Trusted) => crate::outln!("Codex trusts this hook"),
-            _ => crate::outln!("note: Codex runs this hook only once you trust it: {step}"),
+        let trusted = found
+            .iter()
+            .all(|f| codex_trust::status(&config, f) == Ok(codex_trust::Status::Trusted));
+        if trusted {
+            crate::outln!("Codex trusts this hook");
+        } else {
+            crate::outln!("note: Codex runs this hook only once you trust it: {step}");
         }
         crate::outln!(
             "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
         );
         return 0;
     }
-    match codex_trust::trust(&config, &found) {
-        Ok(None) => crate::outln!("Codex already trusts this hook ({})", config_path.display()),
-        Ok(Some(text)) => {
+    let mut text = config.clone();
+    for f in &found {
+        match codex_trust::trust(&text, f) {
+            Ok(Some(next)) => text = next,
+            Ok(None) => {}
+            Err(why) => {
+                eprintln!(
+                    "squiggle init: {}: {why}; it was not changed",
+                    config_path.display()
+                );
+                return 2;
+            }
+        }
+    }
+    match (text != config).then_some(text) {
+        None => crate::outln!("Codex already trusts this hook ({})", config_path.display()),
+        Some(text) => {
             if let Err(e) = write_atomic(&config_path, text.as_bytes()) {
                 eprintln!("squiggle init: cannot write {}: {e}", config_path.display());
                 return 2;
@@ -244,13 +282,6 @@ fn codex_hook_trust(path: &Path, hooks: &Json, trust: bool) -> u8 {
                 "trusted the hook for Codex in {} ([hooks.state])",
                 config_path.display()
             );
-        }
-        Err(why) => {
-            eprintln!(
-                "squiggle init: {}: {why}; it was not changed",
-                config_path.display()
-            );
-            return 2;
         }
     }
     crate::outln!(
@@ -276,8 +307,8 @@ fn note(agent: Agent) -> Option<&'static str> {
 fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
     let target = target(agent);
     let mut changed = add_group(settings, agent, target.event, Some(target.matcher))?;
-    if agent == Agent::Gemini {
-        changed |= add_group(settings, agent, "BeforeModel", None)?;
+    for &(event, matcher) in extra_events(agent) {
+        changed |= add_group(settings, agent, event, matcher)?;
     }
     Ok(changed)
 }
@@ -313,17 +344,20 @@ fn add_group(
         .flatten()
         .any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent)));
     if present {
-        // An older init matched Claude Code's retired MultiEdit tool.
+        // A group an older init wrote gets the current matcher.
         let mut changed = false;
         for group in groups.iter_mut() {
             let ours = matches!(group.get("hooks"), Some(Json::Array(hooks))
                 if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))));
-            if agent == Agent::Claude
+            let old = matches!(group.get("matcher"), Some(Json::String(m))
+                if old_matchers(agent).contains(&m.as_str()));
+            if let Some(new) = matcher
                 && ours
-                && group.get("matcher") == Some(&Json::str(OLD_CLAUDE_MATCHER))
+                && old
+                && event == target(agent).event
                 && let Some(m) = group.entry("matcher", Json::Null)
             {
-                *m = Json::str(CLAUDE_MATCHER);
+                *m = Json::str(new);
                 changed = true;
             }
         }
@@ -366,32 +400,35 @@ mod tests {
     fn each_agent_gets_its_own_shape() {
         assert_eq!(
             merged("{}", Agent::Claude).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
         );
         assert_eq!(
             merged("{}", Agent::Codex).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
         );
+        let g = r#"{"name":"squiggle","type":"command","command":"squiggle hook gemini"}"#;
         assert_eq!(
             merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
-            r#"{"theme":"x","hooks":{"BeforeTool":[],"AfterTool":[{"matcher":"write_file|replace","hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}],"BeforeModel":[{"hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}]}}"#
+            format!(
+                r#"{{"theme":"x","hooks":{{"BeforeTool":[{{"matcher":"run_shell_command","hooks":[{g}]}}],"AfterTool":[{{"matcher":"write_file|replace|run_shell_command","hooks":[{g}]}}],"BeforeModel":[{{"hooks":[{g}]}}]}}}}"#
+            )
         );
     }
 
     #[test]
     fn an_existing_squiggle_hook_counts_even_with_a_path() {
-        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}]}}"#;
+        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
         assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
         // Another agent's hook is not this one's.
         assert!(merged(text, Agent::Codex).0);
     }
 
     #[test]
-    fn the_retired_multiedit_matcher_is_dropped_once() {
+    fn an_older_init_is_brought_up_to_date_once() {
         let old = r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
         let (changed, text) = merged(old, Agent::Claude);
         assert!(changed);
-        assert_eq!(text, old.replace("|MultiEdit", ""));
+        assert_eq!(text, merged("{}", Agent::Claude).1);
         assert_eq!(merged(&text, Agent::Claude), (false, text.clone()));
     }
 

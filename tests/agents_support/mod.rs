@@ -458,3 +458,7 @@ pub fn json_response(status: u16, v: &Value) -> axum::response::Response {
 pub const ORIGINAL: &str = "def greet(name: str) -> str:\n    return \"hi \" + name\n";
 pub const BROKEN_LINE: &str = "count: int = \"<tag> & more\"\n";
 pub const CLEAN: &str = "def double(x: int) -> int:\n    return x * 2\n";
+
+/// A shell command that breaks `ORIGINAL` in place (`greet` then returns an
+/// int where it declares `str`).
+pub const SED_BREAK: &str = "sed -i 's/return \"hi \" + name/return 1/' app.py";

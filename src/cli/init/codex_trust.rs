@@ -40,9 +40,29 @@ pub enum Status {
     Untrusted(Found),
 }
 
-/// Squiggle's PostToolUse handler in a parsed `hooks.json` at `path`.
-pub fn find(settings: &Json, path: &Path, is_ours: impl Fn(&str) -> bool) -> Option<Found> {
-    let Some(Json::Array(groups)) = settings.get("hooks")?.get("PostToolUse") else {
+/// The events squiggle's Codex hook uses, with the labels Codex keys and
+/// hashes them by.
+const EVENTS: [(&str, &str); 2] = [
+    ("PostToolUse", "post_tool_use"),
+    ("PreToolUse", "pre_tool_use"),
+];
+
+/// Squiggle's handler under each event of a parsed `hooks.json` at `path`.
+pub fn find(settings: &Json, path: &Path, is_ours: impl Fn(&str) -> bool) -> Vec<Found> {
+    EVENTS
+        .iter()
+        .filter_map(|&(event, label)| find_in(settings, path, event, label, &is_ours))
+        .collect()
+}
+
+fn find_in(
+    settings: &Json,
+    path: &Path,
+    event: &str,
+    label: &str,
+    is_ours: &impl Fn(&str) -> bool,
+) -> Option<Found> {
+    let Some(Json::Array(groups)) = settings.get("hooks")?.get(event) else {
         return None;
     };
     for (gi, group) in groups.iter().enumerate() {
@@ -61,16 +81,16 @@ pub fn find(settings: &Json, path: &Path, is_ours: impl Fn(&str) -> bool) -> Opt
                 _ => None,
             };
             return Some(Found {
-                key: format!("{}:post_tool_use:{gi}:{hi}", path.display()),
-                hash: hash(matcher, command, handler),
+                key: format!("{}:{label}:{gi}:{hi}", path.display()),
+                hash: hash(label, matcher, command, handler),
             });
         }
     }
     None
 }
 
-/// Codex's hash of one command handler under PostToolUse.
-fn hash(matcher: Option<&str>, command: &str, handler: &Json) -> String {
+/// Codex's hash of one command handler under the event `label`.
+fn hash(label: &str, matcher: Option<&str>, command: &str, handler: &Json) -> String {
     let timeout = match handler.get("timeout").or_else(|| handler.get("timeoutSec")) {
         Some(Json::Number(n)) => n.as_u64().unwrap_or(DEFAULT_TIMEOUT_SEC).max(1),
         _ => DEFAULT_TIMEOUT_SEC,
@@ -85,7 +105,7 @@ fn hash(matcher: Option<&str>, command: &str, handler: &Json) -> String {
     hook.insert("timeout".into(), timeout.into());
     hook.insert("type".into(), "command".into());
     let mut identity = serde_json::Map::new();
-    identity.insert("event_name".into(), "post_tool_use".into());
+    identity.insert("event_name".into(), label.into());
     identity.insert("hooks".into(), vec![serde_json::Value::Object(hook)].into());
     if let Some(m) = matcher {
         identity.insert("matcher".into(), m.into());
@@ -163,10 +183,11 @@ mod tests {
             r#"{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"other"}]},{"matcher":"apply_patch","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#,
         )
         .unwrap_or(Json::Null);
-        find(&settings, Path::new("/p/.codex/hooks.json"), |c| {
+        let mut all = find(&settings, Path::new("/p/.codex/hooks.json"), |c| {
             c.starts_with("squiggle")
-        })
-        .unwrap_or_else(|| panic!("not found"))
+        });
+        assert_eq!(all.len(), 1);
+        all.remove(0)
     }
 
     #[test]

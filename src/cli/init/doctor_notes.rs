@@ -16,13 +16,14 @@ pub fn notes(root: &Path) -> Vec<String> {
         let Some(hooks) = read_json(&path) else {
             continue;
         };
-        let Some(found) = codex_trust::find(&hooks, &path, |c| runs_hook(c, Agent::Codex)) else {
-            continue;
-        };
+        let found = codex_trust::find(&hooks, &path, |c| runs_hook(c, Agent::Codex));
         let config = codex_home()
             .and_then(|d| std::fs::read_to_string(d.join("config.toml")).ok())
             .unwrap_or_default();
-        if codex_trust::status(&config, &found) != Ok(codex_trust::Status::Trusted) {
+        if found
+            .iter()
+            .any(|f| codex_trust::status(&config, f) != Ok(codex_trust::Status::Trusted))
+        {
             notes.push(format!(
                 "codex: squiggle's hook in {} is not trusted, so Codex does not run it; run `squiggle init codex --trust-hook` or trust it in Codex's /hooks screen",
                 path.display()
