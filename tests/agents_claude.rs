@@ -137,3 +137,56 @@ async fn a_sed_through_bash_is_reported() {
         "an unchanged file was reported:\n{seen}"
     );
 }
+
+/// Five `Write`s of broken files in one model turn, per edit (PostToolUse)
+/// and in batch mode (`init claude --batch`, PostToolBatch): the model's
+/// next request carries every file's block, once per edit or once for the
+/// turn. Prints each run's wall time (a measurement, not an assertion).
+async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
+    let Some(program) = agents_support::require_agent("claude") else {
+        return (0, std::time::Duration::ZERO);
+    };
+    let project = Project::new();
+    project.init("claude", if batch { &["--batch"] } else { &[] });
+    let calls: Vec<Value> = (1..=5)
+        .map(|n| {
+            let file = project.root.join(format!("m{n}.py")).display().to_string();
+            json!({"name": "Write", "input": {"file_path": file,
+                "content": format!("value: int = \"{n}\"\n")}})
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let run = run(&project, &program, vec![Value::Array(calls)]).await;
+    let took = started.elapsed();
+    let seen = strings(run.after_step(0));
+    let blocks = seen.matches("<diagnostics file=\"m").count();
+    for n in 1..=5 {
+        let count = seen
+            .matches(&format!("<diagnostics file=\"m{n}.py\">"))
+            .count();
+        // Per edit, a Write also reports the other files it may break: the
+        // earlier files of the turn come back with every later Write.
+        assert!(
+            count == 1 || (!batch && count >= 1),
+            "m{n}.py's block is there {count} times\n{seen}\n{}",
+            run.log()
+        );
+    }
+    let contexts = seen.matches("hook additional context").count();
+    eprintln!(
+        "five writes, {} mode: {contexts} hook context(s), {blocks} blocks, agent run {took:?}",
+        if batch { "batch" } else { "per-edit" }
+    );
+    (contexts, took)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn five_writes_report_per_edit_or_once_per_turn() {
+    let (per_edit, _) = five_writes(false).await;
+    let (batched, _) = five_writes(true).await;
+    if per_edit == 0 && batched == 0 {
+        return; // skipped: no claude
+    }
+    assert_eq!(per_edit, 5);
+    assert_eq!(batched, 1);
+}

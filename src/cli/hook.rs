@@ -207,6 +207,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
         return;
     }
     let event = match agent {
+        Agent::Claude if payload["hook_event_name"] == claude::BATCH_EVENT => claude::BATCH_EVENT,
         Agent::Claude => claude::EVENT,
         Agent::Codex => codex::EVENT,
         Agent::Gemini => {

@@ -49,6 +49,11 @@ pub struct Args {
     /// runs no new or changed hook without it.
     #[arg(long)]
     pub trust_hook: bool,
+    /// Claude only: report once per model turn (`PostToolBatch`: every
+    /// file the turn's edits touched, checked in one wait) instead of after
+    /// each edit.
+    #[arg(long)]
+    pub batch: bool,
 }
 
 /// Where and how one agent runs its hooks.
@@ -132,6 +137,12 @@ pub async fn run(args: Args) -> u8 {
         );
         return 2;
     }
+    if args.batch && args.agent != Agent::Claude {
+        eprintln!(
+            "squiggle init: --batch is for claude only (Claude Code alone has PostToolBatch)"
+        );
+        return 2;
+    }
     let target = target(args.agent);
     let path = if args.user {
         match (target.user_file)() {
@@ -172,7 +183,12 @@ pub async fn run(args: Args) -> u8 {
         },
         _ => Json::Object(Vec::new()),
     };
-    let changed = match add_hook(&mut settings, args.agent) {
+    let added = if args.batch {
+        add_batch_hook(&mut settings)
+    } else {
+        add_hook(&mut settings, args.agent)
+    };
+    let changed = match added {
         Ok(changed) => changed,
         Err(why) => {
             eprintln!(
@@ -205,6 +221,12 @@ pub async fn run(args: Args) -> u8 {
     } else if let Err(e) = write_atomic(&path, content.as_bytes()) {
         eprintln!("squiggle init: cannot write {}: {e}", path.display());
         return 2;
+    } else if args.batch {
+        crate::outln!(
+            "added `{}` to {} (PostToolBatch: once per model turn; PreToolUse on Bash)",
+            command(args.agent),
+            path.display()
+        );
     } else {
         crate::outln!(
             "added `{}` to {} ({}, matcher \"{}\")",
@@ -212,6 +234,13 @@ pub async fn run(args: Args) -> u8 {
             path.display(),
             target.event,
             target.matcher
+        );
+    }
+    if args.batch && has_group(&settings, Agent::Claude, target.event) {
+        crate::outln!(
+            "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
+            path.display(),
+            target.event
         );
     }
     if args.agent == Agent::Codex {
@@ -313,6 +342,15 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
     Ok(changed)
 }
 
+/// Batch mode for Claude Code: `PostToolBatch` reports once per model turn
+/// (edit tools and shell commands alike), `PreToolUse` on `Bash` keeps the
+/// shell snapshot; no per-edit `PostToolUse`.
+fn add_batch_hook(settings: &mut Json) -> Result<bool, String> {
+    let mut changed = add_group(settings, Agent::Claude, "PostToolBatch", None)?;
+    changed |= add_group(settings, Agent::Claude, "PreToolUse", Some("Bash"))?;
+    Ok(changed)
+}
+
 /// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.
 fn add_group(
     settings: &mut Json,
@@ -376,6 +414,17 @@ fn add_group(
     group.push(("hooks".to_string(), Json::Array(vec![Json::Object(hook)])));
     groups.push(Json::Object(group));
     Ok(true)
+}
+
+/// Whether `hooks.<event>` has a group running `squiggle hook <agent>`.
+fn has_group(settings: &Json, agent: Agent, event: &str) -> bool {
+    let Some(Json::Array(groups)) = settings.get("hooks").and_then(|h| h.get(event)) else {
+        return false;
+    };
+    groups.iter().any(|g| {
+        matches!(g.get("hooks"), Some(Json::Array(hooks))
+            if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))))
+    })
 }
 
 /// `squiggle hook <agent>`, also with a path to the binary or extra flags.

@@ -1,6 +1,7 @@
 //! Just enough of Anthropic's Messages API (streamed as server-sent events)
 //! for Claude Code: a main request (one that offers the `Edit` tool) gets
-//! the script's next `tool_use` (a step is `{"name": …, "input": {…}}`),
+//! the script's next `tool_use` (a step is `{"name": …, "input": {…}}`, or
+//! an array of them for several calls in one turn),
 //! then a closing text; anything else (titles, token counts) gets a short
 //! text or an empty JSON answer.
 
@@ -69,29 +70,29 @@ fn end(stop: &str) -> [(&'static str, Value); 2] {
 }
 
 fn tool_use(step: &Value, index: usize, stream: bool) -> Response {
-    let id = format!("toolu_scripted_{index}");
+    let calls = match step {
+        Value::Array(calls) => calls.clone(),
+        one => vec![one.clone()],
+    };
+    let id = |k: usize| format!("toolu_scripted_{index}_{k}");
     if !stream {
-        let block =
-            json!({"type": "tool_use", "id": id, "name": step["name"], "input": step["input"]});
-        return json_response(200, &message(json!([block]), "tool_use"));
+        let blocks: Vec<Value> = calls
+            .iter()
+            .enumerate()
+            .map(|(k, c)| json!({"type": "tool_use", "id": id(k), "name": c["name"], "input": c["input"]}))
+            .collect();
+        return json_response(200, &message(json!(blocks), "tool_use"));
     }
-    let mut events = vec![
-        start(),
-        (
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0,
-            "content_block": {"type": "tool_use", "id": id, "name": step["name"], "input": {}}}),
-        ),
-        (
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0,
-            "delta": {"type": "input_json_delta", "partial_json": step["input"].to_string()}}),
-        ),
-        (
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-    ];
+    let mut events = vec![start()];
+    for (k, call) in calls.iter().enumerate() {
+        events.extend([
+            ("content_block_start", json!({"type": "content_block_start", "index": k,
+                "content_block": {"type": "tool_use", "id": id(k), "name": call["name"], "input": {}}})),
+            ("content_block_delta", json!({"type": "content_block_delta", "index": k,
+                "delta": {"type": "input_json_delta", "partial_json": call["input"].to_string()}})),
+            ("content_block_stop", json!({"type": "content_block_stop", "index": k})),
+        ]);
+    }
     events.extend(end("tool_use"));
     sse(&events)
 }
