@@ -390,3 +390,41 @@ fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
         "{text}"
     );
 }
+
+/// `report = "new"` through the daemon's hook path (issue 14, item 8): the
+/// hook remembers what it saw of a file, so an old error moved down by
+/// inserted lines stays hidden and only the edit's new one shows.
+#[test]
+fn report_new_hides_old_errors_through_the_daemon() {
+    let ws = Workspace::new();
+    let config = std::fs::read_to_string(ws.root.join(".squiggle.toml")).unwrap_or_default();
+    ws.write(".squiggle.toml", &format!("[lsp]\nreport = \"new\"\n\n{config}"));
+    let runtime = ws.outer.join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    let runtime_s = runtime.display().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
+        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
+    ];
+    let file = ws.write("n.fk", "ok\nx @error(old one)\n");
+    let payload = ws.claude(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+    );
+    // The first look at the file: nothing to compare with, all shown.
+    let first = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    assert_contains(&first, "ERROR [2:3] old one");
+    // Two lines inserted above the old error, one of them a new error.
+    ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
+    let second = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+        .args(["daemon", "stop", "--root"])
+        .arg(&ws.root)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .output();
+    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    assert_contains(&second, "ERROR [2:3] new one");
+    assert!(!second.contains("old one"), "{second}");
+    assert_contains(&second, "from before this edit");
+}

@@ -12,6 +12,7 @@
 //! [`CheckReport`] is the one function [`check`], so that a warm daemon can
 //! take its place later.
 
+mod baseline;
 mod claude;
 mod codex;
 mod gemini;
@@ -193,7 +194,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
             files.push(file);
         }
     }
-    let Some((report, opts)) =
+    let Some((report, opts, ws)) =
         check(root.as_deref(), &cwd, files, with_dependents, no_daemon).await
     else {
         return;
@@ -202,7 +203,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
         Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
         Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
     };
-    let text = reply::feedback(&report, &opts, max);
+    let text = reply::feedback(&report, &opts, &ws, max);
     if text.is_empty() {
         return;
     }
@@ -222,15 +223,16 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
 
 async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
     let files = files.into_iter().map(|f| cwd.join(f)).collect();
-    if let Some((report, opts)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
-        let text = reply::feedback(&report, &opts, reply::MAX_CONTEXT_CHARS);
+    if let Some((report, opts, ws)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
+        let text = reply::feedback(&report, &opts, &ws, reply::MAX_CONTEXT_CHARS);
         if !text.is_empty() {
             emit(&text);
         }
     }
 }
 
-/// Checks `files` in one engine call and shuts the servers down; `None`
+/// Checks `files` in one engine call and shuts the servers down, returning
+/// the report, how to render it and the workspace root; `None`
 /// (after a note on stderr) when no engine could be built. The one place a
 /// hook gets its [`CheckReport`]: a warm daemon can answer here instead.
 pub async fn check(
@@ -239,7 +241,7 @@ pub async fn check(
     files: Vec<PathBuf>,
     with_dependents: bool,
     no_daemon: bool,
-) -> Option<(CheckReport, RenderOptions)> {
+) -> Option<(CheckReport, RenderOptions, PathBuf)> {
     let opts = EngineOptions {
         root: root.map(Path::to_path_buf),
         ..Default::default()
@@ -258,7 +260,7 @@ pub async fn check(
         .collect();
     let render = engine.render_options();
     let report = super::warm::check(&engine, files, with_dependents, no_daemon).await;
-    Some((report, render))
+    Some((report, render, engine.workspace.root().to_path_buf()))
 }
 
 fn malformed(e: &Malformed) {

@@ -2,6 +2,8 @@
 //! (edited files first, then other files), capped for the agent's context,
 //! and the JSON envelope the agents read it from.
 
+use std::path::Path;
+
 use crate::engine::CheckReport;
 use crate::render::{RenderOptions, render_feedback};
 
@@ -18,10 +20,10 @@ const TRUNCATED: &str = "... (truncated)\n";
 const CLOSE: &str = "</diagnostics>\n";
 
 /// The rendered feedback for a check, `""` when there is nothing to show.
-/// The hook has no earlier check of these files, so every diagnostic counts
-/// as the edit's own, as it does for a first edit through the wrapped tools.
-pub fn feedback(report: &CheckReport, opts: &RenderOptions, max: usize) -> String {
-    let edited = report.file_blocks();
+/// With `report = "new"`, diagnostics the hook saw at its last look at a
+/// file are left out (see `baseline`).
+pub fn feedback(report: &CheckReport, opts: &RenderOptions, root: &Path, max: usize) -> String {
+    let edited = super::baseline::apply(report.file_blocks(), root, opts.report);
     let others = report.other_blocks();
     cap(render_feedback(&edited, &others, opts), max)
 }
