@@ -398,7 +398,10 @@ fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
 fn report_new_hides_old_errors_through_the_daemon() {
     let ws = Workspace::new();
     let config = std::fs::read_to_string(ws.root.join(".squiggle.toml")).unwrap_or_default();
-    ws.write(".squiggle.toml", &format!("[lsp]\nreport = \"new\"\n\n{config}"));
+    ws.write(
+        ".squiggle.toml",
+        &format!("[lsp]\nreport = \"new\"\n\n{config}"),
+    );
     let runtime = ws.outer.join("run");
     std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
     let runtime_s = runtime.display().to_string();

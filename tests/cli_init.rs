@@ -40,6 +40,14 @@ impl Project {
             .unwrap_or_else(|e| panic!("run squiggle: {e}"))
     }
 
+    fn write_home(&self, rel: &str, text: &str) {
+        let path = self.home.join(rel);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write ~/{rel}: {e}"));
+    }
+
     fn write(&self, rel: &str, text: &str) -> PathBuf {
         let path = self.root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
@@ -182,4 +190,44 @@ fn codex_and_gemini_files_are_created_in_their_places() {
         "{gemini}"
     );
     assert!(!p.root.join(".gemini").exists());
+}
+
+/// `init codex --trust-hook` records Codex's trust in both squiggle entries
+/// (PostToolUse and PreToolUse), keeps the rest of config.toml, and changes
+/// nothing the second time; without the flag, init says what to do.
+#[test]
+fn codex_trust_hook_is_recorded_once_and_kept_apart() {
+    let p = Project::new();
+    p.write_home(".codex/config.toml", "model = \"gpt-5.5\"\n# mine\n");
+    let said = ok(&p.init(&["codex"]));
+    assert!(said.contains("--trust-hook"), "{said}");
+    let said = ok(&p.init(&["codex", "--trust-hook"]));
+    assert!(said.contains("trusted the hook for Codex"), "{said}");
+    let config = read(&p.home.join(".codex/config.toml"));
+    assert!(
+        config.starts_with("model = \"gpt-5.5\"\n# mine\n"),
+        "{config}"
+    );
+    let hooks = p.root.join(".codex/hooks.json").display().to_string();
+    for event in ["post_tool_use", "pre_tool_use"] {
+        let header = format!("[hooks.state.\"{hooks}:{event}:0:0\"]\ntrusted_hash = \"sha256:");
+        assert!(config.contains(&header), "{config}");
+    }
+    let said = ok(&p.init(&["codex", "--trust-hook"]));
+    assert!(said.contains("already trusts"), "{said}");
+    assert_eq!(read(&p.home.join(".codex/config.toml")), config);
+    let said = ok(&p.init(&["codex"]));
+    assert!(said.contains("Codex trusts this hook"), "{said}");
+}
+
+#[test]
+fn trust_hook_and_batch_belong_to_one_agent_each() {
+    let p = Project::new();
+    assert_eq!(p.init(&["claude", "--trust-hook"]).status.code(), Some(2));
+    assert_eq!(p.init(&["gemini", "--batch"]).status.code(), Some(2));
+    let said = ok(&p.init(&["claude", "--batch"]));
+    assert!(said.contains("PostToolBatch"), "{said}");
+    let settings = read(&p.root.join(".claude/settings.json"));
+    assert!(settings.contains("\"PostToolBatch\""), "{settings}");
+    assert!(!settings.contains("\"PostToolUse\""), "{settings}");
 }
