@@ -1,9 +1,13 @@
 //! `squiggle hook`: the agent's own edit tools stay in charge, and squiggle
-//! runs after them as a hook. Each agent sends its post-tool event as JSON on
-//! stdin (`claude`: Claude Code's PostToolUse, `codex`: Codex's PostToolUse
-//! for `apply_patch`, `gemini`: Gemini CLI's AfterTool); squiggle checks the
-//! files the tool touched and replies with the rendered diagnostics as extra
-//! context for the model, or with nothing when there is nothing to report.
+//! runs after them as a hook. Each agent sends its events as JSON on stdin
+//! (`claude`: Claude Code's PostToolUse, or PostToolBatch in batch mode;
+//! `codex`: Codex's PostToolUse for `apply_patch`; `gemini`: Gemini CLI's
+//! AfterTool, whose block goes to the model through BeforeModel, see
+//! `gemini_model`); squiggle checks the files the tool touched and replies
+//! with the rendered diagnostics as extra context for the model, or with
+//! nothing when there is nothing to report. Before a shell command
+//! (PreToolUse, BeforeTool) it snapshots the workspace so that the next
+//! after-tool event reports what the command changed (`shell`).
 //! `--file PATH…` is the same check for any other host, printing the text.
 //!
 //! A hook must never get in the agent's way: malformed input, a broken
@@ -34,9 +38,9 @@ use crate::render::RenderOptions;
 /// The agents squiggle has hook adapters (and `init` entries) for.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
-    /// Claude Code: PostToolUse for Write and Edit.
+    /// Claude Code: PostToolUse for Write, Edit and Bash (PreToolUse on Bash).
     Claude,
-    /// OpenAI Codex: PostToolUse for apply_patch.
+    /// OpenAI Codex: PostToolUse for apply_patch and Bash (PreToolUse on Bash).
     Codex,
     /// Gemini CLI: AfterTool for write_file and replace, BeforeModel to
     /// hand the block to the model unescaped.

@@ -244,78 +244,11 @@ pub async fn run(args: Args) -> u8 {
         );
     }
     if args.agent == Agent::Codex {
-        return codex_hook_trust(&path, &settings, args.trust_hook);
+        return codex_trust::record_or_check(&path, &settings, args.trust_hook);
     }
     if let Some(note) = note(args.agent) {
         crate::outln!("{note}");
     }
-    0
-}
-
-/// Records (with `--trust-hook`) or checks Codex's trust in squiggle's hook
-/// in `hooks` (the file at `path`), saying what is left to do.
-fn codex_hook_trust(path: &Path, hooks: &Json, trust: bool) -> u8 {
-    let found = codex_trust::find(hooks, path, |c| runs_hook(c, Agent::Codex));
-    if found.is_empty() {
-        return 0;
-    }
-    let Some(config_path) = codex_home().map(|d| d.join("config.toml")) else {
-        eprintln!("squiggle init: HOME is not set, so Codex's config.toml is unknown");
-        return 2;
-    };
-    let config = match std::fs::read_to_string(&config_path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            eprintln!("squiggle init: cannot read {}: {e}", config_path.display());
-            return 2;
-        }
-    };
-    let step = "run `squiggle init codex --trust-hook`, or trust `squiggle hook codex` in Codex's /hooks screen";
-    if !trust {
-        let trusted = found
-            .iter()
-            .all(|f| codex_trust::status(&config, f) == Ok(codex_trust::Status::Trusted));
-        if trusted {
-            crate::outln!("Codex trusts this hook");
-        } else {
-            crate::outln!("note: Codex runs this hook only once you trust it: {step}");
-        }
-        crate::outln!(
-            "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
-        );
-        return 0;
-    }
-    let mut text = config.clone();
-    for f in &found {
-        match codex_trust::trust(&text, f) {
-            Ok(Some(next)) => text = next,
-            Ok(None) => {}
-            Err(why) => {
-                eprintln!(
-                    "squiggle init: {}: {why}; it was not changed",
-                    config_path.display()
-                );
-                return 2;
-            }
-        }
-    }
-    match (text != config).then_some(text) {
-        None => crate::outln!("Codex already trusts this hook ({})", config_path.display()),
-        Some(text) => {
-            if let Err(e) = write_atomic(&config_path, text.as_bytes()) {
-                eprintln!("squiggle init: cannot write {}: {e}", config_path.display());
-                return 2;
-            }
-            crate::outln!(
-                "trusted the hook for Codex in {} ([hooks.state])",
-                config_path.display()
-            );
-        }
-    }
-    crate::outln!(
-        "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
-    );
     0
 }
 

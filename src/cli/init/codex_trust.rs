@@ -19,6 +19,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::ordered::Json;
+use super::{Agent, runs_hook};
 
 /// Codex's default hook timeout, part of the hashed identity.
 const DEFAULT_TIMEOUT_SEC: u64 = 600;
@@ -172,6 +173,73 @@ pub fn trust(config: &str, found: &Found) -> Result<Option<String>, String> {
         )),
         Err(e) => Err(format!("recording the trust would break the file ({e})")),
     }
+}
+
+/// Records (with `--trust-hook`) or checks Codex's trust in squiggle's hook
+/// in `hooks` (the file at `path`), saying what is left to do.
+pub fn record_or_check(path: &Path, hooks: &Json, record: bool) -> u8 {
+    let found = find(hooks, path, |c| runs_hook(c, Agent::Codex));
+    if found.is_empty() {
+        return 0;
+    }
+    let Some(config_path) = super::codex_home().map(|d| d.join("config.toml")) else {
+        eprintln!("squiggle init: HOME is not set, so Codex's config.toml is unknown");
+        return 2;
+    };
+    let config = match std::fs::read_to_string(&config_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            eprintln!("squiggle init: cannot read {}: {e}", config_path.display());
+            return 2;
+        }
+    };
+    let step = "run `squiggle init codex --trust-hook`, or trust `squiggle hook codex` in Codex's /hooks screen";
+    if !record {
+        let trusted = found
+            .iter()
+            .all(|f| status(&config, f) == Ok(Status::Trusted));
+        if trusted {
+            crate::outln!("Codex trusts this hook");
+        } else {
+            crate::outln!("note: Codex runs this hook only once you trust it: {step}");
+        }
+        crate::outln!(
+            "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
+        );
+        return 0;
+    }
+    let mut text = config.clone();
+    for f in &found {
+        match trust(&text, f) {
+            Ok(Some(next)) => text = next,
+            Ok(None) => {}
+            Err(why) => {
+                eprintln!(
+                    "squiggle init: {}: {why}; it was not changed",
+                    config_path.display()
+                );
+                return 2;
+            }
+        }
+    }
+    match (text != config).then_some(text) {
+        None => crate::outln!("Codex already trusts this hook ({})", config_path.display()),
+        Some(text) => {
+            if let Err(e) = crate::edit::write_atomic(&config_path, text.as_bytes()) {
+                eprintln!("squiggle init: cannot write {}: {e}", config_path.display());
+                return 2;
+            }
+            crate::outln!(
+                "trusted the hook for Codex in {} ([hooks.state])",
+                config_path.display()
+            );
+        }
+    }
+    crate::outln!(
+        "note: Codex loads a project's .codex/hooks.json only when the project is trusted"
+    );
+    0
 }
 
 #[cfg(test)]
