@@ -46,7 +46,7 @@ pub async fn check_trusting(
         }
     }
     let inputs: Vec<FileInput> = files.into_iter().map(FileInput::on_disk).collect();
-    let report = if with_dependents {
+    let report = if engine.reports_other_files(with_dependents) {
         engine.check_with_dependents(inputs).await
     } else {
         engine.check_files(inputs, false).await

@@ -33,6 +33,9 @@ use crate::workspace::{PathClass, project_root};
 pub struct FileInput {
     pub path: PathBuf,
     pub content: Option<Arc<str>>,
+    /// The text before the edit, when the caller knows it (see
+    /// `WaitProfile::open_then_change`).
+    pub before: Option<Arc<str>>,
 }
 
 impl FileInput {
@@ -40,6 +43,7 @@ impl FileInput {
         FileInput {
             path: path.into(),
             content: None,
+            before: None,
         }
     }
 }
@@ -51,6 +55,7 @@ struct Pending {
     root: PathBuf,
     canonical: PathBuf,
     text: Arc<str>,
+    before: Option<Arc<str>>,
     relative: String,
 }
 
@@ -319,6 +324,7 @@ impl Engine {
                 root,
                 canonical: canonical.clone(),
                 text: text.clone(),
+                before: input.before.clone(),
                 relative: relative.clone(),
             });
         }
@@ -394,6 +400,15 @@ impl Engine {
             self.config.diagnostic_timeout
         };
         let deadline = started + budget.max(Duration::from_millis(1));
+        if let Some(before) = &p.before
+            && server.spec.wait.open_then_change
+            && client.document(&p.canonical).is_none()
+        {
+            let opened = client
+                .sync_document(&p.canonical, &p.language, before.clone())
+                .await;
+            client.diagnostics_for(&opened, deadline).await;
+        }
         let doc = client
             .sync_document(&p.canonical, &p.language, p.text.clone())
             .await;
@@ -422,7 +437,7 @@ impl Engine {
     }
 
     /// Diagnostics the running servers hold for files other than the checked
-    /// ones, normalized against the server's copy (or the file on disk).
+    /// ones, from the servers involved in the check.
     fn other_files(&self, check: &CheckReport) -> BTreeMap<String, Vec<Diagnostic>> {
         let involved: Vec<&str> = check
             .files
@@ -436,16 +451,23 @@ impl Engine {
             .filter_map(|f| f.canonical.as_ref())
             .map(|p| uri::from_path(p))
             .collect();
-        let mut others: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-        for client in self
-            .pool
-            .clients()
-            .iter()
-            .filter(|c| involved.contains(&c.server_id()))
-        {
+        self.known_diagnostics(|server, file_uri| {
+            involved.contains(&server) && !checked.contains(file_uri)
+        })
+    }
+
+    /// What the running servers last said for every file of the workspace
+    /// that `wanted(server id, file uri)`, normalized against the server's
+    /// copy of the file (or the file on disk), merged across servers.
+    pub(super) fn known_diagnostics(
+        &self,
+        wanted: impl Fn(&str, &str) -> bool,
+    ) -> BTreeMap<String, Vec<Diagnostic>> {
+        let mut known: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for client in self.pool.clients() {
             let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
             for (file_uri, diagnostics) in client.known_diagnostics() {
-                if checked.contains(&file_uri) {
+                if !wanted(client.server_id(), &file_uri) {
                     continue;
                 }
                 let Some(path) = uri::to_path(&file_uri) else {
@@ -463,13 +485,13 @@ impl Engine {
                 };
                 let normalized =
                     normalize(&diagnostics, &text, encoding, &relative, client.server_id());
-                others.entry(relative).or_default().extend(normalized);
+                known.entry(relative).or_default().extend(normalized);
             }
         }
-        for list in others.values_mut() {
+        for list in known.values_mut() {
             sort_and_dedupe(list);
         }
-        others
+        known
     }
 }
 

@@ -135,6 +135,12 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
     if let Some(ms) = o.stale_window_ms {
         server.spec.wait.stale_window = Duration::from_millis(ms);
     }
+    if let Some(ms) = o.unchanged_quiet_ms {
+        server.spec.wait.unchanged_quiet = Duration::from_millis(ms);
+    }
+    if let Some(ms) = o.others_quiet_ms {
+        server.spec.wait.others_quiet = Duration::from_millis(ms);
+    }
 }
 
 /// The language id squiggle sends for `path` to `server`.
@@ -145,10 +151,14 @@ pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
     if let Some(ext) = ext
         && server.extensions.contains(&ext)
     {
+        // A configured extension always has a language id: the configured
+        // one, the known one, or (as editors do for a language they do not
+        // know) the extension without its dot.
         return server
             .language_id
             .clone()
-            .or_else(|| languages::language_id(path).map(str::to_string));
+            .or_else(|| languages::language_id(path).map(str::to_string))
+            .or_else(|| Some(ext.trim_start_matches('.').to_string()));
     }
     let lang = languages::language_id(path)?;
     server

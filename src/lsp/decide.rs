@@ -280,14 +280,10 @@ pub(crate) fn decide_other(
         });
     }
     match profile.others_done {
-        OthersDone::AfterEdited => rules.push(Rule {
-            at: now,
-            then: latest,
-        }),
         OthersDone::Quiet if !view.busy => {
             let quiet_from = view.last_publish.map_or(started, |t| t.max(started));
             rules.push(Rule {
-                at: quiet_from + profile.settle,
+                at: quiet_from + profile.others_quiet,
                 then: latest,
             });
         }

@@ -43,14 +43,12 @@ impl ProgressPattern {
 /// edited one, for a server that pushes (a pull is exact whatever this says).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OthersDone {
-    /// Once the edited file's own answer is in: the server publishes every
-    /// other file whose diagnostics changed before it (gopls), and does not
-    /// republish the rest, whose earlier diagnostics stand.
-    AfterEdited,
-    /// Once no publish for any file has arrived for the settle window after
-    /// the edited file's answer: the server publishes other files after the
-    /// edited one, with no signal when it is through (unversioned waves,
-    /// typescript-language-server).
+    /// Once no publish for any file has arrived for `others_quiet` after the
+    /// edited file's answer: the server publishes the other files whose
+    /// diagnostics changed around the edited one's, with no signal when it
+    /// is through, and does not republish the rest, whose earlier
+    /// diagnostics stand (gopls: one burst; typescript-language-server:
+    /// unversioned waves after the edited file's).
     #[default]
     Quiet,
     /// The server reports each file it rebuilds through a status
@@ -89,9 +87,18 @@ pub struct WaitProfile {
     pub check_end_grace: Duration,
     /// When other open files are current (see [`OthersDone`]).
     pub others_done: OthersDone,
+    /// For [`OthersDone::Quiet`]: how long the server must have published
+    /// nothing before other files' diagnostics are taken as current.
+    pub others_quiet: Duration,
     /// The server's per-file status notification, for
     /// [`OthersDone::RebuildStatus`].
     pub status_method: Option<String>,
+    /// The edited file's answer marks the end of the server's work only when
+    /// it answers a change, not an open (gopls answers an open at once, and
+    /// publishes the files that import it a pass later): a file the server
+    /// does not have open yet is opened with its text from before the edit,
+    /// that open's answer awaited, then changed.
+    pub open_then_change: bool,
 }
 
 impl Default for WaitProfile {
@@ -106,7 +113,9 @@ impl Default for WaitProfile {
             check_progress: Vec::new(),
             check_end_grace: Duration::ZERO,
             others_done: OthersDone::Quiet,
+            others_quiet: Duration::from_millis(150),
             status_method: None,
+            open_then_change: false,
         }
     }
 }

@@ -184,6 +184,7 @@ impl WireRenderOptions {
             max_lines: self.max_lines.unwrap_or(base.max_lines),
             include: self.include.unwrap_or(base.include),
             report: self.report.unwrap_or(base.report),
+            report_unknown: base.report_unknown,
         }
     }
 }

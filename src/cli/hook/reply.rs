@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::engine::CheckReport;
-use crate::render::{RenderOptions, render_feedback};
+use crate::render::{RenderOptions, render_feedback, render_unknown};
 
 /// The most characters one reply puts into the model's context: a hook
 /// must not flood it.
@@ -21,11 +21,21 @@ const CLOSE: &str = "</diagnostics>\n";
 
 /// The rendered feedback for a check, `""` when there is nothing to show.
 /// With `report = "new"`, diagnostics the hook saw at its last look at a
-/// file are left out (see `baseline`).
+/// file are left out (see `baseline`). Otherwise the text is
+/// `CheckReport::feedback`'s, unknowns line included.
 pub fn feedback(report: &CheckReport, opts: &RenderOptions, root: &Path, max: usize) -> String {
     let edited = super::baseline::apply(report.file_blocks(), root, opts.report);
-    let others = report.other_blocks();
-    cap(render_feedback(&edited, &others, opts), max)
+    let mut text = render_feedback(&edited, &report.other_blocks(), opts);
+    if opts.report_unknown {
+        let notes = render_unknown(&report.unknown());
+        if !notes.is_empty() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&notes);
+        }
+    }
+    cap(text, max)
 }
 
 /// Cuts `text` to at most `max` characters at a line boundary, closing a

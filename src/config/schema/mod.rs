@@ -35,6 +35,8 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "writeTools",
     "autoDetect",
     "report",
+    "otherFiles",
+    "reportUnknown",
     "daemonIdleMinutes",
     "trustedWorkspaces",
     "servers",
@@ -52,6 +54,8 @@ pub(super) const SERVER_KEYS: &[&str] = &[
     "settings",
     "settleMs",
     "staleWindowMs",
+    "unchangedQuietMs",
+    "othersQuietMs",
 ];
 
 /// Parses the text of one configuration file. `origin` is only used to name
@@ -112,6 +116,8 @@ impl Reader<'_> {
                 "writeTools" => out.write_tools = Some(self.boolean(&path, value)?),
                 "autoDetect" => out.auto_detect = Some(self.boolean(&path, value)?),
                 "report" => out.report = Some(self.report(&path, value)?),
+                "otherFiles" => out.other_files = Some(self.other_files(&path, value)?),
+                "reportUnknown" => out.report_unknown = Some(self.boolean(&path, value)?),
                 "daemonIdleMinutes" => {
                     let minutes =
                         self.non_negative(&path, value, "a non-negative integer (minutes)")?;
@@ -157,6 +163,14 @@ impl Reader<'_> {
                 "staleWindowMs" => {
                     let expected = "a non-negative integer (milliseconds)";
                     out.stale_window_ms = Some(self.non_negative(&path, value, expected)?);
+                }
+                "unchangedQuietMs" => {
+                    let expected = "a non-negative integer (milliseconds)";
+                    out.unchanged_quiet_ms = Some(self.non_negative(&path, value, expected)?);
+                }
+                "othersQuietMs" => {
+                    let expected = "a non-negative integer (milliseconds)";
+                    out.others_quiet_ms = Some(self.non_negative(&path, value, expected)?);
                 }
                 _ => return Err(self.unknown(&path, key, SERVER_KEYS)),
             }

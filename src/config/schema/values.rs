@@ -9,7 +9,7 @@ use toml::Value;
 
 use super::errors::{SEVERITIES, describe, segment};
 use super::{FileKind, Reader};
-use crate::config::{ConfigError, Report, Severity};
+use crate::config::{ConfigError, OtherFiles, Report, Severity};
 
 impl Reader<'_> {
     pub(super) fn boolean(&self, path: &str, value: &Value) -> Result<bool, ConfigError> {
@@ -194,6 +194,15 @@ impl Reader<'_> {
             Some("all") => Ok(Report::All),
             Some("new") => Ok(Report::New),
             _ => Err(self.expected(path, "\"all\" or \"new\"", value)),
+        }
+    }
+
+    pub(super) fn other_files(&self, path: &str, value: &Value) -> Result<OtherFiles, ConfigError> {
+        match value.as_str() {
+            Some("write") => Ok(OtherFiles::Write),
+            Some("all") => Ok(OtherFiles::All),
+            Some("none") => Ok(OtherFiles::None),
+            _ => Err(self.expected(path, "\"write\", \"all\" or \"none\"", value)),
         }
     }
 

@@ -240,31 +240,24 @@ fn partial_pull_repulls_on_refresh_and_stops_at_death_or_deadline() {
 fn others(rule: OthersDone) -> WaitProfile {
     WaitProfile {
         others_done: rule,
+        others_quiet: ms(300),
         ..profile(300, 0)
     }
 }
 
 #[test]
-fn another_file_after_the_edited_answer_gopls() {
+fn another_file_is_unknown_when_the_edited_answer_was_not_final() {
     let t0 = Instant::now();
-    let p = others(OthersDone::AfterEdited);
-    let done = OtherView {
-        edited_done: true,
-        ..OtherView::default()
-    };
-    assert_eq!(
-        decide_other(&done, &p, t0, t0 + ms(3000), t0),
-        Decision::Done(Outcome::Settled, Answer::Latest)
-    );
-    // The edited file's own wait never finished: nothing is known.
-    assert_eq!(
-        decide_other(&OtherView::default(), &p, t0, t0 + ms(3000), t0),
-        Decision::Done(Outcome::TimedOut, Answer::Unknown)
-    );
+    for rule in [OthersDone::Quiet, OthersDone::RebuildStatus] {
+        assert_eq!(
+            decide_other(&OtherView::default(), &others(rule), t0, t0 + ms(3000), t0),
+            Decision::Done(Outcome::TimedOut, Answer::Unknown)
+        );
+    }
 }
 
 #[test]
-fn another_file_once_the_server_is_quiet_typescript() {
+fn another_file_once_the_server_is_quiet() {
     let t0 = Instant::now();
     let p = others(OthersDone::Quiet);
     let view = OtherView {

@@ -1,16 +1,20 @@
 //! Go: gopls, rooted at the `go.work` workspace when there is one (anywhere
 //! above the file), else at the nearest module.
 
-use crate::registry::{OthersDone, RootStrategy, ServerSpec, WaitProfile, settle, spec};
+use std::time::Duration;
+
+use crate::registry::{RootStrategy, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
         root_strategy: RootStrategy::PreferFirstMarker,
-        // One versioned publish per change for the edited file, sent after
-        // those of every other file whose diagnostics changed; files whose
-        // diagnostics did not change are not republished (docs/servers.md).
+        // One versioned publish per change for the edited file, in one
+        // burst with those of the other files whose diagnostics changed;
+        // files whose diagnostics did not change are not republished. For
+        // an open the burst comes a pass later (docs/servers.md).
         wait: WaitProfile {
-            others_done: OthersDone::AfterEdited,
+            others_quiet: Duration::from_millis(50),
+            open_then_change: true,
             ..settle(0)
         },
         ..spec(

@@ -49,6 +49,7 @@ pub fn servers() -> Vec<ServerSpec> {
             wait: WaitProfile {
                 stale_window: Duration::from_millis(300),
                 unchanged_quiet: Duration::from_millis(2000),
+                others_quiet: Duration::from_millis(300),
                 ..settle(300)
             },
             ..spec(
