@@ -9,6 +9,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::engine::Engine;
 use crate::engine::tools::{ToolError, ToolResult};
@@ -129,8 +130,29 @@ fn stdin_text() -> Option<String> {
     }
 }
 
+/// How long the servers get to shut down after the result is out; a server
+/// that ignores `shutdown` and `exit` is killed when this runs out.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
+
+/// Prints the result, then stops the servers: the agent's answer never
+/// waits for a server that will not stop (issue 17: a server ignoring
+/// `shutdown` held the result back by seconds past the deadline).
 async fn finish(engine: &Engine, result: Result<ToolResult, ToolError>, json: bool) -> u8 {
-    engine.shutdown().await;
+    let code = print(result, json);
+    tracing::debug!("result printed; stopping the servers");
+    if tokio::time::timeout(SHUTDOWN_GRACE, engine.shutdown())
+        .await
+        .is_err()
+    {
+        // Dropping the unfinished shutdown drops its clients, which kills
+        // their process groups.
+        tracing::debug!("servers did not stop within {SHUTDOWN_GRACE:?}; killed");
+        engine.kill_servers();
+    }
+    code
+}
+
+fn print(result: Result<ToolResult, ToolError>, json: bool) -> u8 {
     match result {
         Ok(result) => {
             if json {
