@@ -119,10 +119,13 @@ fn go(root: &Path) -> PathBuf {
     root.join("pkg/p100/f50.go")
 }
 
+/// Writes a tree under the root and returns the file to scan for.
+type Generator = fn(&Path) -> PathBuf;
+
 fn bench(c_: &mut Criterion) {
     let mut group = c_.benchmark_group("dependents_scan_20000_files");
     group.sample_size(20);
-    let trees: [(&str, fn(&Path) -> PathBuf); 4] = [
+    let trees: [(&str, Generator); 4] = [
         ("typescript", typescript),
         ("python", python),
         ("c", c),
