@@ -314,7 +314,11 @@ impl LspClient {
                         .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
                     // A check begun after the change has ended, and no save
                     // went out since it began (a later save cancels it).
-                    check_done: state.check_ended > after && state.saved_at < state.check_ended,
+                    check_done: state.check_ended > after
+                        && state.saved_at < state.check_ended
+                        && state.check_ended_began_at.zip(state.saved_when).is_none_or(
+                            |(began, saved)| began >= saved + profile.check_save_debounce,
+                        ),
                     pushed: pushed.is_some(),
                     can_resave: self.can_resave(doc, &state),
                     dead: self.inner.is_dead(),

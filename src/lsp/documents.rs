@@ -146,6 +146,7 @@ impl LspClient {
             let mut state = lock(&self.inner.state);
             let now = self.inner.received.load(Ordering::Acquire);
             state.saved_at = state.saved_at.max(now);
+            state.saved_when = Some(std::time::Instant::now());
         }
         self.notify("textDocument/didSave", params);
     }

@@ -85,6 +85,11 @@ pub struct WaitProfile {
     /// How long a partial-pull wait stays once an on-save check begun after
     /// the change has ended (instead of the settle window).
     pub check_end_grace: Duration,
+    /// A check the server starts for a save begins at least this long after
+    /// the save (its own debounce): a check seen to begin sooner after our
+    /// save was started before it, and our save is about to cancel it, so
+    /// its end is not our answer.
+    pub check_save_debounce: Duration,
     /// When other open files are current (see [`OthersDone`]).
     pub others_done: OthersDone,
     /// For [`OthersDone::Quiet`]: how long the server must have published
@@ -112,6 +117,7 @@ impl Default for WaitProfile {
             background_progress: Vec::new(),
             check_progress: Vec::new(),
             check_end_grace: Duration::ZERO,
+            check_save_debounce: Duration::ZERO,
             others_done: OthersDone::Quiet,
             others_quiet: Duration::from_millis(150),
             status_method: None,

@@ -87,6 +87,7 @@ pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Valu
                     title: None,
                     message: None,
                     began: seq,
+                    began_at: std::time::Instant::now(),
                 });
                 inner.bump();
             }

@@ -107,6 +107,8 @@ pub struct Progress {
     pub message: Option<String>,
     /// `received` count when it began.
     pub began: u64,
+    /// When it began.
+    pub began_at: Instant,
 }
 
 /// A document as the server has it.
@@ -136,6 +138,10 @@ pub struct ClientState {
     pub check_ended: u64,
     /// `received` count when the latest didSave was sent (0: none).
     pub saved_at: u64,
+    /// When the check recorded in `check_ended` began.
+    pub check_ended_began_at: Option<Instant>,
+    /// When the latest didSave was sent.
+    pub saved_when: Option<Instant>,
     /// When the latest publish (for any document) was stored.
     pub last_publish: Option<Instant>,
     /// `received` count of the latest status notification per document
@@ -195,6 +201,7 @@ impl ClientState {
                         title: text("title"),
                         message: text("message"),
                         began: seq,
+                        began_at: Instant::now(),
                     },
                 );
             }
@@ -208,8 +215,10 @@ impl ClientState {
             Some("end") => {
                 if let Some(p) = self.progress.remove(&token)
                     && profile.is_check(&token, p.title.as_deref())
+                    && p.began > self.check_ended
                 {
-                    self.check_ended = self.check_ended.max(p.began);
+                    self.check_ended = p.began;
+                    self.check_ended_began_at = Some(p.began_at);
                 }
             }
             _ => {}

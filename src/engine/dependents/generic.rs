@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use super::walk::{Tree, read_head};
 
 /// Words that start an import line in most languages.
-const IMPORT_WORDS: &[&str] = &["import", "from", "require", "include", "use", "load"];
+const IMPORT_WORDS: &[&str] = &[
+    "import", "from", "require", "include", "use", "pub use", "mod", "pub mod", "load",
+];
 
 pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
     let Some(stem) = edited.file_stem().and_then(|s| s.to_str()) else {

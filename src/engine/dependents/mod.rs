@@ -57,9 +57,8 @@ impl Family {
 
 /// The files under `project_root` that the server (`serves`) handles and
 /// that import `edited`, nearest kind first and otherwise in path order, at
-/// most [`MAX_DEPENDENTS`]. Empty for Rust (cargo checks the crate whole);
-/// for a language squiggle does not resolve, a guess from import lines
-/// naming the file's stem ([`generic`]).
+/// most [`MAX_DEPENDENTS`]. For Rust and for a language squiggle does not
+/// resolve, a guess from import lines naming the file's stem ([`generic`]).
 pub fn likely_dependents(
     edited: &Path,
     project_root: &Path,
@@ -68,10 +67,10 @@ pub fn likely_dependents(
     let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
     let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
     let Some(family) = Family::of(&edited) else {
-        // Rust: cargo checks the crate whole; nothing to open.
-        if edited.extension().is_some_and(|e| e == "rs") {
-            return Vec::new();
-        }
+        // Rust (cargo checks the crate whole, but rust-analyzer pulls each
+        // open file's own diagnostics, and an opened importer's wait holds
+        // for the check) and languages squiggle does not resolve: the
+        // files whose `use` / `mod` / import lines name the file's stem.
         let mut found = generic::importers(&edited, &root, &serves);
         found.truncate(MAX_DEPENDENTS);
         return found;

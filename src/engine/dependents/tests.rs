@@ -268,13 +268,15 @@ fn go_same_package_files_then_importers_of_its_path() {
 }
 
 #[test]
-fn rust_and_unknown_languages_have_no_openings() {
+fn rust_and_unknown_languages_fall_back_to_import_lines_naming_the_stem() {
     let p = Project::new(&[
-        ("src/lib.rs", "pub mod a;\n"),
-        ("src/a.rs", "use crate::lib;\n"),
+        ("src/geometry.rs", "pub fn area() {}\n"),
+        ("src/main.rs", "mod geometry;\nuse geometry::area;\n"),
+        ("src/other.rs", "fn geometry() {}\n"),
         ("x/lib.zig", "const a = @import(\"lib.zig\");\n"),
+        ("x/app.zig", "const b = 1;\n"),
     ]);
-    assert!(p.importers("src/lib.rs").is_empty());
+    assert_eq!(p.importers("src/geometry.rs"), ["src/main.rs"]);
     assert!(p.importers("x/lib.zig").is_empty());
 }
 

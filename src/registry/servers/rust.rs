@@ -24,6 +24,8 @@ pub fn servers() -> Vec<ServerSpec> {
                 ProgressPattern::title("clippy"),
             ],
             check_end_grace: Duration::from_millis(100),
+            // It waits 50 ms after a save for more before it starts cargo.
+            check_save_debounce: Duration::from_millis(50),
             ..settle(300)
         },
         ..spec(
