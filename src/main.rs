@@ -15,7 +15,7 @@ use squiggle::engine::tools::{ToolError, ToolResult};
 #[derive(Parser)]
 #[command(
     name = "squiggle",
-    version,
+    version = env!("SQUIGGLE_VERSION"),
     about = "Language-server diagnostics for the exact bytes an agent just wrote"
 )]
 struct Cli {
