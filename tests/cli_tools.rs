@@ -15,11 +15,19 @@ struct Workspace {
 
 impl Workspace {
     fn new() -> Workspace {
+        let script = r#"{\"diagnosticMode\":\"pull\"}"#;
+        Workspace::with_server(&format!(
+            "extensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n"
+        ))
+    }
+
+    /// A workspace whose `.squiggle.toml` runs the fake as `[lsp.servers.fake]`
+    /// with its `command` and then `server`'s lines.
+    fn with_server(server: &str) -> Workspace {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let config_home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let script = r#"{\"diagnosticMode\":\"pull\"}"#;
         let config = format!(
-            "[lsp]\ndiagnosticTimeout = 5000\n\n[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n",
+            "[lsp]\ndiagnosticTimeout = 5000\n\n[lsp.servers.fake]\ncommand = \"{}\"\n{server}",
             env!("CARGO_BIN_EXE_squiggle-fake-lsp")
         );
         std::fs::write(dir.path().join(".squiggle.toml"), config).unwrap_or_else(|e| panic!("{e}"));
@@ -31,7 +39,13 @@ impl Workspace {
     }
 
     fn run(&self, args: &[&str], stdin: &str) -> Output {
+        self.run_with(args, stdin, "")
+    }
+
+    /// `run` with `RUST_LOG` set to `log` (squiggle's logs go to stderr).
+    fn run_with(&self, args: &[&str], stdin: &str, log: &str) -> Output {
         let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .env("RUST_LOG", log)
             .args(args)
             .arg("--root")
             .arg(self.dir.path())
@@ -200,4 +214,117 @@ fn apply_patch_is_all_or_nothing_and_json_carries_structure() {
             .as_str()
             .is_some_and(|f| f.starts_with("LSP errors detected in edited files, please fix:"))
     );
+}
+
+/// Issue 17: the custom server of `docs/configuration.md` without a
+/// `languageId` served nothing (no language id for an unknown extension)
+/// while `status` called it available. Its language id is now the extension
+/// without the dot, as editors do.
+#[test]
+fn a_custom_server_without_a_language_id_starts() {
+    let ws = Workspace::with_server("args = []\nextensions = [\".zzq\"]\n");
+    std::fs::write(ws.path("a.zzq"), "x = 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = ws.run(
+        &[
+            "edit",
+            "a.zzq",
+            "--old-string",
+            "x = 1",
+            "--new-string",
+            "x = @error(boom)",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("<diagnostics file=\"a.zzq\">"), "{text}");
+    assert!(text.contains("ERROR [1:5] boom"), "{text}");
+}
+
+/// Issue 17: a server that ignores `shutdown` and `exit` held a one-shot
+/// edit's result back until its shutdown had timed out. The result comes
+/// first; the server is killed after a short grace; nothing is left behind.
+#[test]
+fn a_server_that_will_not_stop_never_holds_the_result_back() {
+    for fault in ["hang", "ignoreShutdown"] {
+        let log = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("{e}"));
+        let script = format!(
+            r#"{{\"diagnosticMode\":\"pull\",\"logFile\":\"{}\",\"fault\":{{\"kind\":\"{fault}\"}}}}"#,
+            log.path().display()
+        );
+        let ws = Workspace::with_server(&format!(
+            "extensions = [\".fk\"]\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n"
+        ));
+        std::fs::write(ws.path("a.fk"), "x = 1\n").unwrap_or_else(|e| panic!("{e}"));
+        let config = ws.path(".squiggle.toml");
+        let text = read(&config).replace("diagnosticTimeout = 5000", "firstTouchTimeout = 1000");
+        std::fs::write(&config, text).unwrap_or_else(|e| panic!("{e}"));
+        let out = ws.run(
+            &[
+                "edit",
+                "a.fk",
+                "--old-string",
+                "x = 1",
+                "--new-string",
+                "x = 2",
+            ],
+            "",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{fault}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout(&out).starts_with("Edit applied successfully."),
+            "{fault}: {}",
+            stdout(&out)
+        );
+        let events = read(log.path());
+        let pid: u32 = events
+            .lines()
+            .find_map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).ok()?;
+                (v["event"] == "start")
+                    .then(|| v["pid"].as_u64())?
+                    .map(|p| p as u32)
+            })
+            .unwrap_or_else(|| panic!("{fault}: no start event in {events}"));
+        if fault == "ignoreShutdown" {
+            assert!(
+                events.contains("\"shutdown\""),
+                "{fault}: never asked to stop: {events}"
+            );
+        }
+        assert!(
+            gone(pid),
+            "{fault}: the server (pid {pid}) outlived squiggle"
+        );
+    }
+}
+
+/// Whether `pid` has exited (or is only a zombie awaiting its new parent).
+fn gone(pid: u32) -> bool {
+    // No event says when an orphan is reaped: poll, bounded.
+    for _ in 0..200 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat)
+                if stat
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|s| s.trim_start().starts_with('Z')) =>
+            {
+                return true;
+            }
+            Ok(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+    false
 }
