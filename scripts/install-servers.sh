@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY="${2:?--only needs a value}"; shift 2 ;;
     --only=*) ONLY="${1#--only=}"; shift ;;
     --force) FORCE=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-servers: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
