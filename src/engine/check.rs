@@ -80,6 +80,9 @@ struct Lookups {
 #[derive(Default, Clone)]
 struct WaitRules {
     edits: Arc<HashMap<(String, PathBuf), EditSeen>>,
+    /// Files changed on disk outside squiggle: send each checked file again
+    /// even if its text did not change, so the answer is fresh.
+    resend: bool,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -94,8 +97,12 @@ impl Engine {
     /// Checks `files`; with `others`, also collects diagnostics the involved
     /// servers hold for other files.
     pub async fn check_files(self: &Arc<Self>, files: Vec<FileInput>, others: bool) -> CheckReport {
+        let rules = WaitRules {
+            resend: self.sync_disk().await,
+            ..WaitRules::default()
+        };
         let started = Instant::now();
-        let reports = self.check_phase(files, WaitRules::default(), started).await;
+        let reports = self.check_phase(files, rules, started).await;
         let mut check = CheckReport {
             files: reports,
             ..CheckReport::default()
@@ -115,9 +122,13 @@ impl Engine {
     /// and waited on after the edit reached each server; their diagnostics go
     /// to `others`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let first = WaitRules {
+            resend: self.sync_disk().await,
+            ..WaitRules::default()
+        };
         let started = Instant::now();
         let mut check = CheckReport {
-            files: self.check_phase(files, WaitRules::default(), started).await,
+            files: self.check_phase(files, first, started).await,
             ..CheckReport::default()
         };
         let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
@@ -162,6 +173,7 @@ impl Engine {
             // Each importer's wait still ends at its first counting answer.
             let rules = WaitRules {
                 edits: Arc::new(edits),
+                resend: false,
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
             for report in self.check_phase(inputs, rules, Instant::now()).await {
@@ -409,9 +421,15 @@ impl Engine {
                 .await;
             client.diagnostics_for(&opened, deadline).await;
         }
-        let doc = client
-            .sync_document(&p.canonical, &p.language, p.text.clone())
-            .await;
+        let doc = if rules.resend {
+            client
+                .resync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        } else {
+            client
+                .sync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        };
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
             Some(edit) => {
                 client
