@@ -9,7 +9,7 @@ mod agents_support;
 
 use std::path::Path;
 
-use agents_support::{Project, anthropic, strings};
+use agents_support::{Project, Run, anthropic, strings};
 use serde_json::json;
 
 /// Runs a `claude plugin …` command in the project's private environment,
@@ -70,7 +70,7 @@ async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
             "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
     ];
     let (p, prog) = (project.clone(), program.clone());
-    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
+    let run: Run = agents_support::run_agent(anthropic::router, steps, move |port| {
         let mut cmd = p.command(&prog);
         cmd.args([
             "-p",
