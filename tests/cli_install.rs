@@ -1,7 +1,8 @@
 //! `squiggle install`: pyright from the npm registry (this test reaches it,
 //! like the install scripts) into a temporary servers directory, with no
-//! pyright on PATH; afterwards `squiggle check` finds it there and reports
-//! pyright's error. Also: a wrong name refuses the whole command, and a
+//! pyright on PATH, first as what `--missing` finds the workspace needs, then
+//! by name (replacing it); afterwards `squiggle check` finds it there and
+//! reports pyright's error, and `--missing` finds nothing left. Also: a wrong name refuses the whole command, and a
 //! server that ships elsewhere gets the command to run.
 
 mod support;
@@ -59,6 +60,12 @@ fn install_pyright_then_check_reports_its_error() {
         "[lsp]\nfirstTouchTimeout = 60000\ndiagnosticTimeout = 20000\n",
     )
     .unwrap_or_else(|e| panic!("write config: {e}"));
+    // ruff (a PyPI server) off: this test installs only from npm.
+    std::fs::write(
+        ws.join(".squiggle.toml"),
+        "[lsp.servers.ruff]\nenabled = false\n",
+    )
+    .unwrap_or_else(|e| panic!("write .squiggle.toml: {e}"));
     let app = ws.join("app.py");
     std::fs::write(
         &app,
@@ -76,6 +83,18 @@ fn install_pyright_then_check_reports_its_error() {
         text(&before)
     );
 
+    let install = squiggle(tmp, &path, &["install", "--missing", "--root", &root]);
+    assert_eq!(
+        install.status.code(),
+        Some(0),
+        "install --missing failed:\n{}",
+        text(&install)
+    );
+    assert!(
+        text(&install).contains("installing pyright"),
+        "{}",
+        text(&install)
+    );
     let install = squiggle(tmp, &path, &["install", "pyright"]);
     assert_eq!(
         install.status.code(),
