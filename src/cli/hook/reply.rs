@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::engine::CheckReport;
-use crate::render::{RenderOptions, render_feedback, render_unknown};
+use crate::render::RenderOptions;
 
 /// The most characters one reply puts into the model's context: a hook
 /// must not flood it.
@@ -25,17 +25,7 @@ const CLOSE: &str = "</diagnostics>\n";
 /// `CheckReport::feedback`'s, unknowns line included.
 pub fn feedback(report: &CheckReport, opts: &RenderOptions, root: &Path, max: usize) -> String {
     let edited = super::baseline::apply(report.file_blocks(), root, opts.report);
-    let mut text = render_feedback(&edited, &report.other_blocks(), opts);
-    if opts.report_unknown {
-        let notes = render_unknown(&report.unknown());
-        if !notes.is_empty() {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&notes);
-        }
-    }
-    cap(text, max)
+    cap(report.feedback_with(&edited, opts), max)
 }
 
 /// Cuts `text` to at most `max` characters at a line boundary, closing a

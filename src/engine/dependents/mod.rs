@@ -15,6 +15,7 @@
 //! file, [`MAX_DEPENDENTS`] returned. See `docs/dependents.md`.
 
 mod c;
+mod generic;
 mod go;
 mod python;
 mod ts;
@@ -56,8 +57,9 @@ impl Family {
 
 /// The files under `project_root` that the server (`serves`) handles and
 /// that import `edited`, nearest kind first and otherwise in path order, at
-/// most [`MAX_DEPENDENTS`]. Empty for languages without per-file imports
-/// (Rust: cargo checks the crate whole) and for unknown ones.
+/// most [`MAX_DEPENDENTS`]. Empty for Rust (cargo checks the crate whole);
+/// for a language squiggle does not resolve, a guess from import lines
+/// naming the file's stem ([`generic`]).
 pub fn likely_dependents(
     edited: &Path,
     project_root: &Path,
@@ -66,7 +68,13 @@ pub fn likely_dependents(
     let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
     let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
     let Some(family) = Family::of(&edited) else {
-        return Vec::new();
+        // Rust: cargo checks the crate whole; nothing to open.
+        if edited.extension().is_some_and(|e| e == "rs") {
+            return Vec::new();
+        }
+        let mut found = generic::importers(&edited, &root, &serves);
+        found.truncate(MAX_DEPENDENTS);
+        return found;
     };
     let in_family = |p: &Path| Family::of(p) == Some(family) && serves(p);
     let mut found = match family {
