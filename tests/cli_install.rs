@@ -10,16 +10,19 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A PATH with node and npm but no language server: the directories of
-/// `node` and `npm` plus the system's.
-fn bare_path() -> Option<String> {
-    let node = support::require_program("node")?;
-    let npm = support::require_program("npm")?;
-    let mut dirs: Vec<PathBuf> = [&node, &npm]
-        .iter()
-        .filter_map(|p| p.parent().map(Path::to_path_buf))
-        .collect();
-    dirs.extend(["/usr/bin", "/bin"].map(PathBuf::from));
+/// A PATH with node and npm but no language server: `bin/` in `tmp` holding
+/// links to the two (their own directories may hold servers: the project's
+/// `.tools` puts node beside pyright) and the system's directories.
+fn bare_path(tmp: &Path) -> Option<String> {
+    let bin = tmp.join("bin");
+    std::fs::create_dir_all(&bin).unwrap_or_else(|e| panic!("mkdir bin: {e}"));
+    for name in ["node", "npm"] {
+        let found = support::require_program(name)?;
+        let real = found.canonicalize().unwrap_or(found);
+        std::os::unix::fs::symlink(&real, bin.join(name))
+            .unwrap_or_else(|e| panic!("link {name}: {e}"));
+    }
+    let dirs = [bin, PathBuf::from("/usr/bin"), PathBuf::from("/bin")];
     std::env::join_paths(dirs)
         .ok()
         .map(|p| p.to_string_lossy().into_owned())
@@ -49,9 +52,9 @@ fn text(out: &Output) -> String {
 
 #[test]
 fn install_pyright_then_check_reports_its_error() {
-    let Some(path) = bare_path() else { return };
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let tmp = tmp.path();
+    let Some(path) = bare_path(tmp) else { return };
     let ws = tmp.join("ws");
     std::fs::create_dir_all(ws.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
     std::fs::create_dir_all(tmp.join("config/squiggle")).unwrap_or_else(|e| panic!("mkdir: {e}"));
