@@ -44,8 +44,18 @@ impl Workspace {
 
     /// `run` with `RUST_LOG` set to `log` (squiggle's logs go to stderr).
     fn run_with(&self, args: &[&str], stdin: &str, log: &str) -> Output {
+        self.run_env(
+            args,
+            stdin,
+            &[("RUST_LOG", log), ("SQUIGGLE_NO_DAEMON", "1")],
+        )
+    }
+
+    /// The command in this workspace with `env` (the in-process contract
+    /// unless the caller leaves out `SQUIGGLE_NO_DAEMON`).
+    fn run_env(&self, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
         let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-            .env("RUST_LOG", log)
+            .envs(env.iter().copied())
             .args(args)
             .arg("--root")
             .arg(self.dir.path())
@@ -327,4 +337,65 @@ fn gone(pid: u32) -> bool {
         }
     }
     false
+}
+
+/// Issue 14, item 6: `edit`, `write` and `apply-patch` go through the
+/// workspace's warm daemon like the hooks: servers start once, for the first
+/// call, and later calls reuse them.
+#[test]
+fn edits_go_through_one_warm_daemon() {
+    let ws = Workspace::new();
+    let runtime = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let runtime_dir = runtime.path().display().to_string();
+    let env = [("XDG_RUNTIME_DIR", runtime_dir.as_str())];
+    std::fs::write(ws.path("a.fk"), "x = 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let first = ws.run_env(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "x = 1",
+            "--new-string",
+            "x = @error(one)",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(
+        stdout(&first).contains("ERROR [1:5] one"),
+        "{}",
+        stdout(&first)
+    );
+    let second = ws.run_env(&["write", "a.fk"], "x = 2\n", &env);
+    assert_eq!(stdout(&second).trim_end(), "File written successfully.");
+    let refused = ws.run_env(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "nowhere",
+            "--new-string",
+            "y",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(refused.status.code(), Some(1), "a refusal still exits 1");
+    assert_eq!(read(&ws.path("a.fk")), "x = 2\n");
+    let status = ws.run_env(&["daemon", "status"], "", &env);
+    let text = stdout(&status);
+    ws.run_env(&["daemon", "stop"], "", &env);
+    // Three mutations and this status request, answered by one server.
+    assert!(text.contains("requests   4"), "daemon status:\n{text}");
+    let servers = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("server"))
+        .count();
+    assert_eq!(servers, 1, "daemon status:\n{text}");
 }

@@ -32,6 +32,7 @@ fn write(files: &[(&str, &str)], written: &str, content: &str, json: bool) -> Ou
     let mut child = command
         .current_dir(dir.path())
         .env("XDG_CONFIG_HOME", config_home.path())
+        .env("SQUIGGLE_NO_DAEMON", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -41,7 +41,8 @@ pub struct Config {
     pub max_diagnostics_per_file: usize,
     /// How many other files with diagnostics a write may report.
     pub max_project_diagnostics_files: usize,
-    /// Cap on the lines of one rendered `<diagnostics>` block.
+    /// Cap on the diagnostic entries shown in all, across every block of one
+    /// rendering (not per block).
     pub max_diagnostic_lines: usize,
     /// Severities shown; sorted, no duplicates.
     pub include_severities: Vec<Severity>,
@@ -65,13 +66,15 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
+        // The caps are the renderer's defaults, stated there once.
+        let render = crate::render::RenderOptions::default();
         Config {
             enabled: true,
             diagnostic_timeout: Duration::from_millis(3000),
             first_touch_timeout: Duration::from_millis(10_000),
-            max_diagnostics_per_file: 20,
-            max_project_diagnostics_files: 5,
-            max_diagnostic_lines: 50,
+            max_diagnostics_per_file: render.max_per_file,
+            max_project_diagnostics_files: render.max_other_files,
+            max_diagnostic_lines: render.max_lines,
             include_severities: vec![Severity::Error],
             navigation_tools: true,
             write_tools: true,

@@ -288,3 +288,34 @@ fn jsonc_comments_and_trailing_commas_are_dropped_but_strings_kept() {
         serde_json::json!({"a": "http://x/*y*/", "b": [1, 2]})
     );
 }
+
+#[test]
+fn ts_importers_through_a_re_export_hub() {
+    // immer's layout: `internal.ts` re-exports every module, and the modules
+    // import from it; a change to `utils/common.ts` breaks `core/proxy.ts`.
+    let p = Project::new(&[
+        (
+            "src/utils/common.ts",
+            "export function die(code: number) {}\n",
+        ),
+        (
+            "src/internal.ts",
+            "export * from \"./utils/common\";\nexport {\n  current\n} from \"./core/current\";\n",
+        ),
+        ("src/core/current.ts", "export const current = 1;\n"),
+        (
+            "src/core/proxy.ts",
+            "import { die, current } from \"../internal\";\ndie(1);\n",
+        ),
+        (
+            "src/plain.ts",
+            "import { die } from \"./utils/common\";\n// export nothing from here: ünïcödé\n",
+        ),
+    ]);
+    assert_eq!(
+        p.importers("src/utils/common.ts"),
+        ["src/internal.ts", "src/plain.ts", "src/core/proxy.ts"]
+    );
+    // A file that imports without re-exporting passes nothing on.
+    assert_eq!(p.importers("src/plain.ts"), Vec::<String>::new());
+}

@@ -28,14 +28,49 @@ const JS_TO_TS: &[(&str, &[&str])] = &[
     (".cjs", &[".cts", ".d.cts"]),
 ];
 
+/// How many re-export hubs deep importers are followed: a file that
+/// `export … from`s the edited one passes its changes on to its own
+/// importers (immer's `src/internal.ts` re-exports every module).
+const REEXPORT_DEPTH: usize = 3;
+
 pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
     let tree = Tree::walk(root, edited, CONFIG_NAMES, keep);
     let configs = Configs::new(&tree.configs);
-    let needles = needles(edited, &configs);
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut targets = vec![edited.to_path_buf()];
+    for _ in 0..=REEXPORT_DEPTH {
+        let mut hubs = Vec::new();
+        for target in &targets {
+            for (file, reexports) in direct_importers(target, root, &tree, &configs) {
+                if file == edited || found.contains(&file) {
+                    continue;
+                }
+                if reexports {
+                    hubs.push(file.clone());
+                }
+                found.push(file);
+            }
+        }
+        if hubs.is_empty() || found.len() >= super::MAX_DEPENDENTS {
+            break;
+        }
+        targets = hubs;
+    }
+    found
+}
+
+/// The files importing `target`, each with whether it re-exports it.
+fn direct_importers(
+    target: &Path,
+    root: &Path,
+    tree: &Tree,
+    configs: &Configs,
+) -> Vec<(PathBuf, bool)> {
+    let needles = needles(target, configs);
     let mut found = Vec::new();
     let mut buf = Vec::new();
     for file in &tree.sources {
-        if file == edited || !read_head(file, &mut buf) || !mentions(&buf, &needles) {
+        if file == target || !read_head(file, &mut buf) || !mentions(&buf, &needles) {
             continue;
         }
         let text = String::from_utf8_lossy(&buf);
@@ -43,14 +78,37 @@ pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool
             continue;
         };
         let config = configs.nearest(dir, root);
-        if specifiers(&text)
-            .into_iter()
-            .any(|spec| resolve(spec, dir, config, &tree).as_deref() == Some(edited))
-        {
-            found.push(file.clone());
+        let names = |spec: &str| resolve(spec, dir, config, tree).as_deref() == Some(target);
+        if specifiers(&text).into_iter().any(names) {
+            let reexports = reexport_specifiers(&text).into_iter().any(names);
+            found.push((file.clone(), reexports));
         }
     }
     found
+}
+
+/// The specifiers of `export … from "…"` statements (re-exports).
+fn reexport_specifiers(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("export") {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| !(c.is_whitespace() || c == ';' || c == '}')) {
+            continue;
+        }
+        let statement = &text[at..];
+        let mut end = statement.find(';').unwrap_or(statement.len()).min(2_000);
+        while !statement.is_char_boundary(end) {
+            end -= 1;
+        }
+        let statement = &statement[..end];
+        // `export … from "x"`: the last `from` of the statement.
+        if let Some(from) = statement.rfind("from")
+            && let Some(spec) = quoted(statement[from + 4..].trim_start())
+        {
+            out.push(spec);
+        }
+    }
+    out
 }
 
 /// Words one of which every specifier naming `edited` contains: its name
