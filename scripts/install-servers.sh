@@ -6,7 +6,9 @@
 #
 # Groups: npm, venv, apt, rust, agents (server names are accepted too and map
 # to their group, e.g. --only pyright,gopls == --only npm,apt; agents are the
-# agent CLIs the end-to-end hook tests drive: claude, codex, gemini).
+# agent CLIs the end-to-end hook tests drive: claude, codex, gemini), and
+# packaging (maturin, ziglang, uv, verdaccio for scripts/package-test; only
+# with --only).
 #
 # Idempotent and non-interactive.  Pinned versions live in:
 #   scripts/servers-package.json + scripts/servers-package-lock.json  (npm)
@@ -14,6 +16,7 @@
 #   APT_PACKAGES below                                                (Debian)
 #   rust-analyzer: the rustup component of the active toolchain
 #   scripts/agents-package.json + scripts/agents-package-lock.json    (agent CLIs)
+#   scripts/packaging-requirements.txt, scripts/packaging-package.json + lock
 # A stamp file per group under .tools/ records what was installed; a group
 # whose stamp matches is skipped, so a warm re-run takes a second or two.
 #
@@ -36,7 +39,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY="${2:?--only needs a value}"; shift 2 ;;
     --only=*) ONLY="${1#--only=}"; shift ;;
     --force) FORCE=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-servers: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -55,13 +58,14 @@ group_of() {
     apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
     rust|rust-analyzer) echo rust ;;
     agents|claude|claude-code|codex|gemini|gemini-cli) echo agents ;;
+    packaging|maturin|ziglang|uv|verdaccio) echo packaging ;;
     *) echo "install-servers: unknown server or group: $1" >&2; exit 2 ;;
   esac
 }
 
-declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1 [agents]=1)
+declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1 [agents]=1 [packaging]=0)
 if [ -n "$ONLY" ]; then
-  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0 [agents]=0)
+  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0 [agents]=0 [packaging]=0)
   IFS=',' read -r -a _only <<<"$ONLY"
   for n in "${_only[@]}"; do
     g="$(group_of "$n")"
@@ -196,7 +200,27 @@ install_rust() {
   rust-analyzer --version >/dev/null 2>&1 || { log "rust: rust-analyzer still does not run"; return 1; }
 }
 
-for g in npm venv apt rust agents; do
+# ---------------------------------------------------------------- packaging
+install_packaging() {
+  local dir="$TOOLS/packaging" py want
+  py="$(find_python)" || { log "packaging: no python3 >= 3.10 with venv found"; return 1; }
+  want="$(hash_of "$SCRIPTS/packaging-requirements.txt" "$SCRIPTS/packaging-package.json" \
+    "$SCRIPTS/packaging-package-lock.json") py=$("$py" -c 'import sys; print(sys.version.split()[0])')"
+  if stamp_ok packaging "$want" && [ -x "$dir/venv/bin/maturin" ] && [ -d "$dir/npm/node_modules/.bin" ]; then
+    log "packaging: up to date"
+    return 0
+  fi
+  log "packaging: installing pinned maturin, ziglang, uv and verdaccio into $dir"
+  rm -rf "$dir" && mkdir -p "$dir/npm"
+  "$py" -m venv "$dir/venv" || return 1
+  "$dir/venv/bin/python" -m pip install --quiet -r "$SCRIPTS/packaging-requirements.txt" </dev/null || return 1
+  cp "$SCRIPTS/packaging-package.json" "$dir/npm/package.json"
+  cp "$SCRIPTS/packaging-package-lock.json" "$dir/npm/package-lock.json"
+  (cd "$dir/npm" && npm ci --no-audit --no-fund </dev/null) || return 1
+  write_stamp packaging "$want"
+}
+
+for g in npm venv apt rust agents packaging; do
   [ "${WANT[$g]}" = 1 ] || continue
   if ! "install_$g"; then
     log "$g: FAILED"

@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(
     name = "squiggle",
-    version,
+    version = env!("SQUIGGLE_VERSION"),
     about = "Language-server diagnostics for the exact bytes an agent just wrote"
 )]
 struct Cli {
@@ -42,6 +42,8 @@ enum Command {
     Mcp(squiggle::cli::mcp::Args),
     /// Show every server (installed or not) and a running daemon's instances.
     Status(squiggle::cli::status::Args),
+    /// Install pinned language servers (npm, PyPI) into squiggle's servers directory.
+    Install(squiggle::cli::install::Args),
 }
 
 fn main() -> ExitCode {
@@ -87,5 +89,6 @@ async fn run(command: Command) -> ExitCode {
         Command::Daemon(args) => squiggle::cli::daemon::run(args).await,
         Command::Mcp(args) => squiggle::cli::mcp::run(args).await,
         Command::Status(args) => squiggle::cli::status::run(args).await,
+        Command::Install(args) => squiggle::cli::install::run(args).await,
     })
 }

@@ -8,6 +8,7 @@ pub mod daemon;
 pub mod doctor;
 pub mod hook;
 pub mod init;
+pub mod install;
 pub mod mcp;
 pub mod serve;
 pub mod status;

@@ -16,7 +16,8 @@ use super::{CommandCandidate, ServerSpec};
 /// `node_modules/.bin` in each directory from `start_dir` up to and including
 /// `stop_at` (the workspace root), then `<stop_at>/.venv/bin` and
 /// `.venv/bin` in the ancestors of `start_dir` below `stop_at`, then each
-/// directory of `path_var`. A relative path with a separator
+/// directory of `path_var`, then the servers `squiggle install` installed
+/// (`install::bin_dirs`). A relative path with a separator
 /// (`tools/server`) is taken relative to `stop_at`. Only regular executable
 /// files count; symlinks to them do.
 pub fn find_program(
@@ -39,9 +40,12 @@ pub fn find_program(
         .chain(project_dirs.iter().copied().filter(|dir| *dir != stop_at))
         .map(|dir| dir.join(".venv/bin"));
     let path_dirs = path_var.into_iter().flat_map(std::env::split_paths);
+    // Last: what `squiggle install` put in squiggle's servers directory.
+    let installed = crate::install::bin_dirs();
     node_bins
         .chain(venv_bins)
         .chain(path_dirs)
+        .chain(installed)
         .map(|dir| dir.join(program))
         .find(|candidate| is_executable(candidate))
 }

@@ -1,0 +1,148 @@
+//! `squiggle install <server>…` / `--missing`: the command-line face of
+//! `crate::install`. `--missing` walks the workspace (honouring .gitignore)
+//! and takes the servers its files need that are not found.
+//! Progress goes to stderr; the package managers' own output is shown on a
+//! terminal and kept back when stderr is piped (shown only on failure).
+//! Exit 0 when every server was installed, 2 otherwise.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use crate::install::{self, Source};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    /// Server ids to install (as `squiggle status` names them).
+    #[arg(required_unless_present = "missing", conflicts_with = "missing")]
+    pub servers: Vec<String>,
+    /// Install the servers this workspace's files need that are not found.
+    #[arg(long)]
+    pub missing: bool,
+    /// Install into DIR instead of squiggle's servers directory
+    /// ($SQUIGGLE_SERVERS_DIR, else $XDG_DATA_HOME/squiggle/servers). Server
+    /// lookup reads only the default directory.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub workspace: super::WorkspaceArgs,
+}
+
+/// Files `--missing` looks at, at most: enough for the languages of any
+/// repository, bounded for a huge one.
+const MISSING_WALK_CAP: usize = 20_000;
+
+pub async fn run(mut args: Args) -> u8 {
+    if args.missing {
+        match missing(&args) {
+            Ok(servers) if servers.is_empty() => {
+                eprintln!("squiggle: every server this workspace's files need is found");
+                return 0;
+            }
+            Ok(servers) => args.servers = servers,
+            Err(e) => {
+                eprintln!("squiggle: {e}");
+                return 2;
+            }
+        }
+    }
+    let Some(root) = args.dir.clone().or_else(install::servers_dir) else {
+        eprintln!(
+            "squiggle: no servers directory: set SQUIGGLE_SERVERS_DIR, XDG_DATA_HOME or HOME"
+        );
+        return 2;
+    };
+    // Refuse the whole command before installing anything when a name is wrong.
+    let unknown: Vec<&str> = args
+        .servers
+        .iter()
+        .map(String::as_str)
+        .filter(|s| install::source_of(s).is_none())
+        .collect();
+    if !unknown.is_empty() {
+        let known: Vec<&str> = install::PINS.iter().map(|(id, _)| *id).collect();
+        eprintln!(
+            "squiggle: unknown server {}; squiggle install knows: {}",
+            unknown.join(", "),
+            known.join(", ")
+        );
+        return 2;
+    }
+    let verbose = std::io::stderr().is_terminal();
+    let mut failed = false;
+    for server in &args.servers {
+        let Some(source) = install::source_of(server) else {
+            continue;
+        };
+        let what = match source {
+            Source::Npm(p) => format!("{} from npm", describe(p)),
+            Source::PyPi(p) => format!("{} from PyPI", describe(p)),
+            Source::Elsewhere(_) => String::new(),
+        };
+        if !what.is_empty() {
+            eprintln!(
+                "squiggle: installing {server}: {what} into {}",
+                root.join(server).display()
+            );
+        }
+        let server = server.clone();
+        let root2 = root.clone();
+        let result =
+            tokio::task::spawn_blocking(move || install::install(&server, source, &root2, verbose))
+                .await
+                .unwrap_or_else(|e| Err(format!("the install task failed: {e}")));
+        match result {
+            Ok(()) => eprintln!("squiggle: installed; `squiggle status` shows where it is found"),
+            Err(e) => {
+                eprintln!("squiggle: {e}");
+                failed = true;
+            }
+        }
+    }
+    if failed { 2 } else { 0 }
+}
+
+/// The ids of the servers that serve some file of the workspace and whose
+/// program is not found, in registry order.
+fn missing(args: &Args) -> Result<Vec<String>, String> {
+    let engine = args.workspace.engine(Default::default())?;
+    let root = engine.workspace.root().to_path_buf();
+    let path_var = std::env::var_os("PATH");
+    let mut needed = std::collections::BTreeSet::new();
+    let walk = ignore::WalkBuilder::new(&root).build().flatten();
+    for entry in walk.take(MISSING_WALK_CAP) {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(found) = engine.servers_for(entry.path()) else {
+            continue;
+        };
+        for candidate in found.candidates {
+            needed.insert(candidate.server_id);
+        }
+    }
+    Ok(engine
+        .servers
+        .iter()
+        .filter(|s| needed.contains(&s.spec.id))
+        .filter(|s| {
+            crate::registry::detect::find_command(&s.spec, &root, &root, path_var.as_deref())
+                .is_none()
+        })
+        .filter(|s| {
+            let known = install::source_of(&s.spec.id).is_some();
+            if !known {
+                eprintln!(
+                    "squiggle: {} is missing and squiggle has no pinned install for it: {}",
+                    s.spec.id, s.spec.install_hint
+                );
+            }
+            known
+        })
+        .map(|s| s.spec.id.clone())
+        .collect())
+}
+
+fn describe(packages: &[(&str, &str)]) -> String {
+    let names: Vec<String> = packages.iter().map(|(n, v)| format!("{n} {v}")).collect();
+    names.join(", ")
+}

@@ -1,0 +1,112 @@
+//! The Claude Code plugin end to end: the real `claude` (2.1.328) installs
+//! the plugin from this repository's marketplace into a private home, with no
+//! `squiggle init`, then runs headless against the scripted model server. The
+//! model's next request after an edit that breaks the file must carry
+//! squiggle's block: the plugin-installed hook ran, found `squiggle` on PATH
+//! and answered.
+
+mod agents_support;
+
+use std::path::Path;
+
+use agents_support::{Project, Run, anthropic, strings};
+use serde_json::json;
+
+/// Runs a `claude plugin …` command in the project's private environment,
+/// telemetry off and every proxy at a closed loopback port (it needs no
+/// network: the marketplace is a local directory).
+fn plugin(project: &Project, program: &Path, args: &[&str]) {
+    let mut cmd = project.command(program);
+    cmd.arg("plugin")
+        .args(args)
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("HTTPS_PROXY", "http://127.0.0.1:9")
+        .env("HTTP_PROXY", "http://127.0.0.1:9");
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("run claude plugin {args:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "claude plugin {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
+    let Some(program) = agents_support::require_agent("claude") else {
+        return;
+    };
+    let project = Project::new();
+    project.write_home(
+        ".config/squiggle/config.toml",
+        &format!(
+            "[lsp]\ntrustedWorkspaces = [\"{}\"]\n",
+            project.root.display()
+        ),
+    );
+    plugin(
+        &project,
+        &program,
+        &["marketplace", "add", env!("CARGO_MANIFEST_DIR")],
+    );
+    plugin(&project, &program, &["install", "squiggle@squiggle"]);
+    assert!(
+        !project
+            .read(".claude/settings.json")
+            .contains("squiggle hook"),
+        "the hook must come from the plugin, not the project's settings"
+    );
+
+    let app = project.write("app.py", agents_support::ORIGINAL);
+    let file = app.display().to_string();
+    let steps = vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
+    ];
+    let (p, prog) = (project.clone(), program.clone());
+    let run: Run = agents_support::run_agent(anthropic::router, steps, move |port| {
+        let mut cmd = p.command(&prog);
+        cmd.args([
+            "-p",
+            "Make the change.",
+            "--permission-mode",
+            "acceptEdits",
+            "--model",
+            "claude-sonnet-4-5",
+        ])
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+        cmd
+    })
+    .await;
+    project.stop_daemon();
+
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "the edit did not happen\n{}",
+        run.log()
+    );
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(1));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}
