@@ -130,6 +130,9 @@ pub async fn run(args: Args) -> u8 {
 
 fn not_installed(server: &ResolvedServer) -> ServerReport {
     let mut report = ServerReport::new(server, Status::NotInstalled);
-    report.install_hint = Some(server.spec.install_hint.clone());
+    report.install_hint = Some(crate::install::hint(
+        &server.spec.id,
+        &server.spec.install_hint,
+    ));
     report
 }

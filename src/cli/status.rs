@@ -80,7 +80,10 @@ pub async fn run(args: Args) -> u8 {
         let status = text("status");
         let detail = match status.as_str() {
             "available" => text("path"),
-            "unavailable" => format!("install: {}", text("installHint")),
+            "unavailable" => format!(
+                "install: {}",
+                crate::install::hint(&text("id"), &text("installHint"))
+            ),
             _ => text("detail"),
         };
         crate::outln!("{:<28} {:<12} {}", text("id"), status, detail);

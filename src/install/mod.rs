@@ -68,6 +68,18 @@ pub fn source_of(server: &str) -> Option<&'static Source> {
     PINS.iter().find(|(id, _)| *id == server).map(|(_, s)| s)
 }
 
+/// What to tell a user whose machine lacks `server`: `squiggle install ID`
+/// when squiggle can install it itself, with the ecosystem's own command
+/// (`fallback`, the registry's hint) beside it.
+pub fn hint(server: &str, fallback: &str) -> String {
+    match source_of(server) {
+        Some(Source::Npm(_) | Source::PyPi(_)) => {
+            format!("squiggle install {server} (or: {fallback})")
+        }
+        _ => fallback.to_string(),
+    }
+}
+
 /// squiggle's servers directory: `$SQUIGGLE_SERVERS_DIR`, else
 /// `$XDG_DATA_HOME/squiggle/servers`, else `~/.local/share/squiggle/servers`.
 pub fn servers_dir() -> Option<PathBuf> {
@@ -209,4 +221,22 @@ fn run(mut cmd: Command, program: &str, needs: &str, verbose: bool) -> Result<()
         if tail.is_empty() { "" } else { "\n" },
         tail.join("\n")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hint;
+
+    #[test]
+    fn hints_name_squiggle_install_where_it_can_install() {
+        assert_eq!(
+            hint("pyright", "npm i -g pyright"),
+            "squiggle install pyright (or: npm i -g pyright)"
+        );
+        assert_eq!(
+            hint("rust-analyzer", "rustup component add rust-analyzer"),
+            "rustup component add rust-analyzer"
+        );
+        assert_eq!(hint("jdtls", "brew install jdtls"), "brew install jdtls");
+    }
 }
