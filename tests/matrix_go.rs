@@ -106,6 +106,9 @@ async fn a_write_beside_ten_open_files_waits_for_none_of_them() {
         );
     }
     let engine = engine(root, &[]);
+    // As in the daemon, `serve` and `mcp`: the engine watches the disk, and
+    // must not take its own writes for changes made outside it.
+    engine.watch_disk();
     let inputs = callers
         .iter()
         .map(|name| squiggle::engine::FileInput::on_disk(root.join(name)))

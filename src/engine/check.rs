@@ -98,7 +98,7 @@ impl Engine {
     /// servers hold for other files.
     pub async fn check_files(self: &Arc<Self>, files: Vec<FileInput>, others: bool) -> CheckReport {
         let rules = WaitRules {
-            resend: self.sync_disk().await,
+            resend: self.sync_disk(&self.canonical_paths(&files)).await,
             ..WaitRules::default()
         };
         let started = Instant::now();
@@ -123,7 +123,7 @@ impl Engine {
     /// diagnostics go to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
         let first = WaitRules {
-            resend: self.sync_disk().await,
+            resend: self.sync_disk(&self.canonical_paths(&files)).await,
             ..WaitRules::default()
         };
         let started = Instant::now();
@@ -178,17 +178,22 @@ impl Engine {
         check
     }
 
-    /// The files that import any of `files` (not themselves among them), at
-    /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
-    /// (file, project root), whichever servers serve it.
-    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
-        let edited: Vec<PathBuf> = files
+    /// The canonical paths of the inputs inside the workspace.
+    fn canonical_paths(&self, files: &[FileInput]) -> Vec<PathBuf> {
+        files
             .iter()
             .filter_map(|f| match self.workspace.classify(&f.path) {
                 PathClass::Inside { canonical, .. } => Some(canonical),
                 _ => None,
             })
-            .collect();
+            .collect()
+    }
+
+    /// The files that import any of `files` (not themselves among them), at
+    /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
+    /// (file, project root), whichever servers serve it.
+    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
+        let edited = self.canonical_paths(files);
         let engine = self.clone();
         tokio::task::spawn_blocking(move || {
             let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();

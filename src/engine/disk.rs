@@ -40,8 +40,10 @@ impl Engine {
     /// Syncs every file that changed on disk since the last call; costs one
     /// non-blocking read when nothing changed. True when something changed:
     /// the files a query is about are then sent again, so that each server
-    /// answers for them afresh.
-    pub(super) async fn sync_disk(&self) -> bool {
+    /// answers for them afresh. The query's own files (`checked`, canonical)
+    /// are not re-read here: the query sends their text itself, and a
+    /// second change of the same text is one some servers never answer.
+    pub(super) async fn sync_disk(&self, checked: &[PathBuf]) -> bool {
         let (changes, overflowed) = {
             let mut slot = lock(&self.disk);
             let Some(watch) = slot.as_mut() else {
@@ -81,8 +83,8 @@ impl Engine {
         } else {
             changes.into_keys().collect()
         };
-        for path in reread {
-            self.reread(&path).await;
+        for path in reread.iter().filter(|p| !checked.contains(p)) {
+            self.reread(path).await;
         }
         true
     }

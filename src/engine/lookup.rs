@@ -110,7 +110,7 @@ impl Engine {
         candidate: &Candidate,
     ) -> Result<(LspClient, bool), Unavailable> {
         // Navigation answers for the disk as it is now, like a check.
-        let _ = self.sync_disk().await;
+        let _ = self.sync_disk(&[]).await;
         let server = &self.servers[candidate.server_index];
         let mut cold = false;
         let client = self
