@@ -11,17 +11,17 @@ import os
 import re
 import statistics
 import time
-from pathlib import Path
 
 import careful
 import fetch
-import lsp
 from gen import apply_line
+
+import lsp
 
 MAX_PER_FILE = 20  # docs/configuration.md: maxDiagnosticsPerFile
 MAX_OTHER_FILES = 5  # maxProjectDiagnosticsFiles
-BLOCK = re.compile(r'<diagnostics file="([^"]+)">\n(.*?)</diagnostics>', re.S)
-ERROR_LINE = re.compile(r"^ERROR \[(\d+):\d+\]", re.M)
+BLOCK = re.compile(r'<diagnostics file="([^"]+)">\n(.*?)</diagnostics>', re.DOTALL)
+ERROR_LINE = re.compile(r"^ERROR \[(\d+):\d+\]", re.MULTILINE)
 
 
 def parse_feedback(text):

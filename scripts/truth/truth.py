@@ -23,8 +23,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
-import fetch  # noqa: E402
-import gen  # noqa: E402
+import fetch
+import gen
 
 SMOKE_PROJECTS = ["py-tomli", "ts-redux", "go-uuid", "rs-semver", "c-cjson"]
 SMOKE_KINDS = ["signature_change", "undefined_name", "rename"]
@@ -91,7 +91,7 @@ def cmd_verify(args):
 
 
 def cmd_run(args):
-    import run  # noqa: PLC0415
+    import run
 
     return run.main(args, load_projects(args.only), load_cases(), smoke_cases, log)
 
