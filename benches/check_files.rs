@@ -77,6 +77,7 @@ fn bench_group(c: &mut Criterion, name: &str, pull_delay_ms: u64) {
                     .map(|p| FileInput {
                         path: p.clone(),
                         content: Some(Arc::from(format!("{body}x = {n} @error(e{n})\n"))),
+                        before: None,
                     })
                     .collect();
                 let report = runtime.block_on(engine.check_files(inputs, false));

@@ -24,7 +24,7 @@ fn fake_config(dir: &std::path::Path, script: serde_json::Value) -> ClientConfig
         cwd: dir.to_path_buf(),
     };
     let mut config = ClientConfig::new("fake", spawn, dir.to_path_buf());
-    config.settle = Duration::ZERO;
+    config.wait.settle = Duration::ZERO;
     config
 }
 

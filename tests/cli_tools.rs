@@ -15,11 +15,19 @@ struct Workspace {
 
 impl Workspace {
     fn new() -> Workspace {
+        let script = r#"{\"diagnosticMode\":\"pull\"}"#;
+        Workspace::with_server(&format!(
+            "extensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n"
+        ))
+    }
+
+    /// A workspace whose `.squiggle.toml` runs the fake as `[lsp.servers.fake]`
+    /// with its `command` and then `server`'s lines.
+    fn with_server(server: &str) -> Workspace {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let config_home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let script = r#"{\"diagnosticMode\":\"pull\"}"#;
         let config = format!(
-            "[lsp]\ndiagnosticTimeout = 5000\n\n[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n",
+            "[lsp]\ndiagnosticTimeout = 5000\n\n[lsp.servers.fake]\ncommand = \"{}\"\n{server}",
             env!("CARGO_BIN_EXE_squiggle-fake-lsp")
         );
         std::fs::write(dir.path().join(".squiggle.toml"), config).unwrap_or_else(|e| panic!("{e}"));
@@ -200,4 +208,34 @@ fn apply_patch_is_all_or_nothing_and_json_carries_structure() {
             .as_str()
             .is_some_and(|f| f.starts_with("LSP errors detected in edited files, please fix:"))
     );
+}
+
+/// Issue 17: the custom server of `docs/configuration.md` without a
+/// `languageId` served nothing (no language id for an unknown extension)
+/// while `status` called it available. Its language id is now the extension
+/// without the dot, as editors do.
+#[test]
+fn a_custom_server_without_a_language_id_starts() {
+    let ws = Workspace::with_server("args = []\nextensions = [\".zzq\"]\n");
+    std::fs::write(ws.path("a.zzq"), "x = 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = ws.run(
+        &[
+            "edit",
+            "a.zzq",
+            "--old-string",
+            "x = 1",
+            "--new-string",
+            "x = @error(boom)",
+        ],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("<diagnostics file=\"a.zzq\">"), "{text}");
+    assert!(text.contains("ERROR [1:5] boom"), "{text}");
 }

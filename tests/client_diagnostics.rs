@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use squiggle::diagnostic::Outcome;
-use squiggle::lsp::LspClient;
+use squiggle::lsp::{LspClient, ProgressPattern, WaitProfile};
 use support::{Fake, deadline, messages, sync};
 
 #[tokio::test]
@@ -94,7 +94,7 @@ async fn unversioned_publish_inside_the_stale_window_never_counts() {
     let mut config = fake.config(json!({
         "publishVersion": false, "stalePublish": true, "publishDelayMs": 300, "saveNotify": false
     }));
-    config.stale_window = Duration::from_millis(200);
+    config.wait.stale_window = Duration::from_millis(200);
     let client = fake.start_with(config).await;
     let path = fake.file("a.txt");
     let v1 = sync(&client, &path, "@error(old problem)\n").await;
@@ -125,7 +125,7 @@ async fn unversioned_publish_inside_the_stale_window_never_counts() {
 async fn waves_inside_the_settle_window_are_collected() {
     let fake = Fake::new();
     let mut config = fake.config(json!({"waves": [0, 100]}));
-    config.settle = Duration::from_millis(400);
+    config.wait.settle = Duration::from_millis(400);
     let client = fake.start_with(config).await;
     let doc = sync(
         &client,
@@ -177,7 +177,7 @@ async fn timed_out_keeps_what_this_version_had() {
     // known diagnostics for this version are returned, marked timed out.
     let fake = Fake::new();
     let mut config = fake.config(json!({"fault": {"kind": "publishLoop", "intervalMs": 20}}));
-    config.settle = Duration::from_millis(100);
+    config.wait.settle = Duration::from_millis(100);
     let client = fake.start_with(config).await;
     let doc = sync(&client, &fake.file("a.txt"), "@error(loop)\n").await;
     let report = client.diagnostics_for(&doc, deadline(500)).await;
@@ -191,7 +191,7 @@ async fn timed_out_keeps_what_this_version_had() {
 async fn server_death_during_the_wait_ends_it_at_once() {
     let fake = Fake::new();
     let mut config = fake.config(json!({"fault": {"kind": "crashAfterPublish"}}));
-    config.settle = Duration::from_secs(3);
+    config.wait.settle = Duration::from_secs(3);
     let client = fake.start_with(config).await;
     let doc = sync(&client, &fake.file("a.txt"), "@error(last words)\n").await;
     let report = client.diagnostics_for(&doc, deadline(8000)).await;
@@ -328,8 +328,8 @@ async fn a_partial_pull_waits_for_progress_and_repulls_on_refresh() {
         "progressOnInitialized": {"token": "load", "title": "Loading", "durationMs": 400},
         "refreshAfterMs": 300
     }));
-    config.pull_is_partial = true;
-    config.settle = Duration::from_millis(50);
+    config.wait = partial_profile(config.wait.settle);
+    config.wait.settle = Duration::from_millis(50);
     let client = fake.start_with(config).await;
     let doc = sync(&client, &fake.file("lib.rs"), "@error(after load)\n").await;
     let report = client.diagnostics_for(&doc, deadline(5000)).await;
@@ -373,8 +373,8 @@ async fn a_complete_pull_does_not_wait_for_progress() {
 /// answers, and a settle window far longer than any of that.
 async fn start_checking_server(fake: &Fake, script: Value) -> LspClient {
     let mut config = fake.config(script);
-    config.pull_is_partial = true;
-    config.settle = Duration::from_secs(10);
+    config.wait = partial_profile(config.wait.settle);
+    config.wait.settle = Duration::from_secs(10);
     fake.start_with(config).await
 }
 
@@ -473,4 +473,16 @@ async fn a_check_cancelled_by_a_later_save_does_not_end_the_wait() {
         "sat out the settle window after the second check ended: {:?}",
         report.elapsed
     );
+}
+
+/// rust-analyzer's kind of profile: partial pulls completed by an on-save
+/// check (the fake's is titled "cargo check"), ending 100 ms after it.
+fn partial_profile(settle: Duration) -> WaitProfile {
+    WaitProfile {
+        pull_is_partial: true,
+        check_progress: vec![ProgressPattern::title("check")],
+        check_end_grace: Duration::from_millis(100),
+        settle,
+        ..WaitProfile::default()
+    }
 }

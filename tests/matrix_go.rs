@@ -80,3 +80,81 @@ async fn gopls() {
     assert_fixed(&restored, WRITTEN, "too many arguments");
     engine.shutdown().await;
 }
+
+/// Issue 13: gopls does not republish a file whose diagnostics did not
+/// change, so waiting for each open same-package file's fresh publish ran
+/// every warm write to the deadline. The other files are current once gopls
+/// is through with the edit.
+#[tokio::test]
+async fn a_write_beside_ten_open_files_waits_for_none_of_them() {
+    if support::require_program("gopls").is_none() || support::require_program("go").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let root = dir.path();
+    let write_file = |name: &str, text: &str| {
+        std::fs::write(root.join(name), text).unwrap_or_else(|e| panic!("write {name}: {e}"))
+    };
+    write_file("go.mod", "module example.com/pkg\n\ngo 1.19\n");
+    let add = "package pkg\n\nfunc Add(a, b int) int { return a + b }\n";
+    write_file("add.go", add);
+    let callers: Vec<String> = (0..10).map(|i| format!("use{i}.go")).collect();
+    for (i, name) in callers.iter().enumerate() {
+        write_file(
+            name,
+            &format!("package pkg\n\nfunc Use{i}() int {{ return Add({i}, 1) }}\n"),
+        );
+    }
+    let engine = engine(root, &[]);
+    let inputs = callers
+        .iter()
+        .map(|name| squiggle::engine::FileInput::on_disk(root.join(name)))
+        .collect();
+    let opened = engine.check_files(inputs, false).await;
+    assert!(opened.any_server(), "gopls never answered: {opened:#?}");
+
+    // A change that alters no other file's diagnostics: nothing to wait for.
+    let add_path = root.join("add.go");
+    let quiet = add.replace("return a + b", "return b + a");
+    let result = write(&engine, &add_path, &quiet).await;
+    assert_no_timeouts(&result);
+    assert_eq!(result.text(), WRITTEN, "{result:#?}");
+
+    // A change that breaks all ten: each importer's error is in the
+    // structured result, and the write is classified as new errors.
+    let narrowed = quiet.replace("func Add(a, b int) int", "func Add(a int) int");
+    let result = write(&engine, &add_path, &narrowed).await;
+    assert_no_timeouts(&result);
+    for name in &callers {
+        assert!(
+            result.diagnostics.iter().any(|d| d.file == *name
+                && d.severity == squiggle::diagnostic::Severity::Error
+                && d.line == 3),
+            "no error for {name} in {:#?}",
+            result.diagnostics
+        );
+        assert!(
+            result.other_files.contains(name),
+            "{:?}",
+            result.other_files
+        );
+    }
+    let json = serde_json::to_value(&result).unwrap_or_default();
+    assert_eq!(json["classification"], "new_errors", "{json:#}");
+
+    // Mended: every importer is clean again, none stale.
+    let result = write(&engine, &add_path, add).await;
+    assert_no_timeouts(&result);
+    assert_fixed(&result, WRITTEN, "too many arguments");
+    engine.shutdown().await;
+}
+
+fn assert_no_timeouts(result: &squiggle::engine::tools::ToolResult) {
+    let late: Vec<_> = result
+        .outcomes
+        .iter()
+        .flat_map(|(file, o)| o.iter().map(move |o| (file, o)))
+        .filter(|(_, o)| o.outcome == squiggle::diagnostic::Outcome::TimedOut)
+        .collect();
+    assert!(late.is_empty(), "timed out: {late:#?}");
+}

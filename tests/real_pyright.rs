@@ -47,7 +47,7 @@ async fn pyright_reports_a_type_error_at_the_right_place_and_clears_it() {
     let mut config = ClientConfig::new("pyright", spawn, root.clone());
     config.settings = spec.settings.clone();
     config.initialization_options = spec.initialization_options.clone();
-    config.settle = Duration::from_millis(spec.settle_ms);
+    config.wait = spec.wait.clone();
     let client = LspClient::start(config, Duration::from_secs(60))
         .await
         .unwrap_or_else(|e| panic!("{e}"));

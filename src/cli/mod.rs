@@ -11,6 +11,7 @@ pub mod init;
 pub mod mcp;
 pub mod serve;
 pub mod status;
+pub mod tools;
 pub mod warm;
 
 use std::path::{Path, PathBuf};

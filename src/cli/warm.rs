@@ -46,7 +46,7 @@ pub async fn check_trusting(
         }
     }
     let inputs: Vec<FileInput> = files.into_iter().map(FileInput::on_disk).collect();
-    let report = if with_dependents {
+    let report = if engine.reports_other_files(with_dependents) {
         engine.check_with_dependents(inputs).await
     } else {
         engine.check_files(inputs, false).await
@@ -62,24 +62,24 @@ fn from_reply(reply: crate::service::CheckReply) -> CheckReport {
         .map(|f| FileReport {
             file: f.file,
             diagnostics: f.diagnostics,
-            outcomes: f
-                .outcomes
-                .into_iter()
-                .map(|o| ServerOutcome {
-                    server: o.server,
-                    outcome: o.outcome,
-                    elapsed_ms: o.elapsed_ms,
-                    detail: o.detail,
-                    root: PathBuf::new(),
-                    written_at: 0,
-                })
-                .collect(),
+            outcomes: f.outcomes.into_iter().map(ServerOutcome::from).collect(),
             text: None,
             canonical: None,
+        })
+        .collect();
+    let other_outcomes = reply
+        .other_outcomes
+        .into_iter()
+        .map(|(file, outcomes)| {
+            (
+                file,
+                outcomes.into_iter().map(ServerOutcome::from).collect(),
+            )
         })
         .collect();
     CheckReport {
         files,
         others: reply.others,
+        other_outcomes,
     }
 }

@@ -157,6 +157,8 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         write_tools,
         auto_detect,
         report,
+        other_files,
+        report_unknown,
         daemon_idle,
         trusted_workspaces: _,
         servers,
@@ -178,6 +180,8 @@ fn apply(config: &mut Config, layer: PartialConfig) {
     set(&mut config.write_tools, write_tools);
     set(&mut config.auto_detect, auto_detect);
     set(&mut config.report, report);
+    set(&mut config.other_files, other_files);
+    set(&mut config.report_unknown, report_unknown);
     set(&mut config.daemon_idle, daemon_idle);
     for (id, over) in servers {
         merge_server(config.servers.entry(id).or_default(), over);
@@ -203,6 +207,8 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
         settings,
         settle_ms,
         stale_window_ms,
+        unchanged_quiet_ms,
+        others_quiet_ms,
         trust,
     } = over;
     set_some(&mut base.enabled, enabled);
@@ -218,6 +224,8 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
     merge_json(&mut base.settings, settings);
     set_some(&mut base.settle_ms, settle_ms);
     set_some(&mut base.stale_window_ms, stale_window_ms);
+    set_some(&mut base.unchanged_quiet_ms, unchanged_quiet_ms);
+    set_some(&mut base.others_quiet_ms, others_quiet_ms);
     if trust != super::Trust::Trusted {
         base.trust = trust;
     }

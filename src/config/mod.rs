@@ -50,6 +50,11 @@ pub struct Config {
     /// Start built-in servers found on `PATH` without listing them.
     pub auto_detect: bool,
     pub report: Report,
+    /// Which mutations also report the errors they cause in other files.
+    pub other_files: OtherFiles,
+    /// Say in one line which servers had not finished (or had stopped) when
+    /// the answer was given, instead of staying silent about it.
+    pub report_unknown: bool,
     /// How long an idle daemon keeps its servers warm before exiting.
     pub daemon_idle: Duration,
     /// Per-server overrides by id, merged across layers.
@@ -72,6 +77,8 @@ impl Default for Config {
             write_tools: true,
             auto_detect: true,
             report: Report::All,
+            other_files: OtherFiles::Write,
+            report_unknown: true,
             daemon_idle: Duration::from_secs(30 * 60),
             servers: BTreeMap::new(),
             sources: Vec::new(),
@@ -86,6 +93,29 @@ pub enum Report {
     All,
     /// Only diagnostics that were not there before the edit.
     New,
+}
+
+/// Which mutations look at the files that import what they changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtherFiles {
+    /// Only `write` (the spec's contract): a file written whole is the one
+    /// most likely to change what others import.
+    Write,
+    /// Every mutation: `edit`, `apply-patch` and the agent hooks too.
+    All,
+    /// None: only the touched files are reported.
+    None,
+}
+
+impl OtherFiles {
+    /// Whether a mutation (`write` or not) reports other files.
+    pub fn for_mutation(self, write: bool) -> bool {
+        match self {
+            OtherFiles::Write => write,
+            OtherFiles::All => true,
+            OtherFiles::None => false,
+        }
+    }
 }
 
 /// What the configuration says about one server. Every field is optional: an
@@ -106,6 +136,12 @@ pub struct ServerOverride {
     /// Unversioned publishes arriving this soon after a change are the
     /// previous round's (`registry::ServerSpec::stale_window_ms`).
     pub stale_window_ms: Option<u64>,
+    /// An unversioned server silent this long after a change keeps its
+    /// earlier publish (`lsp::WaitProfile::unchanged_quiet`).
+    pub unchanged_quiet_ms: Option<u64>,
+    /// Other open files are current once the server published nothing for
+    /// this long (`lsp::WaitProfile::others_quiet`).
+    pub others_quiet_ms: Option<u64>,
     /// Whether the server may run as configured. `Untrusted` means an
     /// untrusted workspace file asked for a `command`, `args` or `env` that
     /// was dropped; the caller shows the server as `untrusted` rather than
@@ -138,6 +174,8 @@ pub struct PartialConfig {
     pub write_tools: Option<bool>,
     pub auto_detect: Option<bool>,
     pub report: Option<Report>,
+    pub other_files: Option<OtherFiles>,
+    pub report_unknown: Option<bool>,
     pub daemon_idle: Option<Duration>,
     /// Absolute paths as written; only ever set from the user file.
     pub trusted_workspaces: Vec<PathBuf>,

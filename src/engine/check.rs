@@ -3,9 +3,11 @@
 //! never one wait per file or per server in sequence. A server that had to
 //! start gets `firstTouchTimeout`; a warm one `diagnosticTimeout`.
 //!
-//! `check_with_dependents` adds a second phase for `write`: the likely
-//! importers of the written files are opened and their diagnostics collected,
-//! counting only publishes that arrived after the edit reached the server.
+//! `check_with_dependents` adds a second phase: the importers of the
+//! written files are opened (or kept open), and their diagnostics are taken
+//! once each server is done with the edit — by the server's own signals
+//! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
+//! of each importer, which a server that has nothing new to say never sends.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -31,6 +33,9 @@ use crate::workspace::{PathClass, project_root};
 pub struct FileInput {
     pub path: PathBuf,
     pub content: Option<Arc<str>>,
+    /// The text before the edit, when the caller knows it (see
+    /// `WaitProfile::open_then_change`).
+    pub before: Option<Arc<str>>,
 }
 
 impl FileInput {
@@ -38,6 +43,7 @@ impl FileInput {
         FileInput {
             path: path.into(),
             content: None,
+            before: None,
         }
     }
 }
@@ -49,6 +55,7 @@ struct Pending {
     root: PathBuf,
     canonical: PathBuf,
     text: Arc<str>,
+    before: Option<Arc<str>>,
     relative: String,
 }
 
@@ -67,10 +74,20 @@ struct Lookups {
     roots: HashMap<(usize, PathBuf), PathBuf>,
 }
 
-/// Extra rules for a wait: publishes must follow `since[(server, root)]`.
+/// Where the edit reached each (server, root) instance, and whether that
+/// server's answer for the edited files was final: the facts a wait for
+/// another file needs. Empty in the first phase.
 #[derive(Default, Clone)]
 struct WaitRules {
-    since: Arc<HashMap<(String, PathBuf), u64>>,
+    edits: Arc<HashMap<(String, PathBuf), EditSeen>>,
+}
+
+#[derive(Default, Clone, Copy)]
+struct EditSeen {
+    /// The server's `received_count()` once the last edited file was written.
+    written_at: u64,
+    /// Every edited file's wait on this server ended settled or pulled.
+    done: bool,
 }
 
 impl Engine {
@@ -81,7 +98,7 @@ impl Engine {
         let reports = self.check_phase(files, WaitRules::default(), started).await;
         let mut check = CheckReport {
             files: reports,
-            others: BTreeMap::new(),
+            ..CheckReport::default()
         };
         if others {
             check.others = self.other_files(&check);
@@ -101,9 +118,9 @@ impl Engine {
         let started = Instant::now();
         let mut check = CheckReport {
             files: self.check_phase(files, WaitRules::default(), started).await,
-            others: BTreeMap::new(),
+            ..CheckReport::default()
         };
-        let mut since: HashMap<(String, PathBuf), u64> = HashMap::new();
+        let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
         let mut dependents: Vec<PathBuf> = Vec::new();
         let edited: Vec<&PathBuf> = check
             .files
@@ -112,8 +129,15 @@ impl Engine {
             .collect();
         for report in &check.files {
             for o in report.outcomes.iter().filter(|o| !o.server.is_empty()) {
-                let floor = since.entry((o.server.clone(), o.root.clone())).or_default();
-                *floor = (*floor).max(o.written_at);
+                let final_answer = matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
+                let seen = edits
+                    .entry((o.server.clone(), o.root.clone()))
+                    .or_insert(EditSeen {
+                        written_at: 0,
+                        done: true,
+                    });
+                seen.written_at = seen.written_at.max(o.written_at);
+                seen.done &= final_answer;
             }
             let Some(canonical) = &report.canonical else {
                 continue;
@@ -137,13 +161,14 @@ impl Engine {
             // first phase may have used more than diagnosticTimeout already.
             // Each importer's wait still ends at its first counting answer.
             let rules = WaitRules {
-                since: Arc::new(since),
+                edits: Arc::new(edits),
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
             for report in self.check_phase(inputs, rules, Instant::now()).await {
                 if !report.diagnostics.is_empty() {
-                    check.others.insert(report.file, report.diagnostics);
+                    check.others.insert(report.file.clone(), report.diagnostics);
                 }
+                check.other_outcomes.insert(report.file, report.outcomes);
             }
         }
         for (file, diagnostics) in self.other_files(&check) {
@@ -299,6 +324,7 @@ impl Engine {
                 root,
                 canonical: canonical.clone(),
                 text: text.clone(),
+                before: input.before.clone(),
                 relative: relative.clone(),
             });
         }
@@ -374,15 +400,26 @@ impl Engine {
             self.config.diagnostic_timeout
         };
         let deadline = started + budget.max(Duration::from_millis(1));
+        if let Some(before) = &p.before
+            && server.spec.wait.open_then_change
+            && client.document(&p.canonical).is_none()
+        {
+            let opened = client
+                .sync_document(&p.canonical, &p.language, before.clone())
+                .await;
+            client.diagnostics_for(&opened, deadline).await;
+        }
         let doc = client
             .sync_document(&p.canonical, &p.language, p.text.clone())
             .await;
-        let since = rules
-            .since
-            .get(&(id.clone(), p.root.clone()))
-            .copied()
-            .unwrap_or(0);
-        let report = client.diagnostics_since(&doc, since, deadline).await;
+        let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
+            Some(edit) => {
+                client
+                    .other_file_diagnostics(&doc, edit.written_at, edit.done, deadline)
+                    .await
+            }
+            None => client.diagnostics_for(&doc, deadline).await,
+        };
         let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
         let diagnostics = normalize(&report.diagnostics, &p.text, encoding, &p.relative, &id);
         tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
@@ -400,7 +437,7 @@ impl Engine {
     }
 
     /// Diagnostics the running servers hold for files other than the checked
-    /// ones, normalized against the server's copy (or the file on disk).
+    /// ones, from the servers involved in the check.
     fn other_files(&self, check: &CheckReport) -> BTreeMap<String, Vec<Diagnostic>> {
         let involved: Vec<&str> = check
             .files
@@ -414,16 +451,23 @@ impl Engine {
             .filter_map(|f| f.canonical.as_ref())
             .map(|p| uri::from_path(p))
             .collect();
-        let mut others: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-        for client in self
-            .pool
-            .clients()
-            .iter()
-            .filter(|c| involved.contains(&c.server_id()))
-        {
+        self.known_diagnostics(|server, file_uri| {
+            involved.contains(&server) && !checked.contains(file_uri)
+        })
+    }
+
+    /// What the running servers last said for every file of the workspace
+    /// that `wanted(server id, file uri)`, normalized against the server's
+    /// copy of the file (or the file on disk), merged across servers.
+    pub(super) fn known_diagnostics(
+        &self,
+        wanted: impl Fn(&str, &str) -> bool,
+    ) -> BTreeMap<String, Vec<Diagnostic>> {
+        let mut known: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for client in self.pool.clients() {
             let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
             for (file_uri, diagnostics) in client.known_diagnostics() {
-                if checked.contains(&file_uri) {
+                if !wanted(client.server_id(), &file_uri) {
                     continue;
                 }
                 let Some(path) = uri::to_path(&file_uri) else {
@@ -441,13 +485,13 @@ impl Engine {
                 };
                 let normalized =
                     normalize(&diagnostics, &text, encoding, &relative, client.server_id());
-                others.entry(relative).or_default().extend(normalized);
+                known.entry(relative).or_default().extend(normalized);
             }
         }
-        for list in others.values_mut() {
+        for list in known.values_mut() {
             sort_and_dedupe(list);
         }
-        others
+        known
     }
 }
 

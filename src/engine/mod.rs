@@ -6,6 +6,7 @@
 
 mod check;
 pub mod dependents;
+mod feedback;
 pub mod lookup;
 pub mod pool;
 mod report;
@@ -97,7 +98,15 @@ impl Engine {
                 crate::config::Report::All => crate::render::ReportMode::All,
                 crate::config::Report::New => crate::render::ReportMode::New,
             },
+            report_unknown: self.config.report_unknown,
         }
+    }
+
+    /// Whether a mutation (`write`: the file written whole, or an edit)
+    /// also reports the files that import it: `otherFiles` says which
+    /// mutations do, and `maxProjectDiagnosticsFiles = 0` shows none.
+    pub fn reports_other_files(&self, write: bool) -> bool {
+        self.config.other_files.for_mutation(write) && self.config.max_project_diagnostics_files > 0
     }
 
     pub async fn shutdown(&self) {

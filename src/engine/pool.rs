@@ -137,9 +137,7 @@ impl Pool {
         let mut config = ClientConfig::new(server.spec.id.clone(), spawn, root.to_path_buf());
         config.initialization_options = server.spec.initialization_options.clone();
         config.settings = server.spec.settings.clone();
-        config.settle = Duration::from_millis(server.spec.settle_ms);
-        config.stale_window = Duration::from_millis(server.spec.stale_window_ms);
-        config.pull_is_partial = server.spec.pull_is_partial;
+        config.wait = server.spec.wait.clone();
         slot.starts += 1;
         *cold = true;
         let started = Instant::now();

@@ -10,7 +10,23 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::render::FileDiagnostics;
+use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_feedback, render_unknown};
+
+/// `text`, then (when `opts` asks and something is unknown) a blank line and
+/// the line naming what.
+pub(super) fn with_unknown(mut text: String, unknown: &[Unknown], opts: &RenderOptions) -> String {
+    if !opts.report_unknown {
+        return text;
+    }
+    let notes = render_unknown(unknown);
+    if !notes.is_empty() {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&notes);
+    }
+    text
+}
 
 /// How one server's wait ended for one file.
 #[derive(Debug, Clone, Serialize)]
@@ -61,6 +77,9 @@ pub struct CheckReport {
     pub files: Vec<FileReport>,
     /// Other files with diagnostics from the servers involved, by relative path.
     pub others: BTreeMap<String, Vec<Diagnostic>>,
+    /// How each server's wait ended for each other file waited on (the
+    /// importers of the edited files), by relative path.
+    pub other_outcomes: BTreeMap<String, Vec<ServerOutcome>>,
 }
 
 impl CheckReport {
@@ -76,6 +95,34 @@ impl CheckReport {
 }
 
 impl CheckReport {
+    /// Every (file, server) pair whose diagnostics are unknown: the wait ran
+    /// out or the server stopped, in either phase.
+    pub fn unknown(&self) -> Vec<Unknown> {
+        let touched = self.files.iter().map(|f| (&f.file, &f.outcomes));
+        touched
+            .chain(self.other_outcomes.iter())
+            .flat_map(|(file, outcomes)| {
+                outcomes
+                    .iter()
+                    .filter(|o| matches!(o.outcome, Outcome::TimedOut | Outcome::ServerDead))
+                    .map(move |o| Unknown {
+                        server: o.server.clone(),
+                        file: file.clone(),
+                        outcome: o.outcome,
+                        after_ms: o.elapsed_ms,
+                    })
+            })
+            .collect()
+    }
+
+    /// The feedback after an edit as every surface renders it: the checked
+    /// files' blocks, the other files', and (when `opts` asks) the line
+    /// saying what is unknown.
+    pub fn feedback(&self, opts: &RenderOptions) -> String {
+        let text = render_feedback(&self.file_blocks(), &self.other_blocks(), opts);
+        with_unknown(text, &self.unknown(), opts)
+    }
+
     /// The checked files' diagnostics, in the order they were given.
     pub fn file_blocks(&self) -> Vec<FileDiagnostics> {
         self.files

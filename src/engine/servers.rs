@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Duration;
 
 use crate::config::{Config, ServerOverride, Trust};
 use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
@@ -55,9 +56,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     requires_marker: Vec::new(),
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
-                    settle_ms: 150,
-                    stale_window_ms: 0,
-                    pull_is_partial: false,
+                    wait: crate::lsp::WaitProfile::default(),
                     install_hint: format!(
                         "install `{command}` (configured in {})",
                         sources(config)
@@ -131,10 +130,16 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
         server.spec.settings = v.clone();
     }
     if let Some(ms) = o.settle_ms {
-        server.spec.settle_ms = ms;
+        server.spec.wait.settle = Duration::from_millis(ms);
     }
     if let Some(ms) = o.stale_window_ms {
-        server.spec.stale_window_ms = ms;
+        server.spec.wait.stale_window = Duration::from_millis(ms);
+    }
+    if let Some(ms) = o.unchanged_quiet_ms {
+        server.spec.wait.unchanged_quiet = Duration::from_millis(ms);
+    }
+    if let Some(ms) = o.others_quiet_ms {
+        server.spec.wait.others_quiet = Duration::from_millis(ms);
     }
 }
 
@@ -146,10 +151,14 @@ pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
     if let Some(ext) = ext
         && server.extensions.contains(&ext)
     {
+        // A configured extension always has a language id: the configured
+        // one, the known one, or (as editors do for a language they do not
+        // know) the extension without its dot.
         return server
             .language_id
             .clone()
-            .or_else(|| languages::language_id(path).map(str::to_string));
+            .or_else(|| languages::language_id(path).map(str::to_string))
+            .or_else(|| Some(ext.trim_start_matches('.').to_string()));
     }
     let lang = languages::language_id(path)?;
     server
@@ -225,7 +234,10 @@ mod tests {
     fn timing_windows_come_from_the_registry_and_config_overrides_them() {
         let find = |servers: &[ResolvedServer], id: &str| {
             let s = servers.iter().find(|s| s.spec.id == id).expect(id);
-            (s.spec.settle_ms, s.spec.stale_window_ms)
+            (
+                s.spec.wait.settle.as_millis() as u64,
+                s.spec.wait.stale_window.as_millis() as u64,
+            )
         };
         let servers = resolve(&Config::default());
         assert_eq!(find(&servers, "typescript-language-server"), (300, 300));

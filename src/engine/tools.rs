@@ -8,56 +8,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use super::Engine;
-use super::check::FileInput;
-use super::report::ServerOutcome;
-use crate::classify::{Classification, classify};
-use crate::diagnostic::{Diagnostic, Severity};
+pub use super::feedback::{Snapshot, ToolResult};
 use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
     write_atomic,
 };
 use crate::lsp::client::lock;
-use crate::render::{FileDiagnostics, ReportMode, render_feedback};
 use crate::workspace::PathClass;
-
-/// A file's text and diagnostics as last checked.
-#[derive(Debug, Clone)]
-pub struct Snapshot {
-    pub text: Arc<str>,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// What a wrapped tool returns: the text for the model plus structure.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolResult {
-    /// `Edit applied successfully.` and the like.
-    pub message: String,
-    /// The rendered `<diagnostics>` feedback; empty when nothing to show.
-    pub feedback: String,
-    pub diagnostics: Vec<Diagnostic>,
-    pub classification: Classification,
-    /// Whether the edit's "before" diagnostics were known (from an earlier
-    /// check), so that `classification` can tell new errors from old ones.
-    pub baseline_known: bool,
-    pub outcomes: BTreeMap<String, Vec<ServerOutcome>>,
-    pub dry_run: bool,
-}
-
-impl ToolResult {
-    /// What the agent's tool returns: the message, then the feedback.
-    pub fn text(&self) -> String {
-        let feedback = self.feedback.trim_end();
-        if feedback.is_empty() {
-            self.message.clone()
-        } else {
-            format!("{}\n\n{feedback}", self.message)
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
@@ -294,101 +252,6 @@ impl Engine {
             }
         }
         Ok(result)
-    }
-
-    /// Checks the touched files in one parallel wait, classifies against the
-    /// last known diagnostics, and renders.
-    async fn feedback(
-        self: &Arc<Self>,
-        message: String,
-        files: Vec<(PathBuf, Option<String>, Arc<str>)>,
-        others: bool,
-        dry_run: bool,
-    ) -> ToolResult {
-        let inputs = files
-            .iter()
-            .map(|(p, _, text)| FileInput {
-                path: p.clone(),
-                content: Some(text.clone()),
-            })
-            .collect();
-        let check = if others {
-            self.check_with_dependents(inputs).await
-        } else {
-            self.check_files(inputs, false).await
-        };
-        let opts = self.render_options();
-        let mut edited = Vec::new();
-        let mut all = Vec::new();
-        let mut outcomes = BTreeMap::new();
-        let mut classes = Vec::new();
-        let mut baseline_known = true;
-        for (report, (path, before_text, after_text)) in check.files.iter().zip(&files) {
-            let previous = lock(&self.history).get(path).cloned();
-            let before = previous.filter(|s| before_text.as_deref() == Some(&*s.text));
-            baseline_known &= before.is_some() || before_text.is_none();
-            let (before_diags, before_text) = before.map_or((Vec::new(), String::new()), |s| {
-                (s.diagnostics, s.text.to_string())
-            });
-            let delta = classify(
-                &before_diags,
-                &before_text,
-                &report.diagnostics,
-                after_text,
-                check.any_server(),
-            );
-            classes.push(delta.classification);
-            let shown: Vec<Diagnostic> = match opts.report {
-                ReportMode::All => report.diagnostics.clone(),
-                ReportMode::New => delta
-                    .introduced
-                    .iter()
-                    .map(|&i| report.diagnostics[i].clone())
-                    .collect(),
-            };
-            let hidden = delta
-                .baseline
-                .iter()
-                .filter(|&&i| report.diagnostics[i].severity == Severity::Error)
-                .count();
-            edited.push(FileDiagnostics {
-                file: report.file.clone(),
-                diagnostics: shown,
-                baseline_hidden: hidden,
-            });
-            all.extend(report.diagnostics.iter().cloned());
-            outcomes.insert(report.file.clone(), report.outcomes.clone());
-            if !dry_run && check.any_server() {
-                lock(&self.history).insert(
-                    path.clone(),
-                    Snapshot {
-                        text: after_text.clone(),
-                        diagnostics: report.diagnostics.clone(),
-                    },
-                );
-            }
-        }
-        let other_files = check.other_blocks();
-        // The spec's order of severity for a batch: the worst class wins.
-        let classification = [
-            Classification::NewErrors,
-            Classification::BaselineError,
-            Classification::WarningsOnly,
-            Classification::Clean,
-            Classification::LspUnavailable,
-        ]
-        .into_iter()
-        .find(|c| classes.contains(c))
-        .unwrap_or(Classification::LspUnavailable);
-        ToolResult {
-            message,
-            feedback: render_feedback(&edited, &other_files, &opts),
-            diagnostics: all,
-            classification,
-            baseline_known,
-            outcomes,
-            dry_run,
-        }
     }
 
     /// Puts every server's copy of `path` back to `text` (after a dry run).

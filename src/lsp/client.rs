@@ -22,6 +22,7 @@ use super::capabilities::{ServerFacts, client_capabilities};
 use super::framing::DEFAULT_MAX_FRAME;
 use super::message::{Message, RequestId, ResponseError};
 use super::process::{ServerProcess, Spawn};
+use super::profile::WaitProfile;
 use super::state::ClientState;
 use super::uri;
 use super::wakeups::Signals;
@@ -40,13 +41,8 @@ pub struct ClientConfig {
     pub initialization_options: Value,
     /// Answers to `workspace/configuration`, looked up by section.
     pub settings: Value,
-    /// Quiet time after a counting publish before push diagnostics are final.
-    pub settle: Duration,
-    /// Unversioned publishes arriving within this long after a change was
-    /// written are the previous round's (see `registry::ServerSpec`).
-    pub stale_window: Duration,
-    /// Pull answers may be partial (see `registry::ServerSpec::pull_is_partial`).
-    pub pull_is_partial: bool,
+    /// How the server signals it is done with a change (`lsp::profile`).
+    pub wait: WaitProfile,
     /// Default timeout for requests that are not given one.
     pub request_timeout: Duration,
     pub max_frame: usize,
@@ -60,9 +56,7 @@ impl ClientConfig {
             root,
             initialization_options: Value::Null,
             settings: Value::Null,
-            settle: Duration::from_millis(150),
-            stale_window: Duration::ZERO,
-            pull_is_partial: false,
+            wait: WaitProfile::default(),
             request_timeout: Duration::from_secs(10),
             max_frame: DEFAULT_MAX_FRAME,
         }

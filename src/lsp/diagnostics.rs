@@ -6,17 +6,11 @@
 //!    before the request, so it is exact; no settle wait.
 //! 2. Push: a publish counts only if it carries version V, or carries no
 //!    version and arrived after the change for V was written (and, for a
-//!    server with a stale window, at least that long after: a round it began
-//!    before the change can still publish the old text's diagnostics right
-//!    after it). An older version never counts. After a counting publish,
-//!    wait the settle window for further waves (a new counting publish
-//!    restarts it), and while work-done progress begun after the change is
-//!    still open (rust-analyzer runs cargo check after didSave inside one).
-//! 3. An unversioned push server that stays silent for `UNCHANGED_QUIET`
-//!    after the change, with an earlier publish held for the document, is
-//!    taken to have nothing new (typescript-language-server does not repeat
-//!    an unchanged set): that publish is the answer.
-//! 4. At the deadline, return what is known for V, marked `timed_out`.
+//!    server with a stale window, at least that long after). The rest —
+//!    settle windows, open progress, an unversioned server's silence, a
+//!    partial pull's on-save check — is decided by `lsp::decide` from the
+//!    server's profile (`lsp::profile`); this module takes the snapshots and
+//!    acts on the decisions.
 //!
 //! A server that registers pull while we wait (pyright, ruff do so right
 //! after `initialized`) switches the wait to pull.
@@ -28,6 +22,9 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::client::{ClientError, LspClient, lock};
+use super::decide::{
+    Answer, Decision, OtherView, PartialView, PartialWait, PushView, PushWait, decide_other,
+};
 use super::documents::DocumentVersion;
 use super::message::codes;
 use super::state::{LspDiagnostic, Pulled};
@@ -43,41 +40,11 @@ pub struct DiagnosticsReport {
 
 const PULL_METHOD: &str = "textDocument/diagnostic";
 
-/// How long an unversioned push server may stay silent after a change before
-/// its earlier publish for the document is taken as still true.
-/// typescript-language-server 5.3.0 publishes only when a file's diagnostics
-/// changed, so an edit that changes none (a blank line, a restored file) gets
-/// no publish at all; its changed diagnostics arrive within 0.4–0.6 s of a
-/// warm change (`scripts/server-report`, `docs/servers.md`).
-const UNCHANGED_QUIET: Duration = Duration::from_millis(2000);
-
-/// How long a partial-pull wait stays once the on-save check begun after the
-/// change has ended (instead of the settle window). rust-analyzer 1.95
-/// publishes the check's diagnostics before its progress ends (39 of 40
-/// edits, up to 22 ms before), or just after it (once, 0.7 ms;
-/// `scripts/ra-check-probe`). A check cancelled by a newer save also ends
-/// its progress, and the next one begins 60–67 ms later (a 50 ms debounce,
-/// then cargo's spawn); a save we sent after the check began already keeps
-/// the settle window, and this grace outlasts that gap for a save that
-/// raced the check's start (unless the restart takes longer than the grace:
-/// the known limit in `docs/servers.md`).
-const CHECK_END_GRACE: Duration = Duration::from_millis(100);
-
 /// How waiting on a partial pull answer ended.
 enum Partial {
     Done(Outcome, Arc<[LspDiagnostic]>),
     /// The server asked for a re-pull (`workspace/diagnostic/refresh`).
     Repull,
-}
-
-/// What a partial-pull wait has seen of the server's on-save check, kept
-/// across re-pulls.
-#[derive(Default)]
-struct CheckWatch {
-    /// A check (progress named like one, or a push) began after the change.
-    began: bool,
-    /// The document was saved again because none had.
-    resaved: bool,
 }
 
 impl LspClient {
@@ -131,16 +98,14 @@ impl LspClient {
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut wakeups = self.inner.signals.for_document(&doc.uri);
-        let started = Instant::now();
-        let settle = self.inner.config.settle;
-        let mut settle_until: Option<Instant> = None;
-        let mut last_counted_seq = 0u64;
+        let profile = &self.inner.config.wait;
+        let mut wait = PushWait::new(Instant::now(), deadline);
         loop {
             if self.pulls_diagnostics() {
                 return self.pull(doc, since, deadline).await;
             }
             wakeups.mark_seen();
-            let (counting, unchanged, busy, dead) = {
+            let (view, counting, held) = {
                 let state = lock(&self.inner.state);
                 let held = state.published.get(&doc.uri);
                 let counting = held
@@ -149,59 +114,83 @@ impl LspClient {
                         Some(v) => v == doc.version,
                         None => {
                             p.seq > doc.changed_at
-                                && p.arrived >= doc.written + self.inner.config.stale_window
+                                && p.arrived >= doc.written + profile.stale_window
                         }
                     })
                     .cloned();
-                // An unversioned server's publish from before the change: it
-                // stands if the server stays silent (see UNCHANGED_QUIET).
-                let unchanged = held.filter(|p| p.version.is_none()).cloned();
-                (
-                    counting,
-                    unchanged,
-                    state.busy_since(doc.changed_at.max(since)),
-                    self.inner.is_dead(),
-                )
+                let view = PushView {
+                    counting: counting.as_ref().map(|p| p.seq),
+                    held_unversioned: held.is_some_and(|p| p.version.is_none()),
+                    busy: state.busy_since(doc.changed_at.max(since), profile),
+                    dead: self.inner.is_dead(),
+                };
+                (view, counting, held.map(|p| p.diagnostics.clone()))
             };
-            let known = counting
-                .as_ref()
-                .map_or_else(|| Arc::from([]), |p| p.diagnostics.clone());
-            if dead {
-                return (Outcome::ServerDead, known);
-            }
-            if let Some(p) = &counting
-                && p.seq != last_counted_seq
-            {
-                last_counted_seq = p.seq;
-                settle_until = Some(Instant::now() + settle);
-            }
-            let now = Instant::now();
-            if let Some(until) = settle_until
-                && now >= until
-                && !busy
-            {
-                return (Outcome::Settled, known);
-            }
-            let quiet_until = started + UNCHANGED_QUIET.max(settle);
-            if counting.is_none()
-                && !busy
-                && now >= quiet_until
-                && let Some(held) = &unchanged
-            {
-                return (Outcome::Settled, held.diagnostics.clone());
-            }
-            if now >= deadline {
-                return (Outcome::TimedOut, known);
-            }
-            let wake = match settle_until {
-                Some(until) if !busy => until.min(deadline),
-                _ if counting.is_none() && unchanged.is_some() && !busy => {
-                    quiet_until.min(deadline)
+            match wait.decide(&view, profile, Instant::now()) {
+                Decision::Done(outcome, answer) => {
+                    let diagnostics = match (answer, counting, held) {
+                        (Answer::Held, _, Some(held)) => held,
+                        (_, Some(counting), _) if answer != Answer::Unknown => counting.diagnostics,
+                        _ => Arc::from([]),
+                    };
+                    return (outcome, diagnostics);
                 }
-                _ => deadline,
+                // This document's publish, any other event, or the next timer.
+                decision => wakeups.until(decision.wake_at(deadline)).await,
+            }
+        }
+    }
+
+    /// The diagnostics of `doc`, another file the server has open, once the
+    /// server is done with a change to a different file (written at
+    /// `since`) — by the server's profile, not by a fresh publish of `doc`,
+    /// which a server may never send when nothing changed for it. A
+    /// document changed or opened for this check (`doc.changed_at > since`)
+    /// and a server that pulls are waited on like the edited file.
+    /// `edited_done`: the server's answer for the edited file was final.
+    pub async fn other_file_diagnostics(
+        &self,
+        doc: &DocumentVersion,
+        since: u64,
+        edited_done: bool,
+        deadline: Instant,
+    ) -> DiagnosticsReport {
+        if doc.changed_at > since || self.pulls_diagnostics() {
+            return self.diagnostics_since(doc, since, deadline).await;
+        }
+        let started = Instant::now();
+        let mut wakeups = self.inner.signals.for_document(&doc.uri);
+        let profile = &self.inner.config.wait;
+        loop {
+            wakeups.mark_seen();
+            let (view, latest) = {
+                let state = lock(&self.inner.state);
+                let published = state.published.get(&doc.uri);
+                let view = OtherView {
+                    edited_done,
+                    republished: published.is_some_and(|p| p.seq > since),
+                    status_since: state.file_status.get(&doc.uri).is_some_and(|s| *s > since),
+                    last_publish: state.last_publish.map(Instant::from_std),
+                    busy: state.busy_since(since, profile),
+                    dead: self.inner.is_dead(),
+                };
+                let latest = published.map(|p| p.diagnostics.clone());
+                (view, latest)
             };
-            // This document's publish, any other event, or the next timer.
-            wakeups.until(wake).await;
+            match decide_other(&view, profile, started, deadline, Instant::now()) {
+                Decision::Done(outcome, answer) => {
+                    let diagnostics = match answer {
+                        Answer::Unknown => Arc::from([]),
+                        _ => latest.unwrap_or_else(|| Arc::from([])),
+                    };
+                    return DiagnosticsReport {
+                        outcome,
+                        diagnostics,
+                        elapsed: started.elapsed(),
+                    };
+                }
+                decision => wakeups.until(decision.wake_at(deadline)).await,
+            }
         }
     }
 
@@ -212,7 +201,7 @@ impl LspClient {
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
-        let mut checks = CheckWatch::default();
+        let mut partial = PartialWait::new(Instant::now(), deadline);
         let mut previous = lock(&self.inner.state)
             .pulled
             .get(&doc.uri)
@@ -240,7 +229,7 @@ impl LspClient {
                 .await
             {
                 Ok(report) => match self.store_pull_report(&doc.uri, &report) {
-                    Some(diagnostics) if !self.inner.config.pull_is_partial => {
+                    Some(diagnostics) if !self.inner.config.wait.pull_is_partial => {
                         return (Outcome::Pulled, diagnostics);
                     }
                     Some(diagnostics) => {
@@ -250,8 +239,7 @@ impl LspClient {
                                 since,
                                 diagnostics,
                                 refreshes_before,
-                                &mut checks,
-                                deadline,
+                                &mut partial,
                             )
                             .await
                         {
@@ -289,120 +277,89 @@ impl LspClient {
     /// waiting while it reports work-done progress (loading, cargo check) and
     /// until it has been idle for the settle window, re-pull when it asks with
     /// a refresh, and add what it pushes for this version after the change.
-    ///
-    /// rust-analyzer quirks this handles (measured with 1.95, see
-    /// `docs/servers.md`):
-    /// - Loading is a chain of progress phases with gaps of a few ms between
-    ///   them, so the settle window restarts whenever the server goes idle
-    ///   rather than running once from the first answer.
-    /// - Its cache priming ("Indexing") runs for ~12 s after a cold start and
-    ///   produces no diagnostics; it does not hold the wait.
-    /// - A save sent while its workspace is still loading may be ignored, so
-    ///   no cargo check runs for the change. When the server has gone idle
-    ///   and no check began (no check progress, no push) since the change, the
-    ///   document is saved again, once, and the wait goes on.
+    /// When it goes idle with no check begun since the change (a save sent
+    /// while rust-analyzer's workspace loads may be ignored), the document is
+    /// saved again, once. The rules are `decide::PartialWait`'s.
     async fn complete_partial(
         &self,
         doc: &DocumentVersion,
         since: u64,
         pulled: Arc<[LspDiagnostic]>,
         refreshes_before: u64,
-        checks: &mut CheckWatch,
-        deadline: Instant,
+        wait: &mut PartialWait,
     ) -> Partial {
         let mut wakeups = self.inner.signals.for_document(&doc.uri);
         let after = doc.changed_at.max(since);
-        let settle = self.inner.config.settle;
-        let mut idle_since = Instant::now();
-        let mut was_busy = false;
-        let mut was_done = false;
+        let profile = &self.inner.config.wait;
+        wait.pulled(Instant::now());
         loop {
             wakeups.mark_seen();
-            let (refreshes, busy, checking, check_done, pushed) = {
+            let (view, pushed) = {
                 let state = lock(&self.inner.state);
                 let pushed = state
                     .published
                     .get(&doc.uri)
                     .filter(|p| p.seq > after && p.version.is_none_or(|v| v == doc.version))
                     .map(|p| p.diagnostics.clone());
-                let open = || state.progress.iter().filter(|(t, p)| !p.is_background(t));
-                let checking = open().any(|(t, p)| p.began > after && p.is_check(t));
-                // A check begun after the change has ended, and no save went
-                // out since it began (a later save cancels it, see CHECK_END_GRACE).
-                let check_done = state.check_ended > after && state.saved_at < state.check_ended;
-                (
-                    state.refreshes,
-                    open().next().is_some(),
-                    checking,
-                    check_done,
-                    pushed,
-                )
+                let open = || {
+                    state
+                        .progress
+                        .iter()
+                        .filter(|(t, p)| !profile.is_background(t, p.title.as_deref()))
+                };
+                let view = PartialView {
+                    refreshed: state.refreshes > refreshes_before,
+                    busy: open().next().is_some(),
+                    checking: open()
+                        .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
+                    // A check begun after the change has ended, and no save
+                    // went out since it began (a later save cancels it).
+                    check_done: state.check_ended > after && state.saved_at < state.check_ended,
+                    pushed: pushed.is_some(),
+                    can_resave: self.can_resave(doc, &state),
+                    dead: self.inner.is_dead(),
+                };
+                (view, pushed)
             };
-            checks.began |= checking || check_done || pushed.is_some();
-            if refreshes > refreshes_before {
-                return Partial::Repull;
-            }
-            let merged: Arc<[LspDiagnostic]> = match pushed {
-                Some(pushed) if !pushed.is_empty() => {
-                    let mut all: Vec<LspDiagnostic> = pulled.to_vec();
-                    all.extend(pushed.iter().filter(|d| !pulled.contains(d)).cloned());
-                    all.into()
+            let merged = || -> Arc<[LspDiagnostic]> {
+                match &pushed {
+                    Some(pushed) if !pushed.is_empty() => {
+                        let mut all: Vec<LspDiagnostic> = pulled.to_vec();
+                        all.extend(pushed.iter().filter(|d| !pulled.contains(d)).cloned());
+                        all.into()
+                    }
+                    _ => pulled.clone(),
                 }
-                _ => pulled.clone(),
             };
-            if self.inner.is_dead() {
-                return Partial::Done(Outcome::ServerDead, merged);
-            }
             let now = Instant::now();
-            // The grace runs from when the check was seen to end, even if
-            // its begin and end both came between two wakeups.
-            if (was_busy && !busy) || (check_done && !was_done) {
-                idle_since = now;
-            }
-            was_busy = busy;
-            was_done = check_done;
-            let window = if check_done {
-                CHECK_END_GRACE.min(settle)
-            } else {
-                settle
-            };
-            let idle_until = idle_since + window;
-            if !busy && now >= idle_until {
-                if checks.began || checks.resaved || !self.resave(doc) {
-                    return Partial::Done(Outcome::Pulled, merged);
+            match wait.decide(&view, profile, now) {
+                Decision::Done(outcome, _) => return Partial::Done(outcome, merged()),
+                Decision::Repull => return Partial::Repull,
+                Decision::Resave => {
+                    self.resave(doc);
+                    wait.resaved(now);
                 }
-                checks.resaved = true;
-                idle_since = now;
-                continue;
+                Decision::WakeAt(wake) => wakeups.until(wake).await,
             }
-            if now >= deadline {
-                return Partial::Done(Outcome::TimedOut, merged);
-            }
-            let wake = if busy {
-                deadline
-            } else {
-                idle_until.min(deadline)
-            };
-            wakeups.until(wake).await;
         }
     }
 
-    /// Sends didSave again for `doc` if the server wants saves and still has
-    /// this version; returns whether it was sent.
-    fn resave(&self, doc: &DocumentVersion) -> bool {
+    /// Whether the server wants saves and still has this version of `doc`.
+    fn can_resave(&self, doc: &DocumentVersion, state: &super::state::ClientState) -> bool {
+        self.facts().and_then(|f| f.save).is_some()
+            && state
+                .documents
+                .get(&doc.uri)
+                .is_some_and(|d| d.version == doc.version)
+    }
+
+    /// Sends didSave again for `doc` (the decision checked it may).
+    fn resave(&self, doc: &DocumentVersion) {
         let Some(include_text) = self.facts().and_then(|f| f.save) else {
-            return false;
+            return;
         };
-        let current = lock(&self.inner.state)
-            .documents
-            .get(&doc.uri)
-            .is_some_and(|d| d.version == doc.version);
-        if !current {
-            return false;
-        }
         tracing::debug!(server = %self.server_id(), uri = %doc.uri, "no check began after the change; saving again");
         self.send_save(&doc.uri, include_text.then_some(&*doc.text));
-        true
     }
 
     /// Stores a `DocumentDiagnosticReport` (and its related documents);

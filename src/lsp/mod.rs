@@ -6,6 +6,7 @@
 
 pub mod capabilities;
 pub mod client;
+mod decide;
 pub mod diagnostics;
 pub mod documents;
 pub mod framing;
@@ -13,6 +14,7 @@ pub mod message;
 pub mod normalize;
 pub mod position;
 pub mod process;
+pub mod profile;
 mod server_requests;
 pub mod state;
 pub mod text_sync;
@@ -23,3 +25,4 @@ pub use client::{ClientConfig, ClientError, LspClient};
 pub use diagnostics::DiagnosticsReport;
 pub use documents::DocumentVersion;
 pub use process::Spawn;
+pub use profile::{OthersDone, ProgressPattern, WaitProfile};

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use lsp_types::{Position, Range};
+
+use super::profile::WaitProfile;
 use serde_json::Value;
 
 /// One diagnostic as the server sent it, read leniently: unknown members are
@@ -79,7 +81,9 @@ pub struct Published {
     pub version: Option<i32>,
     /// `received` count when it arrived (orders it against changes we sent).
     pub seq: u64,
-    /// When it was stored (for benchmarks: the server's own answer time).
+    /// When it was stored: an unversioned publish counts only if it arrived
+    /// past the server's stale window after the change (and benchmarks read
+    /// it as the server's own answer time).
     pub arrived: Instant,
     pub diagnostics: Arc<[LspDiagnostic]>,
 }
@@ -103,24 +107,6 @@ pub struct Progress {
     pub message: Option<String>,
     /// `received` count when it began.
     pub began: u64,
-}
-
-impl Progress {
-    /// Progress that produces no diagnostics and must not hold a wait:
-    /// rust-analyzer's cache priming (`rustAnalyzer/cachePriming`, "Indexing").
-    pub fn is_background(&self, token: &str) -> bool {
-        token.contains("cachePriming") || self.title.as_deref() == Some("Indexing")
-    }
-
-    /// Progress of an on-save check: rust-analyzer's flycheck ("cargo check",
-    /// or the configured command, under a `rust-analyzer/flycheck/N` token).
-    pub fn is_check(&self, token: &str) -> bool {
-        token.contains("flycheck")
-            || self
-                .title
-                .as_deref()
-                .is_some_and(|t| t.contains("check") || t.contains("clippy"))
-    }
 }
 
 /// A document as the server has it.
@@ -150,6 +136,11 @@ pub struct ClientState {
     pub check_ended: u64,
     /// `received` count when the latest didSave was sent (0: none).
     pub saved_at: u64,
+    /// When the latest publish (for any document) was stored.
+    pub last_publish: Option<Instant>,
+    /// `received` count of the latest status notification per document
+    /// (the profile's `status_method`, clangd's `fileStatus`).
+    pub file_status: HashMap<String, u64>,
 }
 
 impl ClientState {
@@ -163,12 +154,14 @@ impl ClientState {
             .and_then(Value::as_i64)
             .and_then(|v| i32::try_from(v).ok());
         let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
+        let arrived = Instant::now();
+        self.last_publish = Some(arrived);
         self.published.insert(
             uri.to_string(),
             Published {
                 version,
                 seq,
-                arrived: Instant::now(),
+                arrived,
                 diagnostics,
             },
         );
@@ -176,7 +169,14 @@ impl ClientState {
         true
     }
 
-    pub fn on_progress(&mut self, params: &Value, seq: u64) {
+    /// Notes a per-file status notification (`status_method` of the profile).
+    pub fn on_file_status(&mut self, params: &Value, seq: u64) {
+        if let Some(uri) = params.get("uri").and_then(Value::as_str) {
+            self.file_status.insert(uri.to_string(), seq);
+        }
+    }
+
+    pub fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
         let Some(token) = params.get("token").map(token_key) else {
             return;
         };
@@ -207,7 +207,7 @@ impl ClientState {
             }
             Some("end") => {
                 if let Some(p) = self.progress.remove(&token)
-                    && p.is_check(&token)
+                    && profile.is_check(&token, p.title.as_deref())
                 {
                     self.check_ended = self.check_ended.max(p.began);
                 }
@@ -227,9 +227,12 @@ impl ClientState {
             .map(|r| &r.options)
     }
 
-    /// Whether work-done progress that began after `seq` is still open.
-    pub fn busy_since(&self, seq: u64) -> bool {
-        self.progress.values().any(|p| p.began > seq)
+    /// Whether work-done progress that began after `seq` is still open
+    /// (progress the profile calls background does not count).
+    pub fn busy_since(&self, seq: u64, profile: &WaitProfile) -> bool {
+        self.progress
+            .iter()
+            .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
     }
 
     /// Forgets documents and diagnostics (on shutdown).
@@ -238,6 +241,7 @@ impl ClientState {
         self.published.clear();
         self.pulled.clear();
         self.progress.clear();
+        self.file_status.clear();
     }
 }
 
@@ -268,36 +272,47 @@ mod tests {
         assert_eq!(list[1].message, "md");
     }
 
+    fn checks() -> WaitProfile {
+        WaitProfile {
+            check_progress: vec![super::super::profile::ProgressPattern::token("flycheck")],
+            ..WaitProfile::default()
+        }
+    }
+
     #[test]
     fn progress_begin_report_end() {
+        let profile = checks();
         let mut state = ClientState::default();
         state.on_progress(
             &json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}),
             10,
+            &profile,
         );
-        assert!(state.busy_since(9));
-        assert!(!state.busy_since(10));
+        assert!(state.busy_since(9, &profile));
+        assert!(!state.busy_since(10, &profile));
         state.on_progress(
             &json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}),
             11,
+            &profile,
         );
         assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
-        state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12);
+        state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12, &profile);
         assert!(state.progress.is_empty());
         assert_eq!(state.check_ended, 0, "indexing is not a check");
     }
 
     #[test]
     fn an_ended_check_is_remembered_by_when_it_began() {
+        let profile = checks();
         let mut state = ClientState::default();
         let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
         let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
-        state.on_progress(&begin, 20);
+        state.on_progress(&begin, 20, &profile);
         assert_eq!(state.check_ended, 0, "still running");
-        state.on_progress(&end, 25);
+        state.on_progress(&end, 25, &profile);
         assert_eq!(state.check_ended, 20);
         // An end for a token never begun changes nothing.
-        state.on_progress(&end, 30);
+        state.on_progress(&end, 30, &profile);
         assert_eq!(state.check_ended, 20);
     }
 }

@@ -142,9 +142,15 @@ pub struct EditOutput {
     pub message: String,
     /// The rendered `<diagnostics>` feedback; empty when clean.
     pub feedback: String,
+    /// Every diagnostic of the touched files and of the other files the
+    /// feedback reports on (each names its `file`).
     pub diagnostics: Vec<Value>,
+    /// The worst verdict over all those files.
     pub classification: Value,
     pub baseline_known: bool,
+    /// Per file, how each server's wait ended (other files included).
     pub outcomes: Value,
+    /// The files the mutation did not touch (importers broken or mended).
+    pub other_files: Vec<String>,
     pub dry_run: bool,
 }

@@ -14,6 +14,9 @@ pub mod languages;
 mod servers;
 
 use std::path::Path;
+use std::time::Duration;
+
+pub use crate::lsp::profile::{OthersDone, ProgressPattern, WaitProfile};
 
 /// Everything squiggle needs to know to start and talk to one language server.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,18 +41,11 @@ pub struct ServerSpec {
     /// `"python.analysis"` is `settings["python"]["analysis"]`, and the empty
     /// section is the whole object. `Null` when there are none.
     pub settings: serde_json::Value,
-    /// How long to wait for more publishes after the first one that counts;
-    /// 0 when the server publishes one final wave per document version.
-    pub settle_ms: u64,
-    /// For a server whose publishes carry no version: a publish arriving
-    /// within this long after a change was written is taken as the previous
-    /// round's, never as the answer. 0 when no such floor is known.
-    pub stale_window_ms: u64,
-    /// The server's pull answers can be partial: empty while its workspace
-    /// loads (it asks for a re-pull with `workspace/diagnostic/refresh`), and
-    /// without the diagnostics of a separate checker it pushes after save
-    /// (rust-analyzer's cargo check). See `lsp::diagnostics`.
-    pub pull_is_partial: bool,
+    /// How the server signals it is done with a change: settle and stale
+    /// windows, partial pulls, progress that holds or does not hold a wait,
+    /// when other open files are current (`lsp::profile`; the measurements
+    /// behind each entry are in `docs/servers.md`).
+    pub wait: WaitProfile,
     /// The exact command a user runs to install the server.
     pub install_hint: String,
     pub role: ServerRole,
@@ -175,7 +171,7 @@ pub fn dir_has_marker(dir: &Path, marker: &str) -> bool {
 }
 
 /// A spec with the common defaults: started by `command`, nearest-marker root,
-/// no options or settings, 150 ms settle, primary, enabled, no group. Entries
+/// no options or settings, the default wait profile (150 ms settle), primary, enabled, no group. Entries
 /// override fields with struct update syntax.
 fn spec(
     id: &str,
@@ -194,13 +190,19 @@ fn spec(
         requires_marker: Vec::new(),
         initialization_options: serde_json::Value::Null,
         settings: serde_json::Value::Null,
-        settle_ms: 150,
-        stale_window_ms: 0,
-        pull_is_partial: false,
+        wait: WaitProfile::default(),
         install_hint: install_hint.to_string(),
         role: ServerRole::Primary,
         enabled_by_default: true,
         exclusive_group: None,
+    }
+}
+
+/// A wait profile with `settle_ms` and otherwise the defaults.
+fn settle(settle_ms: u64) -> WaitProfile {
+    WaitProfile {
+        settle: Duration::from_millis(settle_ms),
+        ..WaitProfile::default()
     }
 }
 

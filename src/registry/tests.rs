@@ -212,7 +212,7 @@ fn entries_the_rest_of_squiggle_relies_on() {
     assert!(eslint.settings["rulesCustomizations"].is_array());
 
     let tsgo = builtin("tsgo");
-    assert_eq!(tsgo.settle_ms, 0);
+    assert!(tsgo.wait.settle.is_zero());
     assert!(!tsgo.enabled_by_default);
 
     assert_eq!(builtin("ruff").role, ServerRole::Linter);
@@ -225,4 +225,81 @@ fn entries_the_rest_of_squiggle_relies_on() {
         builtin("rust-analyzer").root_strategy,
         RootStrategy::Outermost
     );
+}
+
+/// One test per kind of "done with this change" signal a built-in server
+/// gives: the profile is the registry's whole knowledge of it.
+mod profiles {
+    use std::time::Duration;
+
+    use super::builtin;
+    use crate::lsp::profile::OthersDone;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_pull_server_needs_no_windows_tsgo() {
+        // One exact pull answer per version (pyright and ruff register
+        // pull at run time; their profile's push windows then go unused).
+        let wait = builtin("tsgo").wait;
+        assert!(wait.settle.is_zero());
+        assert!(!wait.pull_is_partial);
+    }
+
+    #[test]
+    fn unversioned_waves_typescript_language_server() {
+        let wait = builtin("typescript-language-server").wait;
+        assert_eq!(
+            (
+                wait.settle,
+                wait.stale_window,
+                wait.unchanged_quiet,
+                wait.others_quiet
+            ),
+            (ms(300), ms(300), ms(2000), ms(300))
+        );
+        assert_eq!(wait.others_done, OthersDone::Quiet);
+    }
+
+    #[test]
+    fn versioned_push_in_one_burst_gopls() {
+        let wait = builtin("gopls").wait;
+        assert!(wait.settle.is_zero());
+        assert_eq!(wait.others_done, OthersDone::Quiet);
+        assert_eq!(wait.others_quiet, ms(50));
+        assert!(
+            wait.open_then_change,
+            "an open is answered before its importers"
+        );
+    }
+
+    #[test]
+    fn rebuild_status_clangd() {
+        let spec = builtin("clangd");
+        assert_eq!(spec.wait.others_done, OthersDone::RebuildStatus);
+        assert_eq!(
+            spec.wait.status_method.as_deref(),
+            Some("textDocument/clangd.fileStatus")
+        );
+        assert_eq!(spec.initialization_options["clangdFileStatus"], true);
+    }
+
+    #[test]
+    fn partial_pull_with_an_on_save_check_rust_analyzer() {
+        let wait = builtin("rust-analyzer").wait;
+        assert!(wait.pull_is_partial);
+        assert!(wait.is_check("rust-analyzer/flycheck/0", Some("cargo check")));
+        assert!(wait.is_background("rustAnalyzer/cachePriming", Some("Indexing")));
+        assert!(!wait.is_check("rustAnalyzer/Fetching", Some("Fetching")));
+        assert_eq!((wait.settle, wait.check_end_grace), (ms(300), ms(100)));
+    }
+
+    #[test]
+    fn versioned_push_bash_language_server() {
+        let wait = builtin("bash-language-server").wait;
+        assert!(wait.settle.is_zero());
+        assert!(wait.unchanged_quiet.is_zero());
+    }
 }

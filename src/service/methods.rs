@@ -274,15 +274,16 @@ async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
         .into_iter()
         .map(FileInput::on_disk)
         .collect();
-    let report = if params.flag("withDependents")? {
+    // `withDependents`: the agent wrote the file whole (its Write tool);
+    // `otherFiles` decides whether that, or any edit, looks at importers.
+    let write = params.flag("withDependents")?;
+    let report = if engine.reports_other_files(write) {
         engine.check_with_dependents(inputs).await
     } else {
         engine.check_files(inputs, true).await
     };
     let opts = engine.render_options();
-    let files = report.file_blocks();
-    let others = report.other_blocks();
-    let feedback = render_feedback(&files, &others, &opts);
-    let text = render_files(&files, &opts);
+    let feedback = report.feedback(&opts);
+    let text = render_files(&report.file_blocks(), &opts);
     Ok(to_value(&CheckReply::new(&report, feedback, text)))
 }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Outcome, Severity};
-use crate::engine::CheckReport;
+use crate::engine::{CheckReport, ServerOutcome};
 use crate::render::{FileDiagnostics, RenderOptions};
 
 /// A diagnostic as the `lsp/*` methods return it: squiggle's `Diagnostic`
@@ -88,6 +88,30 @@ pub struct CheckedOutcome {
     pub detail: Option<String>,
 }
 
+impl From<&ServerOutcome> for CheckedOutcome {
+    fn from(o: &ServerOutcome) -> CheckedOutcome {
+        CheckedOutcome {
+            server: o.server.clone(),
+            outcome: o.outcome,
+            elapsed_ms: o.elapsed_ms,
+            detail: o.detail.clone(),
+        }
+    }
+}
+
+impl From<CheckedOutcome> for ServerOutcome {
+    fn from(o: CheckedOutcome) -> ServerOutcome {
+        ServerOutcome {
+            server: o.server,
+            outcome: o.outcome,
+            elapsed_ms: o.elapsed_ms,
+            detail: o.detail,
+            root: PathBuf::new(),
+            written_at: 0,
+        }
+    }
+}
+
 /// One checked file (`squiggle/check`), diagnostics unfiltered and raw.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -104,6 +128,9 @@ pub struct CheckedFile {
 pub struct CheckReply {
     pub files: Vec<CheckedFile>,
     pub others: BTreeMap<String, Vec<Diagnostic>>,
+    /// How each server's wait ended for each other file waited on.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub other_outcomes: BTreeMap<String, Vec<CheckedOutcome>>,
     /// As after an edit: the checked files ("please fix"), then other files.
     pub feedback: String,
     /// As `squiggle check` prints it: the checked files only.
@@ -119,19 +146,18 @@ impl CheckReply {
                 .map(|f| CheckedFile {
                     file: f.file.clone(),
                     diagnostics: f.diagnostics.clone(),
-                    outcomes: f
-                        .outcomes
-                        .iter()
-                        .map(|o| CheckedOutcome {
-                            server: o.server.clone(),
-                            outcome: o.outcome,
-                            elapsed_ms: o.elapsed_ms,
-                            detail: o.detail.clone(),
-                        })
-                        .collect(),
+                    outcomes: f.outcomes.iter().map(CheckedOutcome::from).collect(),
                 })
                 .collect(),
             others: report.others.clone(),
+            other_outcomes: report
+                .other_outcomes
+                .iter()
+                .map(|(file, outcomes)| {
+                    let outcomes = outcomes.iter().map(CheckedOutcome::from).collect();
+                    (file.clone(), outcomes)
+                })
+                .collect(),
             feedback,
             text,
         }
@@ -158,6 +184,7 @@ impl WireRenderOptions {
             max_lines: self.max_lines.unwrap_or(base.max_lines),
             include: self.include.unwrap_or(base.include),
             report: self.report.unwrap_or(base.report),
+            report_unknown: base.report_unknown,
         }
     }
 }

@@ -40,7 +40,7 @@ impl Fake {
             cwd: self.root().to_path_buf(),
         };
         let mut config = ClientConfig::new("fake", spawn, self.root().to_path_buf());
-        config.settle = Duration::from_millis(0);
+        config.wait.settle = Duration::from_millis(0);
         config
     }
 

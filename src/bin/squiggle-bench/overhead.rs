@@ -140,6 +140,7 @@ fn check(
         .map(|p| FileInput {
             path: p.clone(),
             content: Some(Arc::from(format!("{body}x = {n} @error(e{n})\n"))),
+            before: None,
         })
         .collect();
     let started = Instant::now();

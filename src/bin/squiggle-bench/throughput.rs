@@ -41,6 +41,7 @@ pub fn run(files: usize, runs: usize) -> Result<()> {
             .enumerate()
             .map(|(i, p)| FileInput {
                 path: p.clone(),
+                before: None,
                 content: Some(Arc::from(format!("x = {n} @error(file {i} round {n})\n"))),
             })
             .collect();
@@ -54,6 +55,7 @@ pub fn run(files: usize, runs: usize) -> Result<()> {
         // files' diagnostics are collected from the server's store.
         let again = vec![FileInput {
             path: paths[0].clone(),
+            before: None,
             content: Some(Arc::from(format!("x = {n} @error(file 0 round {n})\n"))),
         }];
         let t = Instant::now();

@@ -160,7 +160,7 @@ pub async fn probe(
     let mut config = ClientConfig::new(server.spec.id.clone(), spawn, dir.path().to_path_buf());
     config.initialization_options = server.spec.initialization_options.clone();
     config.settings = server.spec.settings.clone();
-    config.settle = Duration::from_millis(server.spec.settle_ms);
+    config.wait = server.spec.wait.clone();
 
     let started = Instant::now();
     let client = match LspClient::start(config, timeout).await {
@@ -239,7 +239,7 @@ async fn examine(
 }
 
 fn client_settle_ms(client: &LspClient) -> u64 {
-    millis(client.inner.config.settle)
+    millis(client.inner.config.wait.settle)
 }
 
 /// Whether the server publishes diagnostics for `doc`, waiting until

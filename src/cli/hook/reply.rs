@@ -3,7 +3,7 @@
 //! and the JSON envelope the agents read it from.
 
 use crate::engine::CheckReport;
-use crate::render::{RenderOptions, render_feedback};
+use crate::render::RenderOptions;
 
 /// The most characters one reply puts into the model's context, whichever
 /// the agent: a hook must not flood it.
@@ -16,9 +16,7 @@ const CLOSE: &str = "</diagnostics>\n";
 /// The hook has no earlier check of these files, so every diagnostic counts
 /// as the edit's own, as it does for a first edit through the wrapped tools.
 pub fn feedback(report: &CheckReport, opts: &RenderOptions) -> String {
-    let edited = report.file_blocks();
-    let others = report.other_blocks();
-    cap(render_feedback(&edited, &others, opts), MAX_CONTEXT_CHARS)
+    cap(report.feedback(opts), MAX_CONTEXT_CHARS)
 }
 
 /// Cuts `text` to at most `max` characters at a line boundary, closing a

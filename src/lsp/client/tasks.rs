@@ -77,8 +77,12 @@ impl Inner {
             "$/progress" => {
                 tracing::trace!(server = %self.config.server_id, ?params, "progress");
                 let seq = self.received.load(Ordering::Acquire);
-                lock(&self.state).on_progress(&params, seq);
+                lock(&self.state).on_progress(&params, seq, &self.config.wait);
                 self.bump();
+            }
+            method if self.config.wait.status_method.as_deref() == Some(method) => {
+                let seq = self.received.load(Ordering::Acquire);
+                lock(&self.state).on_file_status(&params, seq);
             }
             "window/logMessage" | "window/showMessage" => {
                 let text = params

@@ -4,14 +4,22 @@
 //! background, competing for CPU with the diagnostics of the file just edited,
 //! and diagnostics need only the open file and its includes.
 
-use crate::registry::{ServerSpec, spec};
+use serde_json::json;
+
+use crate::registry::{OthersDone, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
-        // Publishes exactly one versioned wave per change (docs/servers.md,
-        // measured table: 1 wave, 0 ms spread), so the version says the
-        // answer is final: no settle window.
-        settle_ms: 0,
+        // One versioned publish per change. After a saved header changes,
+        // it queues every open file including it (`fileStatus`, which it
+        // sends when asked in the initialization options), rebuilds and
+        // republishes each (docs/servers.md).
+        initialization_options: json!({ "clangdFileStatus": true }),
+        wait: WaitProfile {
+            others_done: OthersDone::RebuildStatus,
+            status_method: Some("textDocument/clangd.fileStatus".to_string()),
+            ..settle(0)
+        },
         ..spec(
             "clangd",
             &["clangd", "--background-index=false"],

@@ -1,15 +1,22 @@
 //! Go: gopls, rooted at the `go.work` workspace when there is one (anywhere
 //! above the file), else at the nearest module.
 
-use crate::registry::{RootStrategy, ServerSpec, spec};
+use std::time::Duration;
+
+use crate::registry::{RootStrategy, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
         root_strategy: RootStrategy::PreferFirstMarker,
-        // Publishes exactly one versioned wave per change (docs/servers.md,
-        // measured table: 1 wave, 0 ms spread), so the version says the
-        // answer is final: no settle window.
-        settle_ms: 0,
+        // One versioned publish per change for the edited file, in one
+        // burst with those of the other files whose diagnostics changed;
+        // files whose diagnostics did not change are not republished. For
+        // an open the burst comes a pass later (docs/servers.md).
+        wait: WaitProfile {
+            others_quiet: Duration::from_millis(50),
+            open_then_change: true,
+            ..settle(0)
+        },
         ..spec(
             "gopls",
             &["gopls"],

@@ -3,7 +3,7 @@
 //! Terraform. Build tools that nest projects (Gradle, Maven, Mix umbrellas)
 //! are rooted at the outermost build file so one server sees the whole build.
 
-use crate::registry::{CommandCandidate, RootStrategy, ServerSpec, spec};
+use crate::registry::{CommandCandidate, RootStrategy, ServerSpec, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![
@@ -42,7 +42,7 @@ pub fn servers() -> Vec<ServerSpec> {
         },
         ServerSpec {
             // Ruby LSP reports diagnostics by pull, once per version.
-            settle_ms: 0,
+            wait: settle(0),
             ..spec(
                 "ruby-lsp",
                 &["ruby-lsp"],

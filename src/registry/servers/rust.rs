@@ -2,13 +2,30 @@
 //! member of a Cargo workspace shares one server. Its diagnostics arrive in
 //! waves (native first, then `cargo check` on save), so it settles longer.
 
-use crate::registry::{RootStrategy, ServerSpec, spec};
+use std::time::Duration;
+
+use crate::registry::{ProgressPattern, RootStrategy, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
         root_strategy: RootStrategy::Outermost,
-        settle_ms: 300,
-        pull_is_partial: true,
+        wait: WaitProfile {
+            pull_is_partial: true,
+            // Cache priming produces no diagnostics and must not hold a wait.
+            background_progress: vec![
+                ProgressPattern::token("cachePriming"),
+                ProgressPattern::title("Indexing"),
+            ],
+            // cargo check (or clippy) after didSave, under a flycheck token;
+            // it publishes before its progress ends (docs/servers.md).
+            check_progress: vec![
+                ProgressPattern::token("flycheck"),
+                ProgressPattern::title("check"),
+                ProgressPattern::title("clippy"),
+            ],
+            check_end_grace: Duration::from_millis(100),
+            ..settle(300)
+        },
         ..spec(
             "rust-analyzer",
             &["rust-analyzer"],

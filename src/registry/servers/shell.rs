@@ -1,14 +1,12 @@
 //! Shell scripts: bash-language-server, which runs shellcheck when it is
 //! installed and reports only syntax errors otherwise.
 
-use crate::registry::{ServerSpec, spec};
+use crate::registry::{ServerSpec, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![ServerSpec {
-        // Publishes exactly one versioned wave per change (docs/servers.md,
-        // measured table: 1 wave, 0 ms spread), so the version says the
-        // answer is final: no settle window.
-        settle_ms: 0,
+        // One versioned publish per change: the version says it is final.
+        wait: settle(0),
         ..spec(
             "bash-language-server",
             &["bash-language-server", "start"],

@@ -5,7 +5,9 @@
 
 use serde_json::json;
 
-use crate::registry::{ServerRole, ServerSpec, spec};
+use std::time::Duration;
+
+use crate::registry::{ServerRole, ServerSpec, WaitProfile, settle, spec};
 
 const LANGUAGES: &[&str] = &[
     "typescript",
@@ -37,17 +39,19 @@ pub fn servers() -> Vec<ServerSpec> {
         ServerSpec {
             initialization_options: json!({}),
             exclusive_group: Some("ts-types".to_string()),
-            // Unversioned publishes in waves: an early (often empty) set,
-            // then the semantic one about 200 ms later (measured here; see
-            // docs/servers.md), later still on a loaded machine. 150 ms cut
-            // the second wave off under CI load.
-            settle_ms: 300,
-            // After a didChange it waits at least 300 ms before asking
-            // tsserver for errors, then publishes 50 ms after the last kind
-            // arrives; a publish sooner than that comes from a round that
-            // began before the change, and may carry the old text's
-            // diagnostics (scripts/ts-wave-probe; docs/servers.md).
-            stale_window_ms: 300,
+            // Unversioned waves with no completion signal: measured quiet
+            // windows stand in for one (docs/servers.md). A publish within
+            // the stale window after a change is the round before it's; the
+            // settle window collects later waves; a set that did not change
+            // is not published again, so silence past `unchanged_quiet`
+            // keeps the earlier one; other open files are published after
+            // the edited one.
+            wait: WaitProfile {
+                stale_window: Duration::from_millis(300),
+                unchanged_quiet: Duration::from_millis(2000),
+                others_quiet: Duration::from_millis(300),
+                ..settle(300)
+            },
             ..spec(
                 "typescript-language-server",
                 &["typescript-language-server", "--stdio"],
@@ -58,7 +62,7 @@ pub fn servers() -> Vec<ServerSpec> {
         },
         ServerSpec {
             // tsgo answers pull requests only, once per document version.
-            settle_ms: 0,
+            wait: settle(0),
             enabled_by_default: false,
             exclusive_group: Some("ts-types".to_string()),
             ..spec(

@@ -5,7 +5,9 @@
 
 use serde_json::json;
 
-use crate::registry::{ServerSpec, spec};
+use std::time::Duration;
+
+use crate::registry::{ServerSpec, WaitProfile, spec};
 
 const EXTRACTED: &str = "npm i -g vscode-langservers-extracted";
 
@@ -51,6 +53,13 @@ pub fn servers() -> Vec<ServerSpec> {
             settings: json!({
                 "yaml": { "validate": true, "schemaStore": { "enable": true } }
             }),
+            // Unversioned, and silent when a set did not change: after the
+            // quiet window its earlier publish stands (as for
+            // typescript-language-server).
+            wait: WaitProfile {
+                unchanged_quiet: Duration::from_millis(2000),
+                ..WaitProfile::default()
+            },
             ..spec(
                 "yaml-language-server",
                 &["yaml-language-server", "--stdio"],

@@ -58,6 +58,10 @@ use std::fmt::Write as _;
 use quick_xml::escape::partial_escape;
 use serde::{Deserialize, Serialize};
 
+mod unknown;
+
+pub use unknown::{Unknown, render_unknown};
+
 use crate::diagnostic::{Diagnostic, Severity, sort_and_dedupe};
 
 /// Caps and filters for one rendering.
@@ -73,6 +77,9 @@ pub struct RenderOptions {
     /// Severities shown; others are dropped before any cap is applied.
     pub include: Vec<Severity>,
     pub report: ReportMode,
+    /// Add one line after the blocks naming each server that had not
+    /// finished (or had stopped) when the answer was given.
+    pub report_unknown: bool,
 }
 
 impl Default for RenderOptions {
@@ -83,6 +90,7 @@ impl Default for RenderOptions {
             max_lines: 50,
             include: vec![Severity::Error],
             report: ReportMode::All,
+            report_unknown: true,
         }
     }
 }

@@ -1,0 +1,255 @@
+//! Typed readers for the values a configuration file may hold: each checks
+//! the shape and names the key and what was expected when it is wrong.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use toml::Value;
+
+use super::errors::{SEVERITIES, describe, segment};
+use super::{FileKind, Reader};
+use crate::config::{ConfigError, OtherFiles, Report, Severity};
+
+impl Reader<'_> {
+    pub(super) fn boolean(&self, path: &str, value: &Value) -> Result<bool, ConfigError> {
+        value
+            .as_bool()
+            .ok_or_else(|| self.expected(path, "true or false", value))
+    }
+
+    pub(super) fn non_negative(
+        &self,
+        path: &str,
+        value: &Value,
+        expected: &str,
+    ) -> Result<u64, ConfigError> {
+        match value {
+            Value::Integer(n) if *n >= 0 => Ok(*n as u64),
+            _ => Err(self.expected(path, expected, value)),
+        }
+    }
+
+    pub(super) fn millis(&self, path: &str, value: &Value) -> Result<Duration, ConfigError> {
+        match value {
+            Value::Integer(n) if *n > 0 => Ok(Duration::from_millis(*n as u64)),
+            _ => Err(self.expected(path, "a positive integer (milliseconds)", value)),
+        }
+    }
+
+    pub(super) fn count(&self, path: &str, value: &Value) -> Result<usize, ConfigError> {
+        let n = self.non_negative(path, value, "a non-negative integer")?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    pub(super) fn string<'v>(
+        &self,
+        path: &str,
+        value: &'v Value,
+        expected: &str,
+    ) -> Result<&'v str, ConfigError> {
+        value
+            .as_str()
+            .ok_or_else(|| self.expected(path, expected, value))
+    }
+
+    /// A string that must not be empty.
+    pub(super) fn name(
+        &self,
+        path: &str,
+        value: &Value,
+        what: &str,
+    ) -> Result<String, ConfigError> {
+        let expected = format!("{what} (a non-empty string)");
+        match self.string(path, value, &expected)? {
+            "" => Err(self.invalid(path, format!("expected {expected}, found an empty string"))),
+            s => Ok(s.to_string()),
+        }
+    }
+
+    pub(super) fn array<'v>(
+        &self,
+        path: &str,
+        value: &'v Value,
+        expected: &str,
+    ) -> Result<&'v [Value], ConfigError> {
+        match value {
+            Value::Array(items) => Ok(items),
+            _ => Err(self.expected(path, expected, value)),
+        }
+    }
+
+    pub(super) fn table<'v>(
+        &self,
+        path: &str,
+        value: &'v Value,
+        expected: &str,
+    ) -> Result<&'v toml::Table, ConfigError> {
+        value
+            .as_table()
+            .ok_or_else(|| self.expected(path, expected, value))
+    }
+
+    pub(super) fn strings(&self, path: &str, value: &Value) -> Result<Vec<String>, ConfigError> {
+        let items = self.array(path, value, "an array of strings")?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                Ok(self
+                    .string(&format!("{path}[{i}]"), item, "a string")?
+                    .to_string())
+            })
+            .collect()
+    }
+
+    pub(super) fn extensions(&self, path: &str, value: &Value) -> Result<Vec<String>, ConfigError> {
+        let expected = "an array of file extensions such as [\".py\"]";
+        let items = self.array(path, value, expected)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let key = format!("{path}[{i}]");
+            let what = "a file extension with its leading dot, such as \".py\"";
+            let ext = self.string(&key, item, what)?;
+            if ext.len() < 2 || !ext.starts_with('.') || ext.contains(['/', '\\']) {
+                return Err(
+                    self.invalid(&key, format!("expected {what}, found {}", describe(item)))
+                );
+            }
+            out.push(ext.to_string());
+        }
+        Ok(out)
+    }
+
+    pub(super) fn markers(&self, path: &str, value: &Value) -> Result<Vec<String>, ConfigError> {
+        let expected = "an array of file names such as [\"pyproject.toml\"]";
+        let items = self.array(path, value, expected)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let key = format!("{path}[{i}]");
+            let what = "a file name without directories, such as \"pyproject.toml\"";
+            let marker = self.string(&key, item, what)?;
+            if marker.is_empty() || marker.contains(['/', '\\']) || marker == "." || marker == ".."
+            {
+                return Err(
+                    self.invalid(&key, format!("expected {what}, found {}", describe(item)))
+                );
+            }
+            out.push(marker.to_string());
+        }
+        Ok(out)
+    }
+
+    pub(super) fn env(
+        &self,
+        path: &str,
+        value: &Value,
+    ) -> Result<BTreeMap<String, String>, ConfigError> {
+        let table = self.table(
+            path,
+            value,
+            "a table of environment variables such as { FOO = \"bar\" }",
+        )?;
+        table
+            .iter()
+            .map(|(name, value)| {
+                let key = format!("{path}.{}", segment(name));
+                Ok((
+                    name.clone(),
+                    self.string(&key, value, "a string")?.to_string(),
+                ))
+            })
+            .collect()
+    }
+
+    pub(super) fn severities(
+        &self,
+        path: &str,
+        value: &Value,
+    ) -> Result<Vec<Severity>, ConfigError> {
+        let expected = format!("a non-empty array of {SEVERITIES}");
+        let items = self.array(path, value, &expected)?;
+        if items.is_empty() {
+            return Err(self.invalid(path, format!("expected {expected}, found an empty array")));
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let key = format!("{path}[{i}]");
+            let severity = match item.as_str() {
+                Some("error") => Severity::Error,
+                Some("warning") => Severity::Warning,
+                Some("info") => Severity::Info,
+                Some("hint") => Severity::Hint,
+                _ => return Err(self.expected(&key, SEVERITIES, item)),
+            };
+            out.push(severity);
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    pub(super) fn report(&self, path: &str, value: &Value) -> Result<Report, ConfigError> {
+        match value.as_str() {
+            Some("all") => Ok(Report::All),
+            Some("new") => Ok(Report::New),
+            _ => Err(self.expected(path, "\"all\" or \"new\"", value)),
+        }
+    }
+
+    pub(super) fn other_files(&self, path: &str, value: &Value) -> Result<OtherFiles, ConfigError> {
+        match value.as_str() {
+            Some("write") => Ok(OtherFiles::Write),
+            Some("all") => Ok(OtherFiles::All),
+            Some("none") => Ok(OtherFiles::None),
+            _ => Err(self.expected(path, "\"write\", \"all\" or \"none\"", value)),
+        }
+    }
+
+    pub(super) fn trusted(&self, path: &str, value: &Value) -> Result<Vec<PathBuf>, ConfigError> {
+        if self.kind == FileKind::Workspace {
+            return Err(self.invalid(
+                path,
+                "only allowed in the user config; a workspace cannot trust itself".to_string(),
+            ));
+        }
+        let expected = "an array of absolute directory paths";
+        let items = self.array(path, value, expected)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let key = format!("{path}[{i}]");
+            let what = "an absolute directory path";
+            let dir = Path::new(self.string(&key, item, what)?);
+            if !dir.is_absolute() {
+                return Err(
+                    self.invalid(&key, format!("expected {what}, found {}", describe(item)))
+                );
+            }
+            out.push(dir.to_path_buf());
+        }
+        Ok(out)
+    }
+
+    pub(super) fn json(&self, path: &str, value: &Value) -> Result<serde_json::Value, ConfigError> {
+        Ok(match value {
+            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::Integer(n) => serde_json::Value::from(*n),
+            Value::Float(f) => match serde_json::Number::from_f64(*f) {
+                Some(n) => serde_json::Value::Number(n),
+                None => return Err(self.expected(path, "a finite number", value)),
+            },
+            Value::Boolean(b) => serde_json::Value::Bool(*b),
+            Value::Datetime(d) => serde_json::Value::String(d.to_string()),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| self.json(&format!("{path}[{i}]"), item))
+                .collect::<Result<_, _>>()?,
+            Value::Table(table) => table
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), self.json(&format!("{path}.{}", segment(k)), v)?)))
+                .collect::<Result<serde_json::Map<_, _>, ConfigError>>()?
+                .into(),
+        })
+    }
+}

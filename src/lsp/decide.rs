@@ -1,0 +1,308 @@
+//! The diagnostics wait as a decision: given a snapshot of what one server
+//! has said about one document since a change, the server's profile and the
+//! time, is the answer final, and if not, when to look again?
+//!
+//! Each stop rule is stated once, as "this decision holds from this instant
+//! on" ([`Rule`]); the earliest rule in force wins, in the order listed, and
+//! otherwise the wait sleeps until the earliest instant any rule names (or
+//! until the server says something). No processes, no clock: the loops in
+//! `lsp::diagnostics` take the snapshot, call [`decide`](PushWait::decide),
+//! and act. Table tests below cover every rule.
+
+use tokio::time::Instant;
+
+use super::profile::{OthersDone, WaitProfile};
+use crate::diagnostic::Outcome;
+
+/// Which diagnostics a finished wait answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// The publish that counts for this version (none: empty).
+    Counting,
+    /// The document's earlier publish, which the server did not repeat.
+    Held,
+    /// The pull answer with what was pushed for this version since.
+    Merged,
+    /// The latest the server said for the document, current by the rule.
+    Latest,
+    /// Nothing is known for this version.
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decision {
+    Done(Outcome, Answer),
+    /// Nothing final yet: look again at this instant, or on the server's
+    /// next message for the document, whichever comes first.
+    WakeAt(Instant),
+    /// Save the document again (no check began after the change).
+    Resave,
+    /// The server asked for a re-pull.
+    Repull,
+}
+
+impl Decision {
+    /// When to look again: the instant of a `WakeAt`, else `fallback` (a
+    /// push wait never resaves or repulls).
+    pub fn wake_at(self, fallback: Instant) -> Instant {
+        match self {
+            Decision::WakeAt(at) => at,
+            _ => fallback,
+        }
+    }
+}
+
+/// A decision that holds from `at` on.
+struct Rule {
+    at: Instant,
+    then: Decision,
+}
+
+/// The earliest rule already in force (list order breaks ties), else a wake
+/// at the earliest instant any rule names.
+fn first(rules: &[Rule], now: Instant) -> Decision {
+    if let Some(rule) = rules.iter().find(|r| r.at <= now) {
+        return rule.then;
+    }
+    let wake = rules.iter().map(|r| r.at).min().unwrap_or(now);
+    Decision::WakeAt(wake)
+}
+
+/// What a push wait sees at one instant.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PushView {
+    /// The `seq` of the publish that counts for this version, if any.
+    pub counting: Option<u64>,
+    /// The document has an earlier unversioned publish.
+    pub held_unversioned: bool,
+    /// Work-done progress begun after the change is open.
+    pub busy: bool,
+    pub dead: bool,
+}
+
+/// A push wait's memory between snapshots.
+#[derive(Debug, Clone)]
+pub(crate) struct PushWait {
+    pub started: Instant,
+    pub deadline: Instant,
+    settle_until: Option<Instant>,
+    last_counted: u64,
+}
+
+impl PushWait {
+    pub fn new(started: Instant, deadline: Instant) -> PushWait {
+        PushWait {
+            started,
+            deadline,
+            settle_until: None,
+            last_counted: 0,
+        }
+    }
+
+    pub fn decide(&mut self, view: &PushView, profile: &WaitProfile, now: Instant) -> Decision {
+        // A new counting publish (a later wave) restarts the settle window.
+        if let Some(seq) = view.counting
+            && seq != self.last_counted
+        {
+            self.last_counted = seq;
+            self.settle_until = Some(now + profile.settle);
+        }
+        let mut rules = Vec::with_capacity(4);
+        if view.dead {
+            rules.push(Rule {
+                at: now,
+                then: Decision::Done(Outcome::ServerDead, Answer::Counting),
+            });
+        }
+        if let Some(until) = self.settle_until
+            && !view.busy
+        {
+            rules.push(Rule {
+                at: until,
+                then: Decision::Done(Outcome::Settled, Answer::Counting),
+            });
+        }
+        if view.counting.is_none()
+            && !view.busy
+            && view.held_unversioned
+            && !profile.unchanged_quiet.is_zero()
+        {
+            rules.push(Rule {
+                at: self.started + profile.unchanged_quiet.max(profile.settle),
+                then: Decision::Done(Outcome::Settled, Answer::Held),
+            });
+        }
+        rules.push(Rule {
+            at: self.deadline,
+            then: Decision::Done(Outcome::TimedOut, Answer::Counting),
+        });
+        first(&rules, now)
+    }
+}
+
+/// What a partial-pull wait sees at one instant.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PartialView {
+    /// A `workspace/diagnostic/refresh` arrived since the pull was sent.
+    pub refreshed: bool,
+    /// Progress (not background) is open.
+    pub busy: bool,
+    /// An on-save check begun after the change is running.
+    pub checking: bool,
+    /// An on-save check begun after the change has ended, no save since.
+    pub check_done: bool,
+    /// Something was pushed for this version after the change.
+    pub pushed: bool,
+    /// The server wants saves and still has this version.
+    pub can_resave: bool,
+    pub dead: bool,
+}
+
+/// A partial-pull wait's memory between snapshots (kept across re-pulls).
+#[derive(Debug, Clone)]
+pub(crate) struct PartialWait {
+    pub deadline: Instant,
+    idle_since: Instant,
+    was_busy: bool,
+    was_done: bool,
+    /// A check (progress or push) began after the change.
+    check_began: bool,
+    resaved: bool,
+}
+
+impl PartialWait {
+    pub fn new(now: Instant, deadline: Instant) -> PartialWait {
+        PartialWait {
+            deadline,
+            idle_since: now,
+            was_busy: false,
+            was_done: false,
+            check_began: false,
+            resaved: false,
+        }
+    }
+
+    /// A new pull answer arrived: the idle window starts again.
+    pub fn pulled(&mut self, now: Instant) {
+        self.idle_since = now;
+        self.was_busy = false;
+        self.was_done = false;
+    }
+
+    /// The document was saved again after a [`Decision::Resave`].
+    pub fn resaved(&mut self, now: Instant) {
+        self.resaved = true;
+        self.idle_since = now;
+    }
+
+    pub fn decide(&mut self, view: &PartialView, profile: &WaitProfile, now: Instant) -> Decision {
+        self.check_began |= view.checking || view.check_done || view.pushed;
+        // The idle window runs from when the server was seen to go idle or
+        // its check to end, even if both happened between two snapshots.
+        if (self.was_busy && !view.busy) || (view.check_done && !self.was_done) {
+            self.idle_since = now;
+        }
+        self.was_busy = view.busy;
+        self.was_done = view.check_done;
+        let window = if view.check_done {
+            profile.check_end_grace.min(profile.settle)
+        } else {
+            profile.settle
+        };
+        let mut rules = Vec::with_capacity(4);
+        if view.refreshed {
+            rules.push(Rule {
+                at: now,
+                then: Decision::Repull,
+            });
+        }
+        if view.dead {
+            rules.push(Rule {
+                at: now,
+                then: Decision::Done(Outcome::ServerDead, Answer::Merged),
+            });
+        }
+        if !view.busy {
+            let complete = self.check_began || self.resaved || !view.can_resave;
+            rules.push(Rule {
+                at: self.idle_since + window,
+                then: if complete {
+                    Decision::Done(Outcome::Pulled, Answer::Merged)
+                } else {
+                    Decision::Resave
+                },
+            });
+        }
+        rules.push(Rule {
+            at: self.deadline,
+            then: Decision::Done(Outcome::TimedOut, Answer::Merged),
+        });
+        first(&rules, now)
+    }
+}
+
+/// What the wait for another open file (unchanged by this edit) sees.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct OtherView {
+    /// The server's answer for the edited file was final (settled or pulled).
+    pub edited_done: bool,
+    /// The file was published after the change.
+    pub republished: bool,
+    /// The server reported a status for the file after the change.
+    pub status_since: bool,
+    /// When the server last published anything (any file), if ever.
+    pub last_publish: Option<Instant>,
+    pub busy: bool,
+    pub dead: bool,
+}
+
+/// Decides whether another open file's latest diagnostics are current.
+pub(crate) fn decide_other(
+    view: &OtherView,
+    profile: &WaitProfile,
+    started: Instant,
+    deadline: Instant,
+    now: Instant,
+) -> Decision {
+    let latest = Decision::Done(Outcome::Settled, Answer::Latest);
+    let mut rules = Vec::with_capacity(3);
+    if view.dead {
+        rules.push(Rule {
+            at: now,
+            then: Decision::Done(Outcome::ServerDead, Answer::Unknown),
+        });
+    }
+    if !view.edited_done {
+        // The server never finished the edit itself: nothing is known.
+        rules.push(Rule {
+            at: now,
+            then: Decision::Done(Outcome::TimedOut, Answer::Unknown),
+        });
+    }
+    match profile.others_done {
+        OthersDone::Quiet if !view.busy => {
+            let quiet_from = view.last_publish.map_or(started, |t| t.max(started));
+            rules.push(Rule {
+                at: quiet_from + profile.others_quiet,
+                then: latest,
+            });
+        }
+        OthersDone::Quiet => {}
+        OthersDone::RebuildStatus => {
+            if view.republished || !view.status_since {
+                rules.push(Rule {
+                    at: now,
+                    then: latest,
+                });
+            }
+        }
+    }
+    rules.push(Rule {
+        at: deadline,
+        then: Decision::Done(Outcome::TimedOut, Answer::Unknown),
+    });
+    first(&rules, now)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,326 @@
+//! Table tests of the decision: each row is a snapshot, the time it is taken
+//! at (ms after the wait began) and the decision expected.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::*;
+use crate::lsp::profile::{OthersDone, WaitProfile};
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+fn profile(settle: u64, unchanged_quiet: u64) -> WaitProfile {
+    WaitProfile {
+        settle: ms(settle),
+        unchanged_quiet: ms(unchanged_quiet),
+        check_end_grace: ms(100),
+        ..WaitProfile::default()
+    }
+}
+
+/// Runs `rows` of (ms, view, expected) through one push wait.
+fn push_table(profile: &WaitProfile, deadline_ms: u64, rows: &[(u64, PushView, Decision)]) {
+    let t0 = Instant::now();
+    let mut wait = PushWait::new(t0, t0 + ms(deadline_ms));
+    for (i, (at, view, expected)) in rows.iter().enumerate() {
+        let got = wait.decide(view, profile, t0 + ms(*at));
+        assert_eq!(&got, expected, "row {i} at {at} ms: {view:?}");
+    }
+}
+
+fn at(t0: Instant, n: u64) -> Decision {
+    Decision::WakeAt(t0 + ms(n))
+}
+
+#[test]
+fn push_waits_for_a_counting_publish_then_the_settle_window() {
+    let t0 = Instant::now();
+    let p = profile(300, 0);
+    let mut wait = PushWait::new(t0, t0 + ms(3000));
+    let nothing = PushView::default();
+    let counted = |seq| PushView {
+        counting: Some(seq),
+        ..PushView::default()
+    };
+    // Nothing yet: sleep until the deadline (or the next message).
+    assert_eq!(wait.decide(&nothing, &p, t0), at(t0, 3000));
+    // A counting publish at 100 ms: settle until 400 ms.
+    assert_eq!(wait.decide(&counted(5), &p, t0 + ms(100)), at(t0, 400));
+    // A second wave at 200 ms restarts the window.
+    assert_eq!(wait.decide(&counted(6), &p, t0 + ms(200)), at(t0, 500));
+    // The same publish seen again changes nothing.
+    assert_eq!(wait.decide(&counted(6), &p, t0 + ms(300)), at(t0, 500));
+    assert_eq!(
+        wait.decide(&counted(6), &p, t0 + ms(500)),
+        Decision::Done(Outcome::Settled, Answer::Counting)
+    );
+}
+
+#[test]
+fn push_with_no_settle_window_is_done_at_the_counting_publish() {
+    let counted = PushView {
+        counting: Some(1),
+        ..PushView::default()
+    };
+    push_table(
+        &profile(0, 0),
+        3000,
+        &[(
+            40,
+            counted,
+            Decision::Done(Outcome::Settled, Answer::Counting),
+        )],
+    );
+}
+
+#[test]
+fn open_progress_holds_a_settled_answer_until_it_ends() {
+    let t0 = Instant::now();
+    let p = profile(0, 0);
+    let mut wait = PushWait::new(t0, t0 + ms(3000));
+    let busy = PushView {
+        counting: Some(1),
+        busy: true,
+        ..PushView::default()
+    };
+    assert_eq!(wait.decide(&busy, &p, t0 + ms(10)), at(t0, 3000));
+    let idle = PushView {
+        busy: false,
+        ..busy
+    };
+    assert_eq!(
+        wait.decide(&idle, &p, t0 + ms(50)),
+        Decision::Done(Outcome::Settled, Answer::Counting)
+    );
+}
+
+#[test]
+fn an_unversioned_server_that_stays_silent_keeps_its_earlier_answer() {
+    let held = PushView {
+        held_unversioned: true,
+        ..PushView::default()
+    };
+    let t0 = Instant::now();
+    let p = profile(300, 2000);
+    let mut wait = PushWait::new(t0, t0 + ms(3000));
+    assert_eq!(wait.decide(&held, &p, t0), at(t0, 2000));
+    assert_eq!(
+        wait.decide(&held, &p, t0 + ms(2000)),
+        Decision::Done(Outcome::Settled, Answer::Held)
+    );
+    // Without the profile's quiet rule the same silence runs to the deadline.
+    let mut strict = PushWait::new(t0, t0 + ms(3000));
+    assert_eq!(
+        strict.decide(&held, &profile(300, 0), t0 + ms(2000)),
+        at(t0, 3000)
+    );
+}
+
+#[test]
+fn push_deadline_and_death() {
+    let nothing = PushView::default();
+    let dead = PushView {
+        dead: true,
+        ..PushView::default()
+    };
+    let t0 = Instant::now();
+    let p = profile(150, 0);
+    let mut wait = PushWait::new(t0, t0 + ms(1000));
+    assert_eq!(
+        wait.decide(&nothing, &p, t0 + ms(1000)),
+        Decision::Done(Outcome::TimedOut, Answer::Counting)
+    );
+    let mut wait = PushWait::new(t0, t0 + ms(1000));
+    assert_eq!(
+        wait.decide(&dead, &p, t0 + ms(5)),
+        Decision::Done(Outcome::ServerDead, Answer::Counting)
+    );
+}
+
+fn partial_profile() -> WaitProfile {
+    WaitProfile {
+        pull_is_partial: true,
+        ..profile(300, 0)
+    }
+}
+
+#[test]
+fn partial_pull_waits_out_progress_then_the_idle_window() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    let busy = PartialView {
+        busy: true,
+        checking: true,
+        ..PartialView::default()
+    };
+    assert_eq!(wait.decide(&busy, &p, t0 + ms(10)), at(t0, 10_000));
+    let idle = PartialView::default();
+    // Idle from 400 ms: the settle window runs from there.
+    assert_eq!(wait.decide(&idle, &p, t0 + ms(400)), at(t0, 700));
+    assert_eq!(
+        wait.decide(&idle, &p, t0 + ms(700)),
+        Decision::Done(Outcome::Pulled, Answer::Merged)
+    );
+}
+
+#[test]
+fn partial_pull_ends_a_grace_after_its_check_ends() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    let done = PartialView {
+        check_done: true,
+        ..PartialView::default()
+    };
+    assert_eq!(wait.decide(&done, &p, t0 + ms(200)), at(t0, 300));
+    assert_eq!(
+        wait.decide(&done, &p, t0 + ms(300)),
+        Decision::Done(Outcome::Pulled, Answer::Merged)
+    );
+}
+
+#[test]
+fn partial_pull_saves_again_once_when_no_check_began() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    let idle = PartialView {
+        can_resave: true,
+        ..PartialView::default()
+    };
+    assert_eq!(wait.decide(&idle, &p, t0 + ms(300)), Decision::Resave);
+    wait.resaved(t0 + ms(300));
+    assert_eq!(wait.decide(&idle, &p, t0 + ms(300)), at(t0, 600));
+    assert_eq!(
+        wait.decide(&idle, &p, t0 + ms(600)),
+        Decision::Done(Outcome::Pulled, Answer::Merged)
+    );
+    // A server that takes no saves is done at once.
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    assert_eq!(
+        wait.decide(&PartialView::default(), &p, t0 + ms(300)),
+        Decision::Done(Outcome::Pulled, Answer::Merged)
+    );
+}
+
+#[test]
+fn partial_pull_repulls_on_refresh_and_stops_at_death_or_deadline() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0, t0 + ms(1000));
+    let refreshed = PartialView {
+        refreshed: true,
+        busy: true,
+        ..PartialView::default()
+    };
+    assert_eq!(wait.decide(&refreshed, &p, t0 + ms(5)), Decision::Repull);
+    let dead = PartialView {
+        dead: true,
+        busy: true,
+        ..PartialView::default()
+    };
+    assert_eq!(
+        wait.decide(&dead, &p, t0 + ms(6)),
+        Decision::Done(Outcome::ServerDead, Answer::Merged)
+    );
+    let busy = PartialView {
+        busy: true,
+        ..PartialView::default()
+    };
+    assert_eq!(
+        wait.decide(&busy, &p, t0 + ms(1000)),
+        Decision::Done(Outcome::TimedOut, Answer::Merged)
+    );
+}
+
+fn others(rule: OthersDone) -> WaitProfile {
+    WaitProfile {
+        others_done: rule,
+        others_quiet: ms(300),
+        ..profile(300, 0)
+    }
+}
+
+#[test]
+fn another_file_is_unknown_when_the_edited_answer_was_not_final() {
+    let t0 = Instant::now();
+    for rule in [OthersDone::Quiet, OthersDone::RebuildStatus] {
+        assert_eq!(
+            decide_other(&OtherView::default(), &others(rule), t0, t0 + ms(3000), t0),
+            Decision::Done(Outcome::TimedOut, Answer::Unknown)
+        );
+    }
+}
+
+#[test]
+fn another_file_once_the_server_is_quiet() {
+    let t0 = Instant::now();
+    let p = others(OthersDone::Quiet);
+    let view = OtherView {
+        edited_done: true,
+        last_publish: Some(t0 + ms(50)),
+        ..OtherView::default()
+    };
+    assert_eq!(
+        decide_other(&view, &p, t0, t0 + ms(3000), t0 + ms(60)),
+        at(t0, 350)
+    );
+    assert_eq!(
+        decide_other(&view, &p, t0, t0 + ms(3000), t0 + ms(350)),
+        Decision::Done(Outcome::Settled, Answer::Latest)
+    );
+    // A publish from before the phase began counts from the phase's start.
+    let old = OtherView {
+        last_publish: Some(t0 - ms(5000)),
+        ..view
+    };
+    assert_eq!(decide_other(&old, &p, t0, t0 + ms(3000), t0), at(t0, 300));
+    // Open progress holds it.
+    let busy = OtherView { busy: true, ..view };
+    assert_eq!(
+        decide_other(&busy, &p, t0, t0 + ms(3000), t0 + ms(400)),
+        at(t0, 3000)
+    );
+}
+
+#[test]
+fn another_file_by_its_rebuild_status_clangd() {
+    let t0 = Instant::now();
+    let p = others(OthersDone::RebuildStatus);
+    let queued = OtherView {
+        edited_done: true,
+        status_since: true,
+        ..OtherView::default()
+    };
+    // Queued for a rebuild: wait for its republish.
+    assert_eq!(
+        decide_other(&queued, &p, t0, t0 + ms(3000), t0),
+        at(t0, 3000)
+    );
+    let republished = OtherView {
+        republished: true,
+        ..queued
+    };
+    assert_eq!(
+        decide_other(&republished, &p, t0, t0 + ms(3000), t0 + ms(40)),
+        Decision::Done(Outcome::Settled, Answer::Latest)
+    );
+    // Never queued: the server is not rebuilding it; its diagnostics stand.
+    let untouched = OtherView {
+        edited_done: true,
+        ..OtherView::default()
+    };
+    assert_eq!(
+        decide_other(&untouched, &p, t0, t0 + ms(3000), t0),
+        Decision::Done(Outcome::Settled, Answer::Latest)
+    );
+    // At the deadline, still queued: unknown.
+    assert_eq!(
+        decide_other(&queued, &p, t0, t0 + ms(3000), t0 + ms(3000)),
+        Decision::Done(Outcome::TimedOut, Answer::Unknown)
+    );
+}

@@ -1,0 +1,148 @@
+//! How a server says "I am done with this change": the facts the diagnostics
+//! wait needs about one server, as data. The generic wait
+//! (`lsp::decide`) reads them; the registry fills them per server from
+//! measurement (`docs/servers.md`), and users may set them for their own
+//! servers. Nothing in the wait matches a server by name.
+
+use std::time::Duration;
+
+/// Matches a work-done progress by its token or its title (substrings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgressPattern {
+    pub token: Option<String>,
+    pub title: Option<String>,
+}
+
+impl ProgressPattern {
+    /// Progress whose token contains `text`.
+    pub fn token(text: &str) -> ProgressPattern {
+        ProgressPattern {
+            token: Some(text.to_string()),
+            title: None,
+        }
+    }
+
+    /// Progress whose title contains `text`.
+    pub fn title(text: &str) -> ProgressPattern {
+        ProgressPattern {
+            token: None,
+            title: Some(text.to_string()),
+        }
+    }
+
+    pub fn matches(&self, token: &str, title: Option<&str>) -> bool {
+        self.token.as_deref().is_some_and(|t| token.contains(t))
+            || self
+                .title
+                .as_deref()
+                .is_some_and(|t| title.is_some_and(|title| title.contains(t)))
+    }
+}
+
+/// When another open file's diagnostics are current after a change to the
+/// edited one, for a server that pushes (a pull is exact whatever this says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OthersDone {
+    /// Once no publish for any file has arrived for `others_quiet` after the
+    /// edited file's answer: the server publishes the other files whose
+    /// diagnostics changed around the edited one's, with no signal when it
+    /// is through, and does not republish the rest, whose earlier
+    /// diagnostics stand (gopls: one burst; typescript-language-server:
+    /// unversioned waves after the edited file's).
+    #[default]
+    Quiet,
+    /// The server reports each file it rebuilds through a status
+    /// notification (`status_method`), and republishes each one it rebuilt:
+    /// a file is current once it has been republished after the change, or
+    /// once the edited file's answer is in and the server never queued it
+    /// (clangd's `textDocument/clangd.fileStatus`).
+    RebuildStatus,
+}
+
+/// What the diagnostics wait knows about one server's signals.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaitProfile {
+    /// Quiet time after a counting publish before push diagnostics are
+    /// final (later waves restart it); zero when one publish per version is
+    /// the whole answer.
+    pub settle: Duration,
+    /// For unversioned publishes: one arriving within this long after a
+    /// change was written belongs to the round before it, never the answer.
+    pub stale_window: Duration,
+    /// For an unversioned server that does not repeat an unchanged set: after
+    /// this long with no publish since the change (and no progress), the
+    /// document's earlier publish is taken as the answer. Zero: never.
+    pub unchanged_quiet: Duration,
+    /// Pull answers can be partial: empty while the workspace loads (a
+    /// `workspace/diagnostic/refresh` asks for a re-pull), and without what
+    /// an on-save checker pushes (rust-analyzer's cargo check).
+    pub pull_is_partial: bool,
+    /// Progress that produces no diagnostics and never holds a wait
+    /// (rust-analyzer's cache priming).
+    pub background_progress: Vec<ProgressPattern>,
+    /// Progress of an on-save check whose pushes complete a partial pull.
+    pub check_progress: Vec<ProgressPattern>,
+    /// How long a partial-pull wait stays once an on-save check begun after
+    /// the change has ended (instead of the settle window).
+    pub check_end_grace: Duration,
+    /// When other open files are current (see [`OthersDone`]).
+    pub others_done: OthersDone,
+    /// For [`OthersDone::Quiet`]: how long the server must have published
+    /// nothing before other files' diagnostics are taken as current.
+    pub others_quiet: Duration,
+    /// The server's per-file status notification, for
+    /// [`OthersDone::RebuildStatus`].
+    pub status_method: Option<String>,
+    /// The edited file's answer marks the end of the server's work only when
+    /// it answers a change, not an open (gopls answers an open at once, and
+    /// publishes the files that import it a pass later): a file the server
+    /// does not have open yet is opened with its text from before the edit,
+    /// that open's answer awaited, then changed.
+    pub open_then_change: bool,
+}
+
+impl Default for WaitProfile {
+    /// A push server with a 150 ms settle window and no other known signal.
+    fn default() -> Self {
+        WaitProfile {
+            settle: Duration::from_millis(150),
+            stale_window: Duration::ZERO,
+            unchanged_quiet: Duration::ZERO,
+            pull_is_partial: false,
+            background_progress: Vec::new(),
+            check_progress: Vec::new(),
+            check_end_grace: Duration::ZERO,
+            others_done: OthersDone::Quiet,
+            others_quiet: Duration::from_millis(150),
+            status_method: None,
+            open_then_change: false,
+        }
+    }
+}
+
+impl WaitProfile {
+    pub fn is_background(&self, token: &str, title: Option<&str>) -> bool {
+        self.background_progress
+            .iter()
+            .any(|p| p.matches(token, title))
+    }
+
+    pub fn is_check(&self, token: &str, title: Option<&str>) -> bool {
+        self.check_progress.iter().any(|p| p.matches(token, title))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_match_token_or_title_substrings() {
+        let check = ProgressPattern::token("flycheck");
+        assert!(check.matches("rust-analyzer/flycheck/0", None));
+        assert!(!check.matches("rustAnalyzer/Indexing", Some("flycheck")));
+        let title = ProgressPattern::title("check");
+        assert!(title.matches("7", Some("cargo check")));
+        assert!(!title.matches("check", None));
+    }
+}

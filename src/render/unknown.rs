@@ -1,0 +1,128 @@
+//! The one line after the blocks that says what is not known: a server that
+//! had not finished checking a file by the deadline, or stopped. Without it
+//! a timeout reads exactly like a clean file (OpenCode #41218), which is the
+//! one thing squiggle must never say. Pure, like the rest of rendering.
+
+use crate::diagnostic::Outcome;
+
+/// One (file, server) pair whose diagnostics are unknown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unknown {
+    pub server: String,
+    pub file: String,
+    /// `TimedOut` or `ServerDead`.
+    pub outcome: Outcome,
+    /// How long the wait had run.
+    pub after_ms: u64,
+}
+
+/// Files named in one line before "and N other files".
+const NAMED: usize = 3;
+
+/// One line per server and kind of ending, in server order; `""` when
+/// everything is known.
+pub fn render_unknown(unknown: &[Unknown]) -> String {
+    let mut groups: Vec<(&str, Outcome, Vec<&str>, u64)> = Vec::new();
+    for u in unknown {
+        match groups
+            .iter_mut()
+            .find(|g| g.0 == u.server && g.1 == u.outcome)
+        {
+            Some(group) => {
+                if !group.2.contains(&u.file.as_str()) {
+                    group.2.push(&u.file);
+                }
+                group.3 = group.3.max(u.after_ms);
+            }
+            None => groups.push((&u.server, u.outcome, vec![&u.file], u.after_ms)),
+        }
+    }
+    groups.sort_by(|a, b| (a.0, a.1.as_str()).cmp(&(b.0, b.1.as_str())));
+    let mut out = String::new();
+    for (server, outcome, files, after_ms) in groups {
+        let whose = if files.len() == 1 { "its" } else { "their" };
+        let files = file_list(&files);
+        let line = match outcome {
+            Outcome::ServerDead => format!(
+                "{server} stopped before it finished checking {files}; {whose} diagnostics are unknown."
+            ),
+            _ => format!(
+                "{server} had not finished checking {files} after {}; {whose} diagnostics are unknown.",
+                seconds(after_ms)
+            ),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// `a.py`, `a.py and b.py`, `a.py, b.py, c.py and 2 other files`.
+fn file_list(files: &[&str]) -> String {
+    let named: Vec<&str> = files.iter().take(NAMED).copied().collect();
+    let rest = files.len() - named.len();
+    match (named.as_slice(), rest) {
+        ([one], 0) => one.to_string(),
+        (named, 0) => {
+            let (last, first) = named.split_last().unwrap_or((&"", &[]));
+            format!("{} and {last}", first.join(", "))
+        }
+        (named, 1) => format!("{} and 1 other file", named.join(", ")),
+        (named, n) => format!("{} and {n} other files", named.join(", ")),
+    }
+}
+
+/// `3 s`, `1.5 s`: tenths, without a trailing `.0`.
+fn seconds(ms: u64) -> String {
+    let tenths = (ms + 50) / 100;
+    if tenths.is_multiple_of(10) {
+        format!("{} s", tenths / 10)
+    } else {
+        format!("{}.{} s", tenths / 10, tenths % 10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unknown(server: &str, file: &str, outcome: Outcome, after_ms: u64) -> Unknown {
+        Unknown {
+            server: server.into(),
+            file: file.into(),
+            outcome,
+            after_ms,
+        }
+    }
+
+    #[test]
+    fn nothing_unknown_renders_nothing() {
+        assert_eq!(render_unknown(&[]), "");
+    }
+
+    #[test]
+    fn one_line_per_server_and_ending() {
+        let text = render_unknown(&[
+            unknown("pyright", "app.py", Outcome::TimedOut, 3004),
+            unknown("ruff", "app.py", Outcome::ServerDead, 12),
+            unknown("pyright", "lib.py", Outcome::TimedOut, 2950),
+        ]);
+        assert_eq!(
+            text,
+            "pyright had not finished checking app.py and lib.py after 3 s; their diagnostics are unknown.\n\
+             ruff stopped before it finished checking app.py; its diagnostics are unknown.\n"
+        );
+    }
+
+    #[test]
+    fn long_lists_are_cut_and_times_keep_tenths() {
+        let files: Vec<Unknown> = ["a.go", "b.go", "c.go", "d.go", "e.go"]
+            .iter()
+            .map(|f| unknown("gopls", f, Outcome::TimedOut, 1460))
+            .collect();
+        assert_eq!(
+            render_unknown(&files),
+            "gopls had not finished checking a.go, b.go, c.go and 2 other files after 1.5 s; their diagnostics are unknown.\n"
+        );
+    }
+}
