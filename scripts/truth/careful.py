@@ -226,8 +226,10 @@ class Careful:
             if primary_at is None and unchanged and now - last_activity >= unchanged / 1000.0:
                 return now - t0, "unchanged", {"activity": activity, "primary": None}
             if primary_at is not None and not self.progress and self._clangd_idle() and now - last_activity >= quiet:
-                end = max(primary_at, last_activity)
-                return end - t0, "signal+quiet", {"activity": activity, "primary": primary_at - t0}
+                # the wait ends now: the quiet window is part of its cost
+                answer = max(primary_at, last_activity) - t0
+                return now - t0, "signal+quiet", {"activity": activity, "primary": primary_at - t0,
+                                                  "answer": answer}
             wait_to = now + 0.05 if primary_at is None else last_activity + quiet
             for t, lab in self.drain(max(wait_to, now + 0.001)):
                 if lab[0] != "publish" or lab[3]:

@@ -129,6 +129,7 @@ def run_careful(project, cases, args, env, log):
             out.append({
                 "case": case["id"], "kind": case["kind"], "warm": i > 0, "secs": round(secs, 4),
                 "revert_secs": round(rsecs, 4), "ended": how, "revert_ended": rhow,
+                "answer_secs": round(calib["answer"], 4) if calib.get("answer") is not None else None,
                 "feedback": score(case, found), "stale": stale(case, cl.errors()),
                 "calib": {"edit": calib, "revert": rcalib} if args.quiet is not None else None,
             })
