@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Put the language servers installed by scripts/install-servers.sh on PATH.
+# Put the language servers and agent CLIs installed by
+# scripts/install-servers.sh on PATH.
 #
 #   source scripts/env.sh
 #
@@ -21,7 +22,8 @@ _squiggle_path_prepend() {
 
 # Lowest priority first: each prepend goes in front of the previous one.
 for _squiggle_dir in /usr/lib/go/bin "$HOME/go/bin" "$HOME/.cargo/bin" \
-  "$SQUIGGLE_TOOLS/venv/bin" "$SQUIGGLE_TOOLS/npm/node_modules/.bin"; do
+  "$SQUIGGLE_TOOLS/venv/bin" "$SQUIGGLE_TOOLS/npm/node_modules/.bin" \
+  "$SQUIGGLE_TOOLS/agents/node_modules/.bin"; do
   if [ -d "$_squiggle_dir" ]; then _squiggle_path_prepend "$_squiggle_dir"; fi
 done
 export PATH

@@ -4,14 +4,16 @@
 #
 #   scripts/install-servers.sh [--only GROUP[,GROUP...]] [--force]
 #
-# Groups: npm, venv, apt, rust (server names are accepted too and map to
-# their group, e.g. --only pyright,gopls == --only npm,apt).
+# Groups: npm, venv, apt, rust, agents (server names are accepted too and map
+# to their group, e.g. --only pyright,gopls == --only npm,apt; agents are the
+# agent CLIs the end-to-end hook tests drive: claude, codex, gemini).
 #
 # Idempotent and non-interactive.  Pinned versions live in:
 #   scripts/servers-package.json + scripts/servers-package-lock.json  (npm)
 #   scripts/servers-requirements.txt                                  (PyPI)
 #   APT_PACKAGES below                                                (Debian)
 #   rust-analyzer: the rustup component of the active toolchain
+#   scripts/agents-package.json + scripts/agents-package-lock.json    (agent CLIs)
 # A stamp file per group under .tools/ records what was installed; a group
 # whose stamp matches is skipped, so a warm re-run takes a second or two.
 #
@@ -25,7 +27,7 @@ SCRIPTS="$ROOT/scripts"
 APT_PACKAGES=(clangd gopls golang-go shellcheck)
 
 # Servers whose absence fails the script; everything else only warns.
-REQUIRED=(pyright typescript-language-server typescript clangd gopls rust-analyzer ruff bash-language-server)
+REQUIRED=(pyright typescript-language-server typescript clangd gopls rust-analyzer ruff bash-language-server claude codex gemini)
 
 ONLY=""
 FORCE=0
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY="${2:?--only needs a value}"; shift 2 ;;
     --only=*) ONLY="${1#--only=}"; shift ;;
     --force) FORCE=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-servers: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -52,13 +54,14 @@ group_of() {
     venv|pip|pypi|ruff|basedpyright|ty|tombi|mcp) echo venv ;;
     apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
     rust|rust-analyzer) echo rust ;;
+    agents|claude|claude-code|codex|gemini|gemini-cli) echo agents ;;
     *) echo "install-servers: unknown server or group: $1" >&2; exit 2 ;;
   esac
 }
 
-declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1)
+declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1 [agents]=1)
 if [ -n "$ONLY" ]; then
-  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0)
+  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0 [agents]=0)
   IFS=',' read -r -a _only <<<"$ONLY"
   for n in "${_only[@]}"; do
     g="$(group_of "$n")"
@@ -94,6 +97,28 @@ install_npm() {
   cp "$SCRIPTS/servers-package-lock.json" "$dir/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund </dev/null) || return 1
   write_stamp npm "$want"
+}
+
+# ---------------------------------------------------------------- agents
+# The agent CLIs (Claude Code, Codex CLI, Gemini CLI) at pinned versions, with
+# their linux-x64 native packages; the tests run them with the node 22 that
+# the npm group installs (their wrappers want node >= 22).
+install_agents() {
+  local dir="$TOOLS/agents" want
+  want="$(hash_of "$SCRIPTS/agents-package.json" "$SCRIPTS/agents-package-lock.json")"
+  if stamp_ok agents "$want" && [ -d "$dir/node_modules/.bin" ]; then
+    log "agents: up to date"
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    log "agents: npm not found on PATH"; return 1
+  fi
+  log "agents: installing pinned agent CLIs into $dir (npm ci)"
+  mkdir -p "$dir"
+  cp "$SCRIPTS/agents-package.json" "$dir/package.json"
+  cp "$SCRIPTS/agents-package-lock.json" "$dir/package-lock.json"
+  (cd "$dir" && npm ci --no-audit --no-fund </dev/null) || return 1
+  write_stamp agents "$want"
 }
 
 # ---------------------------------------------------------------- venv
@@ -171,7 +196,7 @@ install_rust() {
   rust-analyzer --version >/dev/null 2>&1 || { log "rust: rust-analyzer still does not run"; return 1; }
 }
 
-for g in npm venv apt rust; do
+for g in npm venv apt rust agents; do
   [ "${WANT[$g]}" = 1 ] || continue
   if ! "install_$g"; then
     log "$g: FAILED"
@@ -205,6 +230,9 @@ SERVERS=(
   "go|apt|go version|go"
   "shellcheck|apt|shellcheck --version|shellcheck"
   "rust-analyzer|rust|rust-analyzer --version|rust-analyzer"
+  "claude|agents|claude --version|claude"
+  "codex|agents|codex --version|codex"
+  "gemini|agents|gemini --version|gemini"
 )
 
 is_required() { local r; for r in "${REQUIRED[@]}"; do [ "$r" = "$1" ] && return 0; done; return 1; }

@@ -269,10 +269,19 @@ fn codex_apply_patch_checks_every_written_file_in_one_reply() {
     );
 }
 
+/// Gemini CLI HTML-escapes AfterTool context, so the AfterTool hook leaves
+/// the block for the session and the BeforeModel hook appends it, readable,
+/// to the next model request.
 #[test]
-fn gemini_replace_replies_with_after_tool_context() {
+fn gemini_replace_hands_the_block_to_the_next_model_request() {
     let ws = Workspace::new();
-    ws.write("g.fk", "@error(gemini broke it)\n");
+    ws.write("g.fk", "@error(Array<string> & co)\n");
+    let run = ws.outer.join("run");
+    std::fs::create_dir_all(&run).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    let env = [
+        ("SQUIGGLE_NO_DAEMON", "1"),
+        ("XDG_RUNTIME_DIR", run.to_str().unwrap_or_default()),
+    ];
     let payload = json!({
         "session_id": "g1",
         "transcript_path": ws.outer.join("t.json").display().to_string(),
@@ -280,14 +289,27 @@ fn gemini_replace_replies_with_after_tool_context() {
         "hook_event_name": "AfterTool",
         "timestamp": "2026-01-28T10:00:00.000Z",
         "tool_name": "replace",
-        "tool_input": {"file_path": ws.path("g.fk"), "old_string": "x", "new_string": "@error(gemini broke it)"},
+        "tool_input": {"file_path": ws.path("g.fk"), "old_string": "x", "new_string": "y"},
         "tool_response": {"llmContent": "Successfully modified file", "returnDisplay": "..."}
     });
-    let text = context(&ws.hook(&["gemini"], &payload.to_string()), "AfterTool");
+    let out = ws.hook_env(&["gemini"], &payload.to_string(), &env);
+    assert_eq!(stdout(&out), "", "stderr: {}", stderr(&out));
+    let before = json!({"session_id": "g1", "hook_event_name": "BeforeModel",
+        "llm_request": {"model": "m", "messages": [{"role": "user", "content": "hi"}]}});
+    let out = ws.hook_env(&["gemini"], &before.to_string(), &env);
+    let reply: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(&out)));
+    assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "BeforeModel");
+    let messages = &reply["hookSpecificOutput"]["llm_request"]["messages"];
+    assert_eq!(messages[0], json!({"role": "user", "content": "hi"}));
+    assert_eq!(messages[1]["role"], "user");
     assert_contains(
-        &text,
-        "<diagnostics file=\"g.fk\">\nERROR [1:1] gemini broke it\n",
+        messages[1]["content"].as_str().unwrap_or_default(),
+        "<diagnostics file=\"g.fk\">\nERROR [1:1] Array<string> & co\n</diagnostics>\n",
     );
+    // Taken once: the next model request gets nothing more.
+    let out = ws.hook_env(&["gemini"], &before.to_string(), &env);
+    assert_eq!(stdout(&out), "");
 }
 
 #[test]
@@ -367,4 +389,45 @@ fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
         1,
         "{text}"
     );
+}
+
+/// `report = "new"` through the daemon's hook path (issue 14, item 8): the
+/// hook remembers what it saw of a file, so an old error moved down by
+/// inserted lines stays hidden and only the edit's new one shows.
+#[test]
+fn report_new_hides_old_errors_through_the_daemon() {
+    let ws = Workspace::new();
+    let config = std::fs::read_to_string(ws.root.join(".squiggle.toml")).unwrap_or_default();
+    ws.write(
+        ".squiggle.toml",
+        &format!("[lsp]\nreport = \"new\"\n\n{config}"),
+    );
+    let runtime = ws.outer.join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    let runtime_s = runtime.display().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
+        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
+    ];
+    let file = ws.write("n.fk", "ok\nx @error(old one)\n");
+    let payload = ws.claude(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+    );
+    // The first look at the file: nothing to compare with, all shown.
+    let first = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    assert_contains(&first, "ERROR [2:3] old one");
+    // Two lines inserted above the old error, one of them a new error.
+    ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
+    let second = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+        .args(["daemon", "stop", "--root"])
+        .arg(&ws.root)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .output();
+    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    assert_contains(&second, "ERROR [2:3] new one");
+    assert!(!second.contains("old one"), "{second}");
+    assert_contains(&second, "from before this edit");
 }

@@ -40,6 +40,14 @@ impl Project {
             .unwrap_or_else(|e| panic!("run squiggle: {e}"))
     }
 
+    fn write_home(&self, rel: &str, text: &str) {
+        let path = self.home.join(rel);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write ~/{rel}: {e}"));
+    }
+
     fn write(&self, rel: &str, text: &str) -> PathBuf {
         let path = self.root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
@@ -91,11 +99,20 @@ const MERGED: &str = r#"{
             "command": "./guard.sh"
           }
         ]
+      },
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "squiggle hook claude"
+          }
+        ]
       }
     ],
     "PostToolUse": [
       {
-        "matcher": "Write|Edit|MultiEdit",
+        "matcher": "Write|Edit|Bash",
         "hooks": [
           {
             "type": "command",
@@ -157,7 +174,10 @@ fn codex_and_gemini_files_are_created_in_their_places() {
     let p = Project::new();
     ok(&p.init(&["codex"]));
     let codex = read(&p.root.join(".codex/hooks.json"));
-    assert!(codex.contains("\"matcher\": \"apply_patch\""), "{codex}");
+    assert!(
+        codex.contains("\"matcher\": \"apply_patch|Bash\""),
+        "{codex}"
+    );
     assert!(
         codex.contains("\"command\": \"squiggle hook codex\""),
         "{codex}"
@@ -166,8 +186,48 @@ fn codex_and_gemini_files_are_created_in_their_places() {
     let gemini = read(&p.home.join(".gemini/settings.json"));
     assert!(gemini.contains("\"AfterTool\""), "{gemini}");
     assert!(
-        gemini.contains("\"matcher\": \"write_file|replace\""),
+        gemini.contains("\"matcher\": \"write_file|replace|run_shell_command\""),
         "{gemini}"
     );
     assert!(!p.root.join(".gemini").exists());
+}
+
+/// `init codex --trust-hook` records Codex's trust in both squiggle entries
+/// (PostToolUse and PreToolUse), keeps the rest of config.toml, and changes
+/// nothing the second time; without the flag, init says what to do.
+#[test]
+fn codex_trust_hook_is_recorded_once_and_kept_apart() {
+    let p = Project::new();
+    p.write_home(".codex/config.toml", "model = \"gpt-5.5\"\n# mine\n");
+    let said = ok(&p.init(&["codex"]));
+    assert!(said.contains("--trust-hook"), "{said}");
+    let said = ok(&p.init(&["codex", "--trust-hook"]));
+    assert!(said.contains("trusted the hook for Codex"), "{said}");
+    let config = read(&p.home.join(".codex/config.toml"));
+    assert!(
+        config.starts_with("model = \"gpt-5.5\"\n# mine\n"),
+        "{config}"
+    );
+    let hooks = p.root.join(".codex/hooks.json").display().to_string();
+    for event in ["post_tool_use", "pre_tool_use"] {
+        let header = format!("[hooks.state.\"{hooks}:{event}:0:0\"]\ntrusted_hash = \"sha256:");
+        assert!(config.contains(&header), "{config}");
+    }
+    let said = ok(&p.init(&["codex", "--trust-hook"]));
+    assert!(said.contains("already trusts"), "{said}");
+    assert_eq!(read(&p.home.join(".codex/config.toml")), config);
+    let said = ok(&p.init(&["codex"]));
+    assert!(said.contains("Codex trusts this hook"), "{said}");
+}
+
+#[test]
+fn trust_hook_and_batch_belong_to_one_agent_each() {
+    let p = Project::new();
+    assert_eq!(p.init(&["claude", "--trust-hook"]).status.code(), Some(2));
+    assert_eq!(p.init(&["gemini", "--batch"]).status.code(), Some(2));
+    let said = ok(&p.init(&["claude", "--batch"]));
+    assert!(said.contains("PostToolBatch"), "{said}");
+    let settings = read(&p.root.join(".claude/settings.json"));
+    assert!(settings.contains("\"PostToolBatch\""), "{settings}");
+    assert!(!settings.contains("\"PostToolUse\""), "{settings}");
 }

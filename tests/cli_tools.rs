@@ -39,7 +39,23 @@ impl Workspace {
     }
 
     fn run(&self, args: &[&str], stdin: &str) -> Output {
+        self.run_with(args, stdin, "")
+    }
+
+    /// `run` with `RUST_LOG` set to `log` (squiggle's logs go to stderr).
+    fn run_with(&self, args: &[&str], stdin: &str, log: &str) -> Output {
+        self.run_env(
+            args,
+            stdin,
+            &[("RUST_LOG", log), ("SQUIGGLE_NO_DAEMON", "1")],
+        )
+    }
+
+    /// The command in this workspace with `env` (the in-process contract
+    /// unless the caller leaves out `SQUIGGLE_NO_DAEMON`).
+    fn run_env(&self, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
         let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .envs(env.iter().copied())
             .args(args)
             .arg("--root")
             .arg(self.dir.path())
@@ -238,4 +254,148 @@ fn a_custom_server_without_a_language_id_starts() {
     let text = stdout(&out);
     assert!(text.contains("<diagnostics file=\"a.zzq\">"), "{text}");
     assert!(text.contains("ERROR [1:5] boom"), "{text}");
+}
+
+/// Issue 17: a server that ignores `shutdown` and `exit` held a one-shot
+/// edit's result back until its shutdown had timed out. The result comes
+/// first; the server is killed after a short grace; nothing is left behind.
+#[test]
+fn a_server_that_will_not_stop_never_holds_the_result_back() {
+    for fault in ["hang", "ignoreShutdown"] {
+        let log = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("{e}"));
+        let script = format!(
+            r#"{{\"diagnosticMode\":\"pull\",\"logFile\":\"{}\",\"fault\":{{\"kind\":\"{fault}\"}}}}"#,
+            log.path().display()
+        );
+        let ws = Workspace::with_server(&format!(
+            "extensions = [\".fk\"]\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = \"{script}\" }}\n"
+        ));
+        std::fs::write(ws.path("a.fk"), "x = 1\n").unwrap_or_else(|e| panic!("{e}"));
+        let config = ws.path(".squiggle.toml");
+        let text = read(&config).replace("diagnosticTimeout = 5000", "firstTouchTimeout = 1000");
+        std::fs::write(&config, text).unwrap_or_else(|e| panic!("{e}"));
+        let out = ws.run(
+            &[
+                "edit",
+                "a.fk",
+                "--old-string",
+                "x = 1",
+                "--new-string",
+                "x = 2",
+            ],
+            "",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{fault}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout(&out).starts_with("Edit applied successfully."),
+            "{fault}: {}",
+            stdout(&out)
+        );
+        let events = read(log.path());
+        let pid: u32 = events
+            .lines()
+            .find_map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).ok()?;
+                (v["event"] == "start")
+                    .then(|| v["pid"].as_u64())?
+                    .map(|p| p as u32)
+            })
+            .unwrap_or_else(|| panic!("{fault}: no start event in {events}"));
+        if fault == "ignoreShutdown" {
+            assert!(
+                events.contains("\"shutdown\""),
+                "{fault}: never asked to stop: {events}"
+            );
+        }
+        assert!(
+            gone(pid),
+            "{fault}: the server (pid {pid}) outlived squiggle"
+        );
+    }
+}
+
+/// Whether `pid` has exited (or is only a zombie awaiting its new parent).
+fn gone(pid: u32) -> bool {
+    // No event says when an orphan is reaped: poll, bounded.
+    for _ in 0..200 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat)
+                if stat
+                    .rsplit(')')
+                    .next()
+                    .is_some_and(|s| s.trim_start().starts_with('Z')) =>
+            {
+                return true;
+            }
+            Ok(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+    false
+}
+
+/// Issue 14, item 6: `edit`, `write` and `apply-patch` go through the
+/// workspace's warm daemon like the hooks: servers start once, for the first
+/// call, and later calls reuse them.
+#[test]
+fn edits_go_through_one_warm_daemon() {
+    let ws = Workspace::new();
+    let runtime = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let runtime_dir = runtime.path().display().to_string();
+    let env = [("XDG_RUNTIME_DIR", runtime_dir.as_str())];
+    std::fs::write(ws.path("a.fk"), "x = 1\n").unwrap_or_else(|e| panic!("{e}"));
+    let first = ws.run_env(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "x = 1",
+            "--new-string",
+            "x = @error(one)",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(
+        stdout(&first).contains("ERROR [1:5] one"),
+        "{}",
+        stdout(&first)
+    );
+    let second = ws.run_env(&["write", "a.fk"], "x = 2\n", &env);
+    assert_eq!(stdout(&second).trim_end(), "File written successfully.");
+    let refused = ws.run_env(
+        &[
+            "edit",
+            "a.fk",
+            "--old-string",
+            "nowhere",
+            "--new-string",
+            "y",
+        ],
+        "",
+        &env,
+    );
+    assert_eq!(refused.status.code(), Some(1), "a refusal still exits 1");
+    assert_eq!(read(&ws.path("a.fk")), "x = 2\n");
+    let status = ws.run_env(&["daemon", "status"], "", &env);
+    let text = stdout(&status);
+    ws.run_env(&["daemon", "stop"], "", &env);
+    // Three mutations and this status request, answered by one server.
+    assert!(text.contains("requests   4"), "daemon status:\n{text}");
+    let servers = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("server"))
+        .count();
+    assert_eq!(servers, 1, "daemon status:\n{text}");
 }

@@ -308,6 +308,7 @@ async fn a_daemon_killed_mid_edit_leaves_the_edit_landed_once() {
             "--new-string",
             "after",
         ])
+        .env("SQUIGGLE_NO_DAEMON", "1")
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     assert_ne!(out.status.code(), Some(0));

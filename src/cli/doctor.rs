@@ -102,6 +102,10 @@ pub async fn run(args: Args) -> u8 {
         );
     } else {
         crate::out!("{}", table::render(&reports));
+        // Hooks installed by `squiggle init` that the agent will not run.
+        for note in super::init::doctor_notes(&root) {
+            crate::outln!("{note}");
+        }
     }
     let unmet: Vec<&str> = args
         .require

@@ -1,9 +1,13 @@
 //! `squiggle hook`: the agent's own edit tools stay in charge, and squiggle
-//! runs after them as a hook. Each agent sends its post-tool event as JSON on
-//! stdin (`claude`: Claude Code's PostToolUse, `codex`: Codex's PostToolUse
-//! for `apply_patch`, `gemini`: Gemini CLI's AfterTool); squiggle checks the
-//! files the tool touched and replies with the rendered diagnostics as extra
-//! context for the model, or with nothing when there is nothing to report.
+//! runs after them as a hook. Each agent sends its events as JSON on stdin
+//! (`claude`: Claude Code's PostToolUse, or PostToolBatch in batch mode;
+//! `codex`: Codex's PostToolUse for `apply_patch`; `gemini`: Gemini CLI's
+//! AfterTool, whose block goes to the model through BeforeModel, see
+//! `gemini_model`); squiggle checks the files the tool touched and replies
+//! with the rendered diagnostics as extra context for the model, or with
+//! nothing when there is nothing to report. Before a shell command
+//! (PreToolUse, BeforeTool) it snapshots the workspace so that the next
+//! after-tool event reports what the command changed (`shell`).
 //! `--file PATH…` is the same check for any other host, printing the text.
 //!
 //! A hook must never get in the agent's way: malformed input, a broken
@@ -12,10 +16,15 @@
 //! [`CheckReport`] is the one function [`check`], so that a warm daemon can
 //! take its place later.
 
+mod baseline;
 mod claude;
 mod codex;
 mod gemini;
+mod gemini_model;
 mod reply;
+mod shell;
+
+pub use gemini_model::readable as gemini_readable;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -29,15 +38,25 @@ use crate::render::RenderOptions;
 /// The agents squiggle has hook adapters (and `init` entries) for.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {
-    /// Claude Code: PostToolUse for Write, Edit and MultiEdit.
+    /// Claude Code: PostToolUse for Write, Edit and Bash (PreToolUse on Bash).
     Claude,
-    /// OpenAI Codex: PostToolUse for apply_patch.
+    /// OpenAI Codex: PostToolUse for apply_patch and Bash (PreToolUse on Bash).
     Codex,
-    /// Gemini CLI: AfterTool for write_file and replace.
+    /// Gemini CLI: AfterTool for write_file and replace, BeforeModel to
+    /// hand the block to the model unescaped.
     Gemini,
 }
 
 impl Agent {
+    /// The event before a shell command, when squiggle snapshots the
+    /// workspace's files (see `shell`).
+    fn before_shell_event(self) -> &'static str {
+        match self {
+            Agent::Claude | Agent::Codex => "PreToolUse",
+            Agent::Gemini => "BeforeTool",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
@@ -130,54 +149,94 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
             return;
         }
     };
+    let workspace_root = || {
+        crate::workspace::Workspace::discover(root.as_deref(), &event_cwd(&payload, &cwd))
+            .ok()
+            .map(|w| w.root().to_path_buf())
+    };
+    if payload["hook_event_name"] == agent.before_shell_event() {
+        if let Some(ws) = workspace_root() {
+            shell::before(&payload, &ws);
+        }
+        return;
+    }
+    if agent == Agent::Gemini && other_event(&payload, gemini::EVENT) {
+        if payload["hook_event_name"] == gemini_model::EVENT
+            && let Some(reply) = gemini_model::before_model(&payload)
+        {
+            emit(&reply);
+        }
+        return;
+    }
     let plan = match agent {
         Agent::Claude => claude::plan(&payload, &cwd),
         Agent::Codex => codex::plan(&payload, &cwd),
         Agent::Gemini => gemini::plan(&payload, &cwd),
     };
-    let (cwd, files, with_dependents) = match plan {
+    // Files a shell command changed since the session's snapshot, if any.
+    let changed = workspace_root()
+        .map(|ws| shell::changed_since(&payload, &ws))
+        .unwrap_or_default();
+    let (cwd, mut files, with_dependents) = match plan {
         Ok(Plan::Check {
             cwd,
             files,
             with_dependents,
         }) => (cwd, files, with_dependents),
-        Ok(Plan::Skip(why)) => {
+        Ok(Plan::Skip(why)) if changed.is_empty() => {
             tracing::debug!(agent = agent.name(), why, "hook skipped");
             return;
         }
+        Ok(Plan::Skip(_)) => (event_cwd(&payload, &cwd), Vec::new(), false),
         Err(e) => {
             malformed(&e);
             return;
         }
     };
-    let Some((report, opts)) =
+    for file in changed {
+        if !files.contains(&file) {
+            files.push(file);
+        }
+    }
+    let Some((report, opts, ws)) =
         check(root.as_deref(), &cwd, files, with_dependents, no_daemon).await
     else {
         return;
     };
-    let text = reply::feedback(&report, &opts);
+    let max = match agent {
+        Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
+        Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
+    };
+    let text = reply::feedback(&report, &opts, &ws, max);
     if text.is_empty() {
         return;
     }
     let event = match agent {
+        Agent::Claude if payload["hook_event_name"] == claude::BATCH_EVENT => claude::BATCH_EVENT,
         Agent::Claude => claude::EVENT,
         Agent::Codex => codex::EVENT,
-        Agent::Gemini => gemini::EVENT,
+        Agent::Gemini => {
+            if gemini_model::stash(&payload, &gemini_model::readable(&text)) {
+                return;
+            }
+            gemini::EVENT
+        }
     };
     emit(&reply::additional_context(event, &text));
 }
 
 async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
     let files = files.into_iter().map(|f| cwd.join(f)).collect();
-    if let Some((report, opts)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
-        let text = reply::feedback(&report, &opts);
+    if let Some((report, opts, ws)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
+        let text = reply::feedback(&report, &opts, &ws, reply::MAX_CONTEXT_CHARS);
         if !text.is_empty() {
             emit(&text);
         }
     }
 }
 
-/// Checks `files` in one engine call and shuts the servers down; `None`
+/// Checks `files` in one engine call and shuts the servers down, returning
+/// the report, how to render it and the workspace root; `None`
 /// (after a note on stderr) when no engine could be built. The one place a
 /// hook gets its [`CheckReport`]: a warm daemon can answer here instead.
 pub async fn check(
@@ -186,7 +245,7 @@ pub async fn check(
     files: Vec<PathBuf>,
     with_dependents: bool,
     no_daemon: bool,
-) -> Option<(CheckReport, RenderOptions)> {
+) -> Option<(CheckReport, RenderOptions, PathBuf)> {
     let opts = EngineOptions {
         root: root.map(Path::to_path_buf),
         ..Default::default()
@@ -205,7 +264,7 @@ pub async fn check(
         .collect();
     let render = engine.render_options();
     let report = super::warm::check(&engine, files, with_dependents, no_daemon).await;
-    Some((report, render))
+    Some((report, render, engine.workspace.root().to_path_buf()))
 }
 
 fn malformed(e: &Malformed) {

@@ -6,11 +6,18 @@
 //!
 //! | agent | project file | user file | event | matcher |
 //! | --- | --- | --- | --- | --- |
-//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `PostToolUse` | `Write\|Edit\|MultiEdit` |
+//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `PostToolUse` | `Write\|Edit` |
 //! | codex | `.codex/hooks.json` | `$CODEX_HOME/hooks.json` (`~/.codex`) | `PostToolUse` | `apply_patch` |
 //! | gemini | `.gemini/settings.json` | `~/.gemini/settings.json` | `AfterTool` | `write_file\|replace` |
+//!
+//! Codex also wants each hook trusted (`--trust-hook` records it; see
+//! `codex_trust`); Gemini CLI runs hooks only in a trusted folder.
 
+mod codex_trust;
+mod doctor_notes;
 mod ordered;
+
+pub use doctor_notes::notes as doctor_notes;
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +44,16 @@ pub struct Args {
     /// Project directory (default: the git top-level, else the current directory).
     #[arg(long)]
     pub root: Option<PathBuf>,
+    /// Codex only: record in `$CODEX_HOME/config.toml` (`~/.codex`) that you
+    /// trust squiggle's hook, as Codex's own `/hooks` screen does; Codex
+    /// runs no new or changed hook without it.
+    #[arg(long)]
+    pub trust_hook: bool,
+    /// Claude only: report once per model turn (`PostToolBatch`: every
+    /// file the turn's edits touched, checked in one wait) instead of after
+    /// each edit.
+    #[arg(long)]
+    pub batch: bool,
 }
 
 /// Where and how one agent runs its hooks.
@@ -52,29 +69,55 @@ fn target(agent: Agent) -> Target {
     match agent {
         Agent::Claude => Target {
             event: "PostToolUse",
-            matcher: "Write|Edit|MultiEdit",
+            matcher: "Write|Edit|Bash",
             project_file: ".claude/settings.json",
             user_file: || home().map(|h| h.join(".claude/settings.json")),
         },
         Agent::Codex => Target {
             event: "PostToolUse",
-            matcher: "apply_patch",
+            matcher: "apply_patch|Bash",
             project_file: ".codex/hooks.json",
-            user_file: || {
-                std::env::var_os("CODEX_HOME")
-                    .filter(|v| !v.is_empty())
-                    .map(PathBuf::from)
-                    .or_else(|| home().map(|h| h.join(".codex")))
-                    .map(|dir| dir.join("hooks.json"))
-            },
+            user_file: || codex_home().map(|dir| dir.join("hooks.json")),
         },
         Agent::Gemini => Target {
             event: "AfterTool",
-            matcher: "write_file|replace",
+            matcher: "write_file|replace|run_shell_command",
             project_file: ".gemini/settings.json",
             user_file: || home().map(|h| h.join(".gemini/settings.json")),
         },
     }
+}
+
+/// Matchers earlier squiggle releases wrote for the main event; a squiggle
+/// group with one of them is brought up to date once (Claude Code's
+/// `MultiEdit` is gone since 2.x; shell tools are watched now).
+fn old_matchers(agent: Agent) -> &'static [&'static str] {
+    match agent {
+        Agent::Claude => &["Write|Edit|MultiEdit", "Write|Edit"],
+        Agent::Codex => &["apply_patch"],
+        Agent::Gemini => &["write_file|replace"],
+    }
+}
+
+/// The other events squiggle's hook listens to: before a shell command
+/// (the workspace snapshot, see `hook/shell.rs`), and Gemini's BeforeModel
+/// (the unescaped hand-over, see `hook/gemini_model.rs`).
+fn extra_events(agent: Agent) -> &'static [(&'static str, Option<&'static str>)] {
+    match agent {
+        Agent::Claude | Agent::Codex => &[("PreToolUse", Some("Bash"))],
+        Agent::Gemini => &[
+            ("BeforeTool", Some("run_shell_command")),
+            ("BeforeModel", None),
+        ],
+    }
+}
+
+/// `$CODEX_HOME`, else `~/.codex`.
+pub(crate) fn codex_home() -> Option<PathBuf> {
+    std::env::var_os("CODEX_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home().map(|h| h.join(".codex")))
 }
 
 fn home() -> Option<PathBuf> {
@@ -88,6 +131,18 @@ fn command(agent: Agent) -> String {
 }
 
 pub async fn run(args: Args) -> u8 {
+    if args.trust_hook && args.agent != Agent::Codex {
+        eprintln!(
+            "squiggle init: --trust-hook is for codex only (Codex alone asks to trust each hook)"
+        );
+        return 2;
+    }
+    if args.batch && args.agent != Agent::Claude {
+        eprintln!(
+            "squiggle init: --batch is for claude only (Claude Code alone has PostToolBatch)"
+        );
+        return 2;
+    }
     let target = target(args.agent);
     let path = if args.user {
         match (target.user_file)() {
@@ -128,7 +183,12 @@ pub async fn run(args: Args) -> u8 {
         },
         _ => Json::Object(Vec::new()),
     };
-    let changed = match add_hook(&mut settings, args.agent) {
+    let added = if args.batch {
+        add_batch_hook(&mut settings)
+    } else {
+        add_hook(&mut settings, args.agent)
+    };
+    let changed = match added {
         Ok(changed) => changed,
         Err(why) => {
             eprintln!(
@@ -158,19 +218,34 @@ pub async fn run(args: Args) -> u8 {
             path.display(),
             command(args.agent)
         );
-        return 0;
-    }
-    if let Err(e) = write_atomic(&path, content.as_bytes()) {
+    } else if let Err(e) = write_atomic(&path, content.as_bytes()) {
         eprintln!("squiggle init: cannot write {}: {e}", path.display());
         return 2;
+    } else if args.batch {
+        crate::outln!(
+            "added `{}` to {} (PostToolBatch: once per model turn; PreToolUse on Bash)",
+            command(args.agent),
+            path.display()
+        );
+    } else {
+        crate::outln!(
+            "added `{}` to {} ({}, matcher \"{}\")",
+            command(args.agent),
+            path.display(),
+            target.event,
+            target.matcher
+        );
     }
-    crate::outln!(
-        "added `{}` to {} ({}, matcher \"{}\")",
-        command(args.agent),
-        path.display(),
-        target.event,
-        target.matcher
-    );
+    if args.batch && has_group(&settings, Agent::Claude, target.event) {
+        crate::outln!(
+            "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
+            path.display(),
+            target.event
+        );
+    }
+    if args.agent == Agent::Codex {
+        return codex_trust::record_or_check(&path, &settings, args.trust_hook);
+    }
     if let Some(note) = note(args.agent) {
         crate::outln!("{note}");
     }
@@ -180,31 +255,54 @@ pub async fn run(args: Args) -> u8 {
 fn note(agent: Agent) -> Option<&'static str> {
     match agent {
         Agent::Claude => None,
-        Agent::Codex => Some(
-            "note: Codex loads a project's .codex/hooks.json only when the project is trusted, and older Codex releases need `[features] codex_hooks = true` in ~/.codex/config.toml",
-        ),
+        Agent::Codex => None,
         Agent::Gemini => Some(
-            "note: older Gemini CLI releases run hooks only with hooks enabled in settings.json; see docs/agent-hooks.md",
+            "note: Gemini CLI runs hooks only in a trusted folder: trust this project when Gemini asks (or list it in ~/.gemini/trustedFolders.json); with --skip-trust the hook does not run",
         ),
     }
 }
 
-/// Adds the agent's hook group under `hooks.<event>`; `Ok(false)` when a
-/// `squiggle hook <agent>` command is already there.
+/// Adds the agent's hook group under `hooks.<event>` (for Gemini also
+/// under `hooks.BeforeModel`, which hands the block over unescaped; see
+/// `hook/gemini_model.rs`); `Ok(false)` when every `squiggle hook <agent>`
+/// command is already there.
 fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
     let target = target(agent);
+    let mut changed = add_group(settings, agent, target.event, Some(target.matcher))?;
+    for &(event, matcher) in extra_events(agent) {
+        changed |= add_group(settings, agent, event, matcher)?;
+    }
+    Ok(changed)
+}
+
+/// Batch mode for Claude Code: `PostToolBatch` reports once per model turn
+/// (edit tools and shell commands alike), `PreToolUse` on `Bash` keeps the
+/// shell snapshot; no per-edit `PostToolUse`.
+fn add_batch_hook(settings: &mut Json) -> Result<bool, String> {
+    let mut changed = add_group(settings, Agent::Claude, "PostToolBatch", None)?;
+    changed |= add_group(settings, Agent::Claude, "PreToolUse", Some("Bash"))?;
+    Ok(changed)
+}
+
+/// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.
+fn add_group(
+    settings: &mut Json,
+    agent: Agent,
+    event: &str,
+    matcher: Option<&str>,
+) -> Result<bool, String> {
     let kind = settings.kind();
     let hooks = settings
         .entry("hooks", Json::Object(Vec::new()))
         .ok_or_else(|| format!("expected a JSON object at the top level, found {kind}"))?;
     let kind = hooks.kind();
     let groups = hooks
-        .entry(target.event, Json::Array(Vec::new()))
+        .entry(event, Json::Array(Vec::new()))
         .ok_or_else(|| format!("`hooks` is {kind}, expected an object"))?;
     let Json::Array(groups) = groups else {
         return Err(format!(
             "`hooks.{}` is {}, expected an array",
-            target.event,
+            event,
             groups.kind()
         ));
     };
@@ -217,7 +315,24 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
         .flatten()
         .any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent)));
     if present {
-        return Ok(false);
+        // A group an older init wrote gets the current matcher.
+        let mut changed = false;
+        for group in groups.iter_mut() {
+            let ours = matches!(group.get("hooks"), Some(Json::Array(hooks))
+                if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))));
+            let old = matches!(group.get("matcher"), Some(Json::String(m))
+                if old_matchers(agent).contains(&m.as_str()));
+            if let Some(new) = matcher
+                && ours
+                && old
+                && event == target(agent).event
+                && let Some(m) = group.entry("matcher", Json::Null)
+            {
+                *m = Json::str(new);
+                changed = true;
+            }
+        }
+        return Ok(changed);
     }
     let mut hook = Vec::new();
     if agent == Agent::Gemini {
@@ -225,11 +340,24 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
     }
     hook.push(("type".to_string(), Json::str("command")));
     hook.push(("command".to_string(), Json::str(&command(agent))));
-    groups.push(Json::Object(vec![
-        ("matcher".to_string(), Json::str(target.matcher)),
-        ("hooks".to_string(), Json::Array(vec![Json::Object(hook)])),
-    ]));
+    let mut group = Vec::new();
+    if let Some(matcher) = matcher {
+        group.push(("matcher".to_string(), Json::str(matcher)));
+    }
+    group.push(("hooks".to_string(), Json::Array(vec![Json::Object(hook)])));
+    groups.push(Json::Object(group));
     Ok(true)
+}
+
+/// Whether `hooks.<event>` has a group running `squiggle hook <agent>`.
+fn has_group(settings: &Json, agent: Agent, event: &str) -> bool {
+    let Some(Json::Array(groups)) = settings.get("hooks").and_then(|h| h.get(event)) else {
+        return false;
+    };
+    groups.iter().any(|g| {
+        matches!(g.get("hooks"), Some(Json::Array(hooks))
+            if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))))
+    })
 }
 
 /// `squiggle hook <agent>`, also with a path to the binary or extra flags.
@@ -254,24 +382,36 @@ mod tests {
     fn each_agent_gets_its_own_shape() {
         assert_eq!(
             merged("{}", Agent::Claude).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
         );
         assert_eq!(
             merged("{}", Agent::Codex).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
         );
+        let g = r#"{"name":"squiggle","type":"command","command":"squiggle hook gemini"}"#;
         assert_eq!(
             merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
-            r#"{"theme":"x","hooks":{"BeforeTool":[],"AfterTool":[{"matcher":"write_file|replace","hooks":[{"name":"squiggle","type":"command","command":"squiggle hook gemini"}]}]}}"#
+            format!(
+                r#"{{"theme":"x","hooks":{{"BeforeTool":[{{"matcher":"run_shell_command","hooks":[{g}]}}],"AfterTool":[{{"matcher":"write_file|replace|run_shell_command","hooks":[{g}]}}],"BeforeModel":[{{"hooks":[{g}]}}]}}}}"#
+            )
         );
     }
 
     #[test]
     fn an_existing_squiggle_hook_counts_even_with_a_path() {
-        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}]}}"#;
+        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
         assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
         // Another agent's hook is not this one's.
         assert!(merged(text, Agent::Codex).0);
+    }
+
+    #[test]
+    fn an_older_init_is_brought_up_to_date_once() {
+        let old = r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
+        let (changed, text) = merged(old, Agent::Claude);
+        assert!(changed);
+        assert_eq!(text, merged("{}", Agent::Claude).1);
+        assert_eq!(merged(&text, Agent::Claude), (false, text.clone()));
     }
 
     #[test]

@@ -31,7 +31,10 @@ pub async fn run(args: Args) -> u8 {
         ..Default::default()
     };
     let engine = match args.workspace.engine(cli) {
-        Ok(engine) => Arc::new(engine),
+        Ok(engine) => {
+            engine.watch_disk();
+            Arc::new(engine)
+        }
         Err(e) => {
             eprintln!("squiggle mcp: {e}");
             return 2;

@@ -16,7 +16,10 @@ pub struct Args {
 
 pub async fn run(args: Args) -> u8 {
     let engine = match args.workspace.engine(Default::default()) {
-        Ok(engine) => Arc::new(engine),
+        Ok(engine) => {
+            engine.watch_disk();
+            Arc::new(engine)
+        }
         Err(e) => {
             eprintln!("squiggle: {e}");
             return 2;

@@ -5,13 +5,24 @@
 //! `--json` the structured result. Exit 0 when the mutation was applied
 //! (whatever the diagnostics), 1 when it was refused, 2 for usage or
 //! configuration errors.
+//!
+//! Like the hooks, each call goes through the workspace's warm daemon
+//! (started on first use), so servers start once, not once per call; when
+//! the daemon cannot be reached the call runs in this process. A mutation
+//! sent to the daemon is never sent again here: if the daemon stops
+//! mid-call the file may have been written, and the error says so.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
+use serde_json::{Value, json};
+
+use crate::daemon::DaemonError;
 use crate::engine::Engine;
 use crate::engine::tools::{ToolError, ToolResult};
+use crate::service::REFUSED;
 
 /// The flags every edit tool takes.
 #[derive(clap::Args, Debug, Clone)]
@@ -25,6 +36,9 @@ pub struct ToolArgs {
     /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
     #[arg(long, global = true)]
     pub trust_workspace: bool,
+    /// Run in this process instead of the warm daemon (also SQUIGGLE_NO_DAEMON=1).
+    #[arg(long, global = true)]
+    pub no_daemon: bool,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -79,6 +93,16 @@ pub async fn edit(args: EditArgs) -> u8 {
     let Some(engine) = engine(&common) else {
         return 2;
     };
+    let params = json!({
+        "filePath": absolute(&path),
+        "oldString": old_string,
+        "newString": new_string,
+        "replaceAll": replace_all,
+        "dryRun": dry_run,
+    });
+    if let Some(code) = through_daemon(&engine, &common, "squiggle/edit", params).await {
+        return code;
+    }
     let result = engine
         .edit(&path, &old_string, &new_string, replace_all, dry_run)
         .await;
@@ -92,6 +116,14 @@ pub async fn write(args: WriteArgs) -> u8 {
     let Some(engine) = engine(&args.common) else {
         return 2;
     };
+    let params = json!({
+        "filePath": absolute(&args.path),
+        "content": content,
+        "dryRun": args.dry_run,
+    });
+    if let Some(code) = through_daemon(&engine, &args.common, "squiggle/write", params).await {
+        return code;
+    }
     let result = engine.write(&args.path, &content, args.dry_run).await;
     finish(&engine, result, args.common.json).await
 }
@@ -103,8 +135,86 @@ pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
     let Some(engine) = engine(&args.common) else {
         return 2;
     };
+    // Patch paths are relative to the workspace root, as in-process.
+    let params = json!({ "patch": patch, "dryRun": args.dry_run });
+    if let Some(code) = through_daemon(&engine, &args.common, "squiggle/applyPatch", params).await {
+        return code;
+    }
     let result = engine.apply_patch(&patch, args.dry_run).await;
     finish(&engine, result, args.common.json).await
+}
+
+/// `path` made absolute against the current directory: the daemon's own
+/// directory is the workspace root.
+fn absolute(path: &Path) -> PathBuf {
+    std::env::current_dir()
+        .map(|cwd| cwd.join(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Runs the mutation in the workspace's daemon and prints its answer; the
+/// exit code, or `None` when the daemon cannot be reached (run it here).
+async fn through_daemon(
+    engine: &Engine,
+    common: &ToolArgs,
+    method: &str,
+    params: Value,
+) -> Option<u8> {
+    if super::warm::daemon_disabled(common.no_daemon) {
+        return None;
+    }
+    let opts = crate::daemon::client::Options {
+        trust_workspace: common.trust_workspace,
+        ..Default::default()
+    };
+    let root = engine.workspace.root();
+    let mut connection = match crate::daemon::client::try_connect_or_spawn(root, &opts).await {
+        Ok(connection) => connection,
+        Err(e) => {
+            tracing::debug!("daemon unavailable ({e}); running in this process");
+            return None;
+        }
+    };
+    let timeout = crate::daemon::client::CHECK_TIMEOUT;
+    Some(match connection.request(method, params, timeout).await {
+        Ok(result) => {
+            if common.json {
+                crate::outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&result).unwrap_or_default()
+                );
+            } else {
+                crate::outln!("{}", reply_text(&result));
+            }
+            0
+        }
+        Err(DaemonError::Rpc { error, .. }) if error.code == REFUSED => {
+            if common.json {
+                crate::outln!("{}", json!({ "error": error.message }));
+            } else {
+                eprintln!("squiggle: {}", error.message);
+            }
+            1
+        }
+        Err(e) => {
+            eprintln!(
+                "squiggle: {e}; the mutation may have been applied: check the file before retrying"
+            );
+            2
+        }
+    })
+}
+
+/// What the agent's tool returns, from a `ToolResult`'s JSON: the message,
+/// then the feedback (as `ToolResult::text`).
+fn reply_text(result: &Value) -> String {
+    let text = |key: &str| result.get(key).and_then(Value::as_str).unwrap_or_default();
+    let feedback = text("feedback").trim_end();
+    if feedback.is_empty() {
+        text("message").to_string()
+    } else {
+        format!("{}\n\n{feedback}", text("message"))
+    }
 }
 
 fn engine(common: &ToolArgs) -> Option<Arc<Engine>> {
@@ -129,8 +239,29 @@ fn stdin_text() -> Option<String> {
     }
 }
 
+/// How long the servers get to shut down after the result is out; a server
+/// that ignores `shutdown` and `exit` is killed when this runs out.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
+
+/// Prints the result, then stops the servers: the agent's answer never
+/// waits for a server that will not stop (issue 17: a server ignoring
+/// `shutdown` held the result back by seconds past the deadline).
 async fn finish(engine: &Engine, result: Result<ToolResult, ToolError>, json: bool) -> u8 {
-    engine.shutdown().await;
+    let code = print(result, json);
+    tracing::debug!("result printed; stopping the servers");
+    if tokio::time::timeout(SHUTDOWN_GRACE, engine.shutdown())
+        .await
+        .is_err()
+    {
+        // Dropping the unfinished shutdown drops its clients, which kills
+        // their process groups.
+        tracing::debug!("servers did not stop within {SHUTDOWN_GRACE:?}; killed");
+        engine.kill_servers();
+    }
+    code
+}
+
+fn print(result: Result<ToolResult, ToolError>, json: bool) -> u8 {
     match result {
         Ok(result) => {
             if json {

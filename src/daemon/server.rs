@@ -101,6 +101,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
         ..Default::default()
     };
     let engine = Arc::new(Engine::new(&engine_opts, &cwd)?);
+    engine.watch_disk();
     let paths = socket::paths(
         engine.workspace.root(),
         opts.trust_workspace,

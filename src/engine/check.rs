@@ -80,6 +80,9 @@ struct Lookups {
 #[derive(Default, Clone)]
 struct WaitRules {
     edits: Arc<HashMap<(String, PathBuf), EditSeen>>,
+    /// Files changed on disk outside squiggle: send each checked file again
+    /// even if its text did not change, so the answer is fresh.
+    resend: bool,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -94,8 +97,12 @@ impl Engine {
     /// Checks `files`; with `others`, also collects diagnostics the involved
     /// servers hold for other files.
     pub async fn check_files(self: &Arc<Self>, files: Vec<FileInput>, others: bool) -> CheckReport {
+        let rules = WaitRules {
+            resend: self.sync_disk().await,
+            ..WaitRules::default()
+        };
         let started = Instant::now();
-        let reports = self.check_phase(files, WaitRules::default(), started).await;
+        let reports = self.check_phase(files, rules, started).await;
         let mut check = CheckReport {
             files: reports,
             ..CheckReport::default()
@@ -111,57 +118,45 @@ impl Engine {
         check
     }
 
-    /// `check_files` plus the likely importers of the checked files, opened
-    /// and waited on after the edit reached each server; their diagnostics go
-    /// to `others`.
+    /// `check_files` plus the importers of the checked files, opened (or
+    /// kept open) and taken once each server is done with the edit; their
+    /// diagnostics go to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let first = WaitRules {
+            resend: self.sync_disk().await,
+            ..WaitRules::default()
+        };
         let started = Instant::now();
+        // Finding the importers reads files, not servers: it runs on a
+        // blocking thread while the first phase waits.
+        let importers = self.importers(&files);
         let mut check = CheckReport {
-            files: self.check_phase(files, WaitRules::default(), started).await,
+            files: self.check_phase(files, first, started).await,
             ..CheckReport::default()
         };
         let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
-        let mut dependents: Vec<PathBuf> = Vec::new();
-        let edited: Vec<&PathBuf> = check
+        for o in check
             .files
             .iter()
-            .filter_map(|f| f.canonical.as_ref())
-            .collect();
-        for report in &check.files {
-            for o in report.outcomes.iter().filter(|o| !o.server.is_empty()) {
-                let final_answer = matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
-                let seen = edits
-                    .entry((o.server.clone(), o.root.clone()))
-                    .or_insert(EditSeen {
-                        written_at: 0,
-                        done: true,
-                    });
-                seen.written_at = seen.written_at.max(o.written_at);
-                seen.done &= final_answer;
-            }
-            let Some(canonical) = &report.canonical else {
-                continue;
-            };
-            for (server, _) in serving(canonical, &self.servers) {
-                let root = self.project_root_for(canonical, server);
-                for dep in
-                    likely_dependents(canonical, &root, |p| language_for(p, server).is_some())
-                {
-                    if !edited.contains(&&dep)
-                        && !dependents.contains(&dep)
-                        && dependents.len() < MAX_DEPENDENTS
-                    {
-                        dependents.push(dep);
-                    }
-                }
-            }
+            .flat_map(|f| &f.outcomes)
+            .filter(|o| !o.server.is_empty())
+        {
+            let seen = edits
+                .entry((o.server.clone(), o.root.clone()))
+                .or_insert(EditSeen {
+                    written_at: 0,
+                    done: true,
+                });
+            seen.written_at = seen.written_at.max(o.written_at);
+            seen.done &= matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
         }
+        let dependents = importers.await.unwrap_or_default();
         if !dependents.is_empty() {
             // Phase 2 has its own budget from now: after a cold start the
             // first phase may have used more than diagnosticTimeout already.
-            // Each importer's wait still ends at its first counting answer.
             let rules = WaitRules {
                 edits: Arc::new(edits),
+                resend: false,
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
             for report in self.check_phase(inputs, rules, Instant::now()).await {
@@ -181,6 +176,44 @@ impl Engine {
             "check with dependents done"
         );
         check
+    }
+
+    /// The files that import any of `files` (not themselves among them), at
+    /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
+    /// (file, project root), whichever servers serve it.
+    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
+        let edited: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|f| match self.workspace.classify(&f.path) {
+                PathClass::Inside { canonical, .. } => Some(canonical),
+                _ => None,
+            })
+            .collect();
+        let engine = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
+            let mut found: Vec<PathBuf> = Vec::new();
+            for canonical in &edited {
+                let servers = serving(canonical, &engine.servers);
+                for (server, _) in &servers {
+                    let root = engine.project_root_for(canonical, server);
+                    if !scanned.insert((canonical.clone(), root.clone())) {
+                        continue;
+                    }
+                    let serves =
+                        |p: &Path| servers.iter().any(|(s, _)| language_for(p, s).is_some());
+                    for dep in likely_dependents(canonical, &root, serves) {
+                        if !edited.contains(&dep)
+                            && !found.contains(&dep)
+                            && found.len() < MAX_DEPENDENTS
+                        {
+                            found.push(dep);
+                        }
+                    }
+                }
+            }
+            found
+        })
     }
 
     async fn check_phase(
@@ -409,9 +442,15 @@ impl Engine {
                 .await;
             client.diagnostics_for(&opened, deadline).await;
         }
-        let doc = client
-            .sync_document(&p.canonical, &p.language, p.text.clone())
-            .await;
+        let doc = if rules.resend {
+            client
+                .resync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        } else {
+            client
+                .sync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        };
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
             Some(edit) => {
                 client

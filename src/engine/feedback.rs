@@ -14,11 +14,11 @@ use serde::Serialize;
 
 use super::Engine;
 use super::check::FileInput;
-use super::report::{CheckReport, ServerOutcome, with_unknown};
+use super::report::{CheckReport, ServerOutcome};
 use crate::classify::{Classification, classify};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lsp::client::lock;
-use crate::render::{FileDiagnostics, ReportMode, render_feedback};
+use crate::render::{FileDiagnostics, ReportMode};
 
 /// A file's text and diagnostics as last checked.
 #[derive(Debug, Clone)]
@@ -146,9 +146,7 @@ impl Engine {
             .into_iter()
             .find(|c| classes.contains(c))
             .unwrap_or(Classification::LspUnavailable);
-        let opts = self.render_options();
-        let text = render_feedback(&edited, &check.other_blocks(), &opts);
-        result.feedback = with_unknown(text, &check.unknown(), &opts);
+        result.feedback = check.feedback_with(&edited, &self.render_options());
         result
     }
 

@@ -109,6 +109,8 @@ impl Engine {
         self: &Arc<Self>,
         candidate: &Candidate,
     ) -> Result<(LspClient, bool), Unavailable> {
+        // Navigation answers for the disk as it is now, like a check.
+        let _ = self.sync_disk().await;
         let server = &self.servers[candidate.server_index];
         let mut cold = false;
         let client = self

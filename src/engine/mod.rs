@@ -6,6 +6,7 @@
 
 mod check;
 pub mod dependents;
+mod disk;
 mod feedback;
 pub mod lookup;
 pub mod pool;
@@ -36,6 +37,8 @@ pub struct Engine {
     /// The last checked text and diagnostics per file: the "before" of the
     /// next edit's classification.
     history: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>,
+    /// Changes on disk made outside squiggle, when watched (`watch_disk`).
+    disk: std::sync::Mutex<Option<crate::workspace::watch::DiskWatch>>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -85,6 +88,7 @@ impl Engine {
             pool: Pool::default(),
             file_locks: Default::default(),
             history: Default::default(),
+            disk: Default::default(),
         }
     }
 

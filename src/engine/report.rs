@@ -14,7 +14,7 @@ use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_feedback, re
 
 /// `text`, then (when `opts` asks and something is unknown) a blank line and
 /// the line naming what.
-pub(super) fn with_unknown(mut text: String, unknown: &[Unknown], opts: &RenderOptions) -> String {
+fn with_unknown(mut text: String, unknown: &[Unknown], opts: &RenderOptions) -> String {
     if !opts.report_unknown {
         return text;
     }
@@ -119,7 +119,13 @@ impl CheckReport {
     /// files' blocks, the other files', and (when `opts` asks) the line
     /// saying what is unknown.
     pub fn feedback(&self, opts: &RenderOptions) -> String {
-        let text = render_feedback(&self.file_blocks(), &self.other_blocks(), opts);
+        self.feedback_with(&self.file_blocks(), opts)
+    }
+
+    /// [`feedback`](Self::feedback) with the checked files' blocks given
+    /// (classified or filtered by the caller).
+    pub fn feedback_with(&self, edited: &[FileDiagnostics], opts: &RenderOptions) -> String {
+        let text = render_feedback(edited, &self.other_blocks(), opts);
         with_unknown(text, &self.unknown(), opts)
     }
 

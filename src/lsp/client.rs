@@ -309,6 +309,7 @@ impl LspClient {
     pub async fn shutdown(&self) {
         let grace = Duration::from_secs(2);
         if self.is_alive() {
+            tracing::debug!(server = %self.server_id(), "stopping: shutdown sent");
             let answered = self
                 .request_with_timeout("shutdown", Value::Null, grace)
                 .await;

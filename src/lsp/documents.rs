@@ -41,6 +41,28 @@ impl LspClient {
         language_id: &str,
         text: Arc<str>,
     ) -> DocumentVersion {
+        self.sync(path, language_id, text, false).await
+    }
+
+    /// Like `sync_document`, but identical text is sent again as a new
+    /// version: other files changed on disk, and the server must answer for
+    /// this document afresh rather than by what it said before.
+    pub async fn resync_document(
+        &self,
+        path: &Path,
+        language_id: &str,
+        text: Arc<str>,
+    ) -> DocumentVersion {
+        self.sync(path, language_id, text, true).await
+    }
+
+    async fn sync(
+        &self,
+        path: &Path,
+        language_id: &str,
+        text: Arc<str>,
+        again: bool,
+    ) -> DocumentVersion {
         let uri = uri::from_path(path);
         let (version, written, save) = {
             let mut state = lock(&self.inner.state);
@@ -49,7 +71,7 @@ impl LspClient {
             let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
             let save = facts.and_then(|f| f.save);
             match state.documents.get_mut(&uri) {
-                Some(doc) if *doc.text == *text => {
+                Some(doc) if *doc.text == *text && !again => {
                     return DocumentVersion {
                         uri,
                         version: doc.version,
@@ -153,6 +175,15 @@ impl LspClient {
 
     /// The server's current copy of the document at `uri`, if open: for
     /// callers that already hold the URI (no path → URI encoding).
+    /// The paths of the documents this server has open.
+    pub fn open_paths(&self) -> Vec<std::path::PathBuf> {
+        lock(&self.inner.state)
+            .documents
+            .keys()
+            .filter_map(|u| uri::to_path(u))
+            .collect()
+    }
+
     pub fn document_by_uri(&self, uri: &str) -> Option<Arc<str>> {
         lock(&self.inner.state)
             .documents

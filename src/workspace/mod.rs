@@ -11,6 +11,7 @@
 mod roots;
 #[cfg(test)]
 mod tests;
+pub mod watch;
 
 use std::io;
 use std::path::{Component, Path, PathBuf};

@@ -4,6 +4,12 @@
 //! `tool_input.file_path`. `Write` replaces a whole file, so its importers
 //! are checked too; `Edit` and `MultiEdit` check the file alone; notebooks
 //! (`NotebookEdit`) get no diagnostics.
+//!
+//! In batch mode (`squiggle init claude --batch`) the hook runs on
+//! `PostToolBatch` instead, fired once after every tool call of a model
+//! turn has resolved, with the calls in `tool_calls` (each with
+//! `tool_name` and `tool_input`): every file the batch's edits touched is
+//! checked in one wait and reported once.
 
 use std::path::Path;
 
@@ -13,10 +19,15 @@ use super::{Malformed, Plan, other_event, string, tool_input};
 
 /// The event name the reply's `hookSpecificOutput` carries.
 pub const EVENT: &str = "PostToolUse";
+/// The batch-end event (see the module doc).
+pub const BATCH_EVENT: &str = "PostToolBatch";
 
 pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malformed> {
     if !payload.is_object() {
         return Err(Malformed("expected a JSON object".into()));
+    }
+    if payload["hook_event_name"] == BATCH_EVENT {
+        return batch(payload, fallback_cwd);
     }
     if other_event(payload, EVENT) {
         return Ok(Plan::Skip("not a PostToolUse event"));
@@ -32,6 +43,42 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     Ok(Plan::one_file(payload, fallback_cwd, path, with_dependents))
 }
 
+/// Every file the batch's `Write` and `Edit` calls touched, in order.
+fn batch(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malformed> {
+    let Some(calls) = payload.get("tool_calls").and_then(Value::as_array) else {
+        return Err(Malformed("tool_calls is missing or not an array".into()));
+    };
+    let cwd = super::event_cwd(payload, fallback_cwd);
+    let mut files = Vec::new();
+    let mut with_dependents = false;
+    for call in calls {
+        let write = match call["tool_name"].as_str() {
+            Some("Write") => true,
+            Some("Edit" | "MultiEdit") => false,
+            _ => continue,
+        };
+        let Some(path) = call["tool_input"]["file_path"]
+            .as_str()
+            .filter(|p| !p.is_empty())
+        else {
+            continue;
+        };
+        with_dependents |= write;
+        let path = cwd.join(path);
+        if !files.contains(&path) {
+            files.push(path);
+        }
+    }
+    if files.is_empty() {
+        return Ok(Plan::Skip("the batch edited no file"));
+    }
+    Ok(Plan::Check {
+        cwd,
+        files,
+        with_dependents,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +87,26 @@ mod tests {
 
     fn check(payload: Value) -> Result<Plan, Malformed> {
         plan(&payload, Path::new("/fallback"))
+    }
+
+    #[test]
+    fn a_batch_checks_every_edited_file_once() {
+        let batch = json!({"hook_event_name": "PostToolBatch", "cwd": "/ws", "tool_calls": [
+            {"tool_name": "Edit", "tool_input": {"file_path": "a.py"}},
+            {"tool_name": "Read", "tool_input": {"file_path": "r.py"}},
+            {"tool_name": "Edit", "tool_input": {"file_path": "/ws/a.py"}},
+            {"tool_name": "Write", "tool_input": {"file_path": "b.py", "content": ""}}]});
+        assert_eq!(
+            check(batch),
+            Ok(Plan::Check {
+                cwd: PathBuf::from("/ws"),
+                files: vec![PathBuf::from("/ws/a.py"), PathBuf::from("/ws/b.py")],
+                with_dependents: true
+            })
+        );
+        let reads =
+            json!({"hook_event_name": "PostToolBatch", "tool_calls": [{"tool_name": "Read"}]});
+        assert!(matches!(check(reads), Ok(Plan::Skip(_))));
     }
 
     #[test]

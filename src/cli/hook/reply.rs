@@ -2,21 +2,30 @@
 //! (edited files first, then other files), capped for the agent's context,
 //! and the JSON envelope the agents read it from.
 
+use std::path::Path;
+
 use crate::engine::CheckReport;
 use crate::render::RenderOptions;
 
-/// The most characters one reply puts into the model's context, whichever
-/// the agent: a hook must not flood it.
+/// The most characters one reply puts into the model's context: a hook
+/// must not flood it.
 pub const MAX_CONTEXT_CHARS: usize = 10_000;
+/// Codex CLI moves hook context above about 2,500 tokens out of the
+/// conversation (a 9,971-character reply was cut mid-line with a warning,
+/// Codex CLI 0.169.0); 5,000 characters stay below it even at two
+/// characters a token.
+pub const CODEX_MAX_CONTEXT_CHARS: usize = 5_000;
 
 const TRUNCATED: &str = "... (truncated)\n";
 const CLOSE: &str = "</diagnostics>\n";
 
 /// The rendered feedback for a check, `""` when there is nothing to show.
-/// The hook has no earlier check of these files, so every diagnostic counts
-/// as the edit's own, as it does for a first edit through the wrapped tools.
-pub fn feedback(report: &CheckReport, opts: &RenderOptions) -> String {
-    cap(report.feedback(opts), MAX_CONTEXT_CHARS)
+/// With `report = "new"`, diagnostics the hook saw at its last look at a
+/// file are left out (see `baseline`). Otherwise the text is
+/// `CheckReport::feedback`'s, unknowns line included.
+pub fn feedback(report: &CheckReport, opts: &RenderOptions, root: &Path, max: usize) -> String {
+    let edited = super::baseline::apply(report.file_blocks(), root, opts.report);
+    cap(report.feedback_with(&edited, opts), max)
 }
 
 /// Cuts `text` to at most `max` characters at a line boundary, closing a

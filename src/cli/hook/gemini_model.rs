@@ -1,0 +1,118 @@
+//! Gemini CLI HTML-escapes every AfterTool `additionalContext` (`<` and `>`
+//! become `&lt;` and `&gt;`, `&` stays; Gemini CLI 0.61.0), so a block
+//! handed over there reaches the model as `&lt;diagnostics file=…&gt;`, and
+//! messages squiggle escaped arrive escaped twice. Its BeforeModel hook can
+//! add messages to the next model request unescaped. So the AfterTool hook
+//! leaves the block in a per-session file, and the BeforeModel hook takes
+//! it and appends it as a user message to the request the model reads next.
+//!
+//! The text is the usual rendering made readable for a channel nobody
+//! escapes ([`readable`]): messages keep their own `<`, `>`, `&` and `"`;
+//! only a `<diagnostics` or `</diagnostics` inside a message stays escaped,
+//! so the block is still delimited.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::daemon::socket::{ensure_private_dir, socket_dir};
+
+/// The event the reply names.
+pub const EVENT: &str = "BeforeModel";
+
+/// `rendered` (squiggle's block) with entities in message lines decoded,
+/// except where that would open or close a block.
+pub fn readable(rendered: &str) -> String {
+    let mut out = String::with_capacity(rendered.len());
+    for line in rendered.split_inclusive('\n') {
+        if line.starts_with("<diagnostics ") || line.starts_with("</diagnostics>") {
+            out.push_str(line);
+            continue;
+        }
+        let decoded = line
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&");
+        out.push_str(
+            &decoded
+                .replace("</diagnostics", "&lt;/diagnostics")
+                .replace("<diagnostics", "&lt;diagnostics"),
+        );
+    }
+    out
+}
+
+/// The file an AfterTool hook leaves session `id`'s block in, or `None`
+/// for an id that is not a plain name.
+fn pending(id: &str) -> Option<PathBuf> {
+    let plain = !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    plain.then(|| socket_dir(None).join("gemini").join(format!("{id}.txt")))
+}
+
+/// Leaves `text` for the session's next model request; `false` when it
+/// cannot (no session id, an unusable directory), and the caller falls
+/// back to AfterTool's escaped channel.
+pub fn stash(payload: &Value, text: &str) -> bool {
+    let Some(path) = payload["session_id"].as_str().and_then(pending) else {
+        return false;
+    };
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    if ensure_private_dir(dir.parent().unwrap_or(dir)).is_err() || ensure_private_dir(dir).is_err()
+    {
+        return false;
+    }
+    // Two edits before one model call: both blocks go.
+    let mut all = std::fs::read_to_string(&path).unwrap_or_default();
+    all.push_str(text);
+    crate::edit::write_atomic(&path, all.as_bytes()).is_ok()
+}
+
+/// The BeforeModel reply that appends the session's pending block to the
+/// request, or `None` when nothing is pending. Gemini CLI merges the
+/// returned messages into the request by position (text parts replaced in
+/// order, function calls and responses kept), so every message comes back
+/// unchanged and the block follows as one more user message.
+pub fn before_model(payload: &Value) -> Option<String> {
+    let path = payload["session_id"].as_str().and_then(pending)?;
+    let text = std::fs::read_to_string(&path).ok()?;
+    let _ = std::fs::remove_file(&path);
+    let messages = payload["llm_request"]["messages"].as_array()?;
+    if text.is_empty() {
+        return None;
+    }
+    let mut messages = messages.clone();
+    messages.push(json!({"role": "user", "content": text}));
+    Some(
+        json!({"hookSpecificOutput": {"hookEventName": EVENT,
+            "llm_request": {"messages": messages}}})
+        .to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_get_their_characters_back_and_the_block_stays_delimited() {
+        let rendered = "LSP errors detected in this file, please fix:\n<diagnostics file=\"a&amp;b.ts\">\nERROR [1:1] Type 'Array&lt;string&gt;' &amp; &quot;x&quot; (ts2322)\nERROR [2:1] Closing tag &lt;/diagnostics&gt; here\n</diagnostics>\n";
+        assert_eq!(
+            readable(rendered),
+            "LSP errors detected in this file, please fix:\n<diagnostics file=\"a&amp;b.ts\">\nERROR [1:1] Type 'Array<string>' & \"x\" (ts2322)\nERROR [2:1] Closing tag &lt;/diagnostics> here\n</diagnostics>\n"
+        );
+    }
+
+    #[test]
+    fn odd_session_ids_get_no_file() {
+        assert!(pending("../x").is_none());
+        assert!(pending("").is_none());
+        assert!(pending("a1-b2_c3").is_some());
+    }
+}

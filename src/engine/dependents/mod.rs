@@ -1,0 +1,90 @@
+//! Which other files an edit may break. Language servers report errors an
+//! edit causes elsewhere only for files they have open (or index on their
+//! own), and a one-shot CLI or a fresh daemon has nothing open. So after a
+//! `write` squiggle opens the files that import the written one and asks for
+//! their diagnostics too.
+//!
+//! "Import" is resolved the way each language's own tools resolve it, one
+//! module per family: TS/JS specifiers with extensions, `index` files and
+//! tsconfig `paths` ([`ts`]); Python absolute and relative imports from the
+//! project's import roots ([`python`]); C/C++ `#include` against the
+//! including directory and the `-I` directories of the compile flags
+//! ([`c`]); Go's package and every package importing its import path
+//! ([`go`]). Rust has none: cargo checks the crate whole. The scan is
+//! bounded: at most [`MAX_LISTED`] files listed, [`MAX_HEAD_BYTES`] read per
+//! file, [`MAX_DEPENDENTS`] returned. See `docs/dependents.md`.
+
+mod c;
+mod generic;
+mod go;
+mod python;
+mod ts;
+mod tsconfig;
+mod walk;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+pub use walk::{MAX_HEAD_BYTES, MAX_LISTED};
+
+/// At most this many importers are returned (and opened).
+pub const MAX_DEPENDENTS: usize = 20;
+
+/// The language families whose imports are resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Ts,
+    Python,
+    C,
+    Go,
+}
+
+impl Family {
+    fn of(path: &Path) -> Option<Family> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "ts" | "tsx" | "js" | "jsx" | "mts" | "cts" | "mjs" | "cjs" => Family::Ts,
+            "py" | "pyi" => Family::Python,
+            "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
+            | "ipp" | "tpp" | "m" | "mm" => Family::C,
+            "go" => Family::Go,
+            _ => return None,
+        })
+    }
+}
+
+/// The files under `project_root` that the server (`serves`) handles and
+/// that import `edited`, nearest kind first and otherwise in path order, at
+/// most [`MAX_DEPENDENTS`]. Empty for Rust (cargo checks the crate whole);
+/// for a language squiggle does not resolve, a guess from import lines
+/// naming the file's stem ([`generic`]).
+pub fn likely_dependents(
+    edited: &Path,
+    project_root: &Path,
+    serves: impl Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
+    let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
+    let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+    let Some(family) = Family::of(&edited) else {
+        // Rust: cargo checks the crate whole; nothing to open.
+        if edited.extension().is_some_and(|e| e == "rs") {
+            return Vec::new();
+        }
+        let mut found = generic::importers(&edited, &root, &serves);
+        found.truncate(MAX_DEPENDENTS);
+        return found;
+    };
+    let in_family = |p: &Path| Family::of(p) == Some(family) && serves(p);
+    let mut found = match family {
+        Family::Ts => ts::importers(&edited, &root, &in_family),
+        Family::Python => python::importers(&edited, &root, &in_family),
+        Family::C => c::importers(&edited, &root, &in_family),
+        Family::Go => go::importers(&edited, &root, &in_family),
+    };
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|p| *p != edited && seen.insert(p.clone()));
+    found.truncate(MAX_DEPENDENTS);
+    found
+}

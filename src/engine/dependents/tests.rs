@@ -1,0 +1,290 @@
+//! Importers found by resolution, per language family. Each case is one a
+//! stem heuristic gets wrong: a file named `lib`, the same name in two
+//! directories, an alias, a `src/` layout, an `-I` directory.
+
+use std::path::Path;
+
+use super::likely_dependents;
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new(files: &[(&str, &str)]) -> Project {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        for (rel, text) in files {
+            let path = dir.path().join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+            }
+            std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        }
+        Project { dir }
+    }
+
+    /// The importers of `rel`, relative to the project root.
+    fn importers(&self, rel: &str) -> Vec<String> {
+        let root = std::fs::canonicalize(self.dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        likely_dependents(&root.join(rel), &root, |_: &Path| true)
+            .iter()
+            .map(|p| match p.strip_prefix(&root) {
+                Ok(rel) => rel.display().to_string(),
+                Err(_) => p.display().to_string(),
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn ts_lib_is_imported_by_its_relative_specifier() {
+    let p = Project::new(&[
+        (
+            "src/lib.ts",
+            "export function scale(x: number) { return x; }\n",
+        ),
+        (
+            "src/app.ts",
+            "import { scale } from \"./lib\";\nscale(2);\n",
+        ),
+        (
+            "src/other.ts",
+            "const lib = 1; // names lib, imports nothing\n",
+        ),
+        (
+            "node_modules/x/index.ts",
+            "import { scale } from '../../src/lib';\n",
+        ),
+    ]);
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+}
+
+#[test]
+fn ts_every_import_form_and_js_specifiers_naming_ts_sources() {
+    let p = Project::new(&[
+        ("src/util.ts", "export const u = 1;\n"),
+        ("src/a.ts", "export * from './util.js';\n"),
+        ("src/b.ts", "const m = await import(\"./util\");\n"),
+        ("src/c.js", "const { u } = require('./util');\n"),
+        ("src/d.ts", "import './util';\n"),
+        ("src/e/f.ts", "import type { U } from \"../util\";\n"),
+        ("src/g.ts", "import { u } from './utility';\n"),
+        ("src/utility.ts", "export const u = 2;\n"),
+    ]);
+    assert_eq!(
+        p.importers("src/util.ts"),
+        ["src/a.ts", "src/b.ts", "src/c.js", "src/d.ts", "src/e/f.ts"]
+    );
+}
+
+#[test]
+fn ts_same_name_in_two_directories_keeps_to_its_own_importers() {
+    let p = Project::new(&[
+        ("a/lib.ts", "export const x = 1;\n"),
+        ("a/app.ts", "import { x } from './lib';\n"),
+        ("b/lib.ts", "export const y = 1;\n"),
+        ("b/app.ts", "import { y } from './lib';\n"),
+    ]);
+    assert_eq!(p.importers("a/lib.ts"), ["a/app.ts"]);
+    assert_eq!(p.importers("b/lib.ts"), ["b/app.ts"]);
+}
+
+#[test]
+fn ts_directory_import_means_its_index() {
+    let p = Project::new(&[
+        ("src/widgets/index.ts", "export const w = 1;\n"),
+        ("src/app.ts", "import { w } from './widgets';\n"),
+        ("src/widgets/button.ts", "import { w } from '.';\n"),
+        ("src/shadow/index.ts", "export const s = 1;\n"),
+        ("src/shadow.ts", "export const s = 2;\n"),
+        ("src/uses_shadow.ts", "import { s } from './shadow';\n"),
+    ]);
+    assert_eq!(
+        p.importers("src/widgets/index.ts"),
+        ["src/app.ts", "src/widgets/button.ts"]
+    );
+    // `./shadow` is `shadow.ts`, which comes before the directory's index.
+    assert!(p.importers("src/shadow/index.ts").is_empty());
+    assert_eq!(p.importers("src/shadow.ts"), ["src/uses_shadow.ts"]);
+}
+
+#[test]
+fn ts_paths_aliases_and_base_url_through_extends_in_jsonc() {
+    let p = Project::new(&[
+        (
+            "tsconfig.base.json",
+            "{\n  // shared\n  \"compilerOptions\": {\n    \"baseUrl\": \".\",\n    \"paths\": {\n      \"@core/*\": [\"src/core/*\"], /* wildcard */\n      \"@settings\": [\"src/config/prefs.ts\"],\n    },\n  },\n}\n",
+        ),
+        ("tsconfig.json", "{ \"extends\": \"./tsconfig.base\", }\n"),
+        ("src/core/lib.ts", "export const k = 1;\n"),
+        ("src/config/prefs.ts", "export const s = 1;\n"),
+        ("src/core-things.ts", "export const c = 1;\n"),
+        ("src/decoy.ts", "import { c } from './core-things';\n"),
+        (
+            "src/app.ts",
+            "import { k } from '@core/lib';\nimport { s } from '@settings';\n",
+        ),
+        ("src/plain.ts", "import { k } from 'src/core/lib';\n"),
+        ("src/pkg.ts", "import { k } from 'lib';\n"),
+    ]);
+    assert_eq!(
+        p.importers("src/core/lib.ts"),
+        ["src/app.ts", "src/plain.ts"]
+    );
+    assert_eq!(p.importers("src/config/prefs.ts"), ["src/app.ts"]);
+}
+
+#[test]
+fn python_lib_imported_as_module_and_from_its_package() {
+    let p = Project::new(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/lib.py", "def f(): ...\n"),
+        ("main.py", "from pkg import lib\nlib.f()\n"),
+        ("tool.py", "import pkg.lib as l\n"),
+        ("other.py", "from pkg import helpers  # lib\n"),
+        ("pkg/helpers.py", "lib = None\n"),
+        ("scripts/lib.py", "def g(): ...\n"),
+        ("scripts/run.py", "import lib\nlib.g()\n"),
+    ]);
+    assert_eq!(p.importers("pkg/lib.py"), ["main.py", "tool.py"]);
+    assert_eq!(p.importers("scripts/lib.py"), ["scripts/run.py"]);
+}
+
+#[test]
+fn python_src_layout_and_package_init() {
+    let p = Project::new(&[
+        ("pyproject.toml", "[project]\nname = \"app\"\n"),
+        ("src/app/__init__.py", "VERSION = 1\n"),
+        ("src/app/core.py", "def f(): ...\n"),
+        (
+            "src/app/cli.py",
+            "from app.core import f\nfrom app import VERSION\n",
+        ),
+        ("tests/test_core.py", "import app.core\n"),
+        (
+            "tests/test_version.py",
+            "from app import (\n    VERSION,\n)\n",
+        ),
+        ("tools/core.py", "def g(): ...\n"),
+        ("tools/use.py", "from core import g\n"),
+    ]);
+    assert_eq!(
+        p.importers("src/app/core.py"),
+        ["src/app/cli.py", "tests/test_core.py"]
+    );
+    assert_eq!(
+        p.importers("src/app/__init__.py"),
+        ["src/app/cli.py", "tests/test_version.py"]
+    );
+}
+
+#[test]
+fn python_relative_imports() {
+    let p = Project::new(&[
+        ("pkg/__init__.py", "NAME = 'p'\n"),
+        ("pkg/lib.py", "def f(): ...\n"),
+        ("pkg/a.py", "from . import lib\n"),
+        ("pkg/b.py", "from .lib import f\n"),
+        ("pkg/sub/__init__.py", ""),
+        ("pkg/sub/c.py", "from ..lib import f\n"),
+        ("pkg/sub/d.py", "from .. import NAME\n"),
+        ("pkg/sub/lib.py", "def g(): ...\n"),
+        ("pkg/sub/e.py", "from .lib import g\n"),
+    ]);
+    assert_eq!(
+        p.importers("pkg/lib.py"),
+        ["pkg/a.py", "pkg/b.py", "pkg/sub/c.py"]
+    );
+    assert_eq!(p.importers("pkg/sub/lib.py"), ["pkg/sub/e.py"]);
+    assert_eq!(p.importers("pkg/__init__.py"), ["pkg/sub/d.py"]);
+}
+
+#[test]
+fn c_header_included_directly_through_i_dirs_and_transitively() {
+    let p = Project::new(&[
+        ("compile_flags.txt", "-std=c11\n-Iinclude\n-I\nthird\n"),
+        ("include/lib.h", "int scale(int x);\n"),
+        (
+            "src/lib.c",
+            "#include \"lib.h\"\nint scale(int x) { return x; }\n",
+        ),
+        ("src/app.c", "#include <stdio.h>\n#  include \"lib.h\"\n"),
+        ("src/wrap.h", "#include \"lib.h\"\n"),
+        ("src/uses_wrap.c", "#include \"wrap.h\"\n"),
+        ("tools/lib.h", "int other(void);\n"),
+        ("tools/t.c", "#include \"lib.h\"\n"),
+    ]);
+    assert_eq!(
+        p.importers("include/lib.h"),
+        ["src/app.c", "src/lib.c", "src/wrap.h", "src/uses_wrap.c"]
+    );
+    assert_eq!(p.importers("tools/lib.h"), ["tools/t.c"]);
+}
+
+#[test]
+fn c_include_dirs_from_compile_commands() {
+    let p = Project::new(&[
+        (
+            "build/compile_commands.json",
+            r#"[{"directory": "..", "file": "src/main.c", "command": "cc -I include/api -c src/main.c"},
+                {"directory": "..", "file": "src/x.c", "arguments": ["cc", "-iquote", "quoted", "-c", "src/x.c"]}]"#,
+        ),
+        ("include/api/lib.h", "int f(void);\n"),
+        ("quoted/q.h", "int q(void);\n"),
+        ("src/main.c", "#include <lib.h>\n"),
+        ("src/x.c", "#include \"q.h\"\n"),
+    ]);
+    assert_eq!(p.importers("include/api/lib.h"), ["src/main.c"]);
+    assert_eq!(p.importers("quoted/q.h"), ["src/x.c"]);
+}
+
+#[test]
+fn go_same_package_files_then_importers_of_its_path() {
+    let p = Project::new(&[
+        ("go.mod", "module example.com/m\n\ngo 1.21\n"),
+        ("lib/lib.go", "package lib\n\nfunc F() int { return 1 }\n"),
+        (
+            "lib/more.go",
+            "// Package doc.\npackage lib\n\nfunc G() int { return F() }\n",
+        ),
+        (
+            "lib/lib_ext_test.go",
+            "package lib_test\n\nimport \"example.com/m/lib\"\n",
+        ),
+        (
+            "cmd/app/main.go",
+            "package main\n\nimport (\n\t\"fmt\"\n\tl \"example.com/m/lib\"\n)\n\nfunc main() { fmt.Println(l.F()) }\n",
+        ),
+        (
+            "cmd/other/main.go",
+            "package main\n\nimport \"example.com/m/libx\"\n",
+        ),
+        ("libx/x.go", "package libx\n"),
+    ]);
+    assert_eq!(
+        p.importers("lib/lib.go"),
+        ["lib/more.go", "cmd/app/main.go", "lib/lib_ext_test.go"]
+    );
+}
+
+#[test]
+fn rust_and_unknown_languages_have_no_openings() {
+    let p = Project::new(&[
+        ("src/lib.rs", "pub mod a;\n"),
+        ("src/a.rs", "use crate::lib;\n"),
+        ("x/lib.zig", "const a = @import(\"lib.zig\");\n"),
+    ]);
+    assert!(p.importers("src/lib.rs").is_empty());
+    assert!(p.importers("x/lib.zig").is_empty());
+}
+
+#[test]
+fn jsonc_comments_and_trailing_commas_are_dropped_but_strings_kept() {
+    let text = "{ \"a\": \"http://x/*y*/\", // c\n \"b\": [1, 2,], /* d */ }";
+    let value: serde_json::Value =
+        serde_json::from_str(&super::tsconfig::strip_jsonc(text)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        value,
+        serde_json::json!({"a": "http://x/*y*/", "b": [1, 2]})
+    );
+}

@@ -1,0 +1,181 @@
+//! TypeScript and JavaScript importers: every `import … from "…"`,
+//! `export … from "…"`, `import "…"`, dynamic `import("…")` and
+//! `require("…")` whose specifier resolves to the edited file the way
+//! TypeScript's bundler/node resolution does: relative to the importing
+//! file, with the source extensions tried in TypeScript's order, a `.js`
+//! specifier naming its `.ts` source, and a directory meaning its `index`;
+//! bare specifiers through the nearest tsconfig/jsconfig `paths` and
+//! `baseUrl`. Packages in `node_modules` are never the edited file.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::tsconfig::TsConfig;
+use super::walk::{Tree, mentions, normalize, read_head};
+
+const CONFIG_NAMES: &[&str] = &["tsconfig.json", "jsconfig.json"];
+
+/// Extensions tried after a specifier, in TypeScript's order.
+const EXTENSIONS: &[&str] = &[
+    ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".d.mts", ".cts", ".d.cts", ".mjs", ".cjs",
+];
+
+/// A JavaScript extension in a specifier and the sources it may name.
+const JS_TO_TS: &[(&str, &[&str])] = &[
+    (".js", &[".ts", ".tsx", ".d.ts"]),
+    (".jsx", &[".tsx", ".d.ts"]),
+    (".mjs", &[".mts", ".d.mts"]),
+    (".cjs", &[".cts", ".d.cts"]),
+];
+
+pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let tree = Tree::walk(root, edited, CONFIG_NAMES, keep);
+    let configs = Configs::new(&tree.configs);
+    let needles = needles(edited, &configs);
+    let mut found = Vec::new();
+    let mut buf = Vec::new();
+    for file in &tree.sources {
+        if file == edited || !read_head(file, &mut buf) || !mentions(&buf, &needles) {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let Some(dir) = file.parent() else {
+            continue;
+        };
+        let config = configs.nearest(dir, root);
+        if specifiers(&text)
+            .into_iter()
+            .any(|spec| resolve(spec, dir, config, &tree).as_deref() == Some(edited))
+        {
+            found.push(file.clone());
+        }
+    }
+    found
+}
+
+/// Words one of which every specifier naming `edited` contains: its name
+/// without extension, its directory's name for an `index` file, and the
+/// exact `paths` aliases.
+fn needles(edited: &Path, configs: &Configs) -> Vec<String> {
+    let name = edited.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let stem = EXTENSIONS
+        .iter()
+        .find_map(|e| name.strip_suffix(e))
+        .unwrap_or(name);
+    let mut out = vec![stem.to_string()];
+    if stem == "index"
+        && let Some(dir) = edited
+            .parent()
+            .and_then(|d| d.file_name())
+            .and_then(|d| d.to_str())
+    {
+        out.push(dir.to_string());
+        // `from "."`, `from "../"`: a directory named by dots alone.
+        out.extend([".'", ".\"", "/'", "/\"", ".`"].map(String::from));
+    }
+    for config in configs.by_dir.values() {
+        out.extend(config.exact_aliases().map(str::to_string));
+    }
+    out
+}
+
+/// The loaded configs by directory; the nearest one governs a file.
+struct Configs {
+    by_dir: HashMap<PathBuf, TsConfig>,
+}
+
+impl Configs {
+    fn new(files: &[PathBuf]) -> Configs {
+        let mut by_dir = HashMap::new();
+        // tsconfig.json wins over jsconfig.json in the same directory.
+        for name in CONFIG_NAMES.iter().rev() {
+            for file in files
+                .iter()
+                .filter(|f| f.file_name().is_some_and(|n| n == *name))
+            {
+                if let (Some(dir), Some(config)) = (file.parent(), TsConfig::load(file)) {
+                    by_dir.insert(dir.to_path_buf(), config);
+                }
+            }
+        }
+        Configs { by_dir }
+    }
+
+    fn nearest(&self, dir: &Path, root: &Path) -> Option<&TsConfig> {
+        dir.ancestors()
+            .take_while(|d| d.starts_with(root))
+            .find_map(|d| self.by_dir.get(d))
+    }
+}
+
+/// The module specifiers a file names, in source order.
+pub(super) fn specifiers(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for keyword in ["from", "import", "require"] {
+        for (at, _) in text.match_indices(keyword) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+                continue;
+            }
+            let mut rest = text[at + keyword.len()..].trim_start();
+            if keyword != "from"
+                && let Some(r) = rest.strip_prefix('(')
+            {
+                rest = r.trim_start();
+            } else if keyword == "require" {
+                continue;
+            }
+            if let Some(spec) = quoted(rest) {
+                out.push(spec);
+            }
+        }
+    }
+    out
+}
+
+/// The contents of the string literal `text` starts with.
+fn quoted(text: &str) -> Option<&str> {
+    let quote = text
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let body = &text[1..];
+    let end = body.find([quote, '\n'])?;
+    (body[end..].starts_with(quote)).then(|| &body[..end])
+}
+
+/// The file `spec` names from a file in `dir`, if it lies in the listing.
+fn resolve(spec: &str, dir: &Path, config: Option<&TsConfig>, tree: &Tree) -> Option<PathBuf> {
+    let bases = if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".."
+    {
+        vec![dir.join(spec)]
+    } else if spec.starts_with('/') {
+        vec![PathBuf::from(spec)]
+    } else {
+        config.map(|c| c.bases(spec)).unwrap_or_default()
+    };
+    bases.iter().find_map(|base| {
+        candidates(&normalize(base))
+            .into_iter()
+            .find(|c| tree.exists(c))
+    })
+}
+
+/// The files a specifier resolved to `base` may mean, in TypeScript's order.
+fn candidates(base: &Path) -> Vec<PathBuf> {
+    let text = base.to_string_lossy();
+    let mut out = Vec::new();
+    for (js, sources) in JS_TO_TS {
+        if let Some(stem) = text.strip_suffix(js) {
+            out.extend(sources.iter().map(|s| PathBuf::from(format!("{stem}{s}"))));
+        }
+    }
+    out.push(base.to_path_buf());
+    out.extend(
+        EXTENSIONS
+            .iter()
+            .map(|e| PathBuf::from(format!("{text}{e}"))),
+    );
+    out.extend(EXTENSIONS.iter().map(|e| base.join(format!("index{e}"))));
+    out
+}

@@ -1,0 +1,189 @@
+//! Codex CLI 0.169.0, the real binary, headless (`codex exec`) against the
+//! scripted model server after `squiggle init codex --trust-hook`: the hook
+//! runs (its trust recorded as Codex's `/hooks` screen records it), the
+//! model's next request after an `apply_patch` carries squiggle's block
+//! exactly as rendered, and nothing after a clean one.
+
+mod agents_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use agents_support::{Project, Run, openai, strings};
+use serde_json::{Value, json};
+
+fn codex(project: &Project, program: &Path, port: u16) -> Command {
+    project.write_home(
+        ".codex/config.toml",
+        &format!(
+            "model = \"gpt-5.5\"\nmodel_provider = \"scripted\"\napproval_policy = \"never\"\nsandbox_mode = \"danger-full-access\"\ncheck_for_update_on_startup = false\n\n[analytics]\nenabled = false\n\n[model_providers.scripted]\nname = \"scripted\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nwire_api = \"responses\"\nrequest_max_retries = 0\nstream_max_retries = 0\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n{}",
+            project.root.display(),
+            project.read_home(".codex/trust.toml"),
+        ),
+    );
+    let mut cmd = project.command(program);
+    cmd.args(["exec", "--skip-git-repo-check", "Make the change."])
+        .env("CODEX_HOME", project.home.join(".codex"))
+        .env("OPENAI_API_KEY", "sk-scripted")
+        .env("CODEX_DISABLE_TELEMETRY", "1");
+    cmd
+}
+
+async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
+    let (p, program) = (project.clone(), program.to_path_buf());
+    let run =
+        agents_support::run_agent(openai::router, steps, move |port| codex(&p, &program, port))
+            .await;
+    project.stop_daemon();
+    run
+}
+
+fn patch(body: &str) -> Value {
+    json!({"type": "custom_tool_call", "id": "ctc_scripted", "name": "apply_patch",
+        "input": format!("*** Begin Patch\n{body}*** End Patch\n")})
+}
+
+/// `squiggle init codex --trust-hook`, keeping what it wrote to Codex's
+/// user config aside: the test rewrites that file with the port once known.
+fn init(project: &Project) -> String {
+    let said = project.init("codex", &["--trust-hook"]);
+    let written = project.read_home(".codex/config.toml");
+    project.write_home(".codex/trust.toml", &written);
+    said
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_patch_that_breaks_the_file_shows_the_block_to_the_model() {
+    let Some(program) = agents_support::require_agent("codex") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    init(&project);
+    let steps = vec![patch(&format!(
+        "*** Update File: app.py\n@@\n+{}{}",
+        agents_support::BROKEN_LINE,
+        " def greet(name: str) -> str:\n"
+    ))];
+    let run = run(&project, &program, steps).await;
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "the patch was not applied\n{}",
+        run.log()
+    );
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(0));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_clean_patch_adds_nothing() {
+    let Some(program) = agents_support::require_agent("codex") else {
+        return;
+    };
+    let project = Project::new();
+    init(&project);
+    let added: String = agents_support::CLEAN
+        .lines()
+        .map(|l| format!("+{l}\n"))
+        .collect();
+    let steps = vec![patch(&format!("*** Add File: clean.py\n{added}"))];
+    let run = run(&project, &program, steps).await;
+    assert_eq!(
+        project.read("clean.py"),
+        agents_support::CLEAN,
+        "{}",
+        run.log()
+    );
+    let seen = strings(run.after_step(0));
+    assert!(!seen.contains("<diagnostics"), "{seen}\n{}", run.log());
+}
+
+/// Without the trust entry Codex skips the hook silently: `init` must say
+/// so, and `--trust-hook` (above) is what makes the difference.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_untrusted_hook_does_not_run_and_init_says_so() {
+    let Some(program) = agents_support::require_agent("codex") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    let said = project.init("codex", &[]);
+    assert!(said.contains("--trust-hook"), "{said}");
+    let steps = vec![patch(&format!(
+        "*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n",
+        agents_support::BROKEN_LINE,
+    ))];
+    let run = run(&project, &program, steps).await;
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "{}",
+        run.log()
+    );
+    let seen = strings(run.after_step(0));
+    assert!(!seen.contains("<diagnostics"), "{seen}");
+    let doctor = project.squiggle(&["doctor", "--only", "pyright"]);
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        doctor.contains("codex: squiggle's hook in") && doctor.contains("is not trusted"),
+        "{doctor}"
+    );
+    project.init("codex", &["--trust-hook"]);
+    let doctor = project.squiggle(&["doctor", "--only", "pyright"]);
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(!doctor.contains("not trusted"), "{doctor}");
+}
+
+/// A patch applied through the shell (`apply_patch <<'EOF'` run by
+/// `exec_command`, what Codex offers models it does not know) fires
+/// PreToolUse only; squiggle reports it on the next after-tool event Codex
+/// fires, here the next shell command's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
+    let Some(program) = agents_support::require_agent("codex") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    init(&project);
+    let patch = format!(
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n*** End Patch\nEOF\n",
+        agents_support::BROKEN_LINE
+    );
+    let shell = |cmd: &str| {
+        json!({"type": "function_call", "id": "fc_scripted", "name": "exec_command",
+            "arguments": json!({"cmd": cmd}).to_string()})
+    };
+    let steps = vec![shell(&patch), shell("true")];
+    let run = run(&project, &program, steps).await;
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "the patch was not applied\n{}",
+        run.log()
+    );
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(1));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's request after the next command lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}

@@ -1,0 +1,160 @@
+//! Gemini CLI 0.61.0, the real binary, headless in a trusted folder against
+//! the scripted model server after `squiggle init gemini`: the model's next
+//! request after an edit carries squiggle's block, readable as it arrives
+//! (Gemini HTML-escapes every AfterTool context, so squiggle hands the
+//! block over in a BeforeModel hook instead), and nothing after a clean
+//! one.
+
+mod agents_support;
+
+use std::path::Path;
+use std::process::Command;
+
+use agents_support::{Project, Run, gemini, strings};
+use serde_json::{Value, json};
+
+fn gemini_cli(project: &Project, program: &Path, port: u16) -> Command {
+    let mut cmd = project.command(program);
+    cmd.args([
+        "-p",
+        "Make the change.",
+        "--approval-mode",
+        "yolo",
+        "-m",
+        "gemini-2.5-pro",
+    ])
+    .env("GEMINI_API_KEY", "scripted-key")
+    .env("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{port}"))
+    .env("GEMINI_TELEMETRY_ENABLED", "false");
+    cmd
+}
+
+/// User settings that pick API-key auth and turn off telemetry and update
+/// checks, and a trusted-folder entry for the project (without it Gemini
+/// CLI runs no hooks).
+fn setup(project: &Project) -> String {
+    project.write_home(
+        ".gemini/settings.json",
+        &json!({
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "privacy": {"usageStatisticsEnabled": false},
+            "telemetry": {"enabled": false},
+            "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}
+        })
+        .to_string(),
+    );
+    project.write_home(
+        ".gemini/trustedFolders.json",
+        &json!({ project.root.display().to_string(): "TRUST_FOLDER" }).to_string(),
+    );
+    project.init("gemini", &[])
+}
+
+async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
+    let (p, program) = (project.clone(), program.to_path_buf());
+    let run = agents_support::run_agent(gemini::router, steps, move |port| {
+        gemini_cli(&p, &program, port)
+    })
+    .await;
+    project.stop_daemon();
+    run
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
+    let Some(program) = agents_support::require_agent("gemini") else {
+        return;
+    };
+    let project = Project::new();
+    let app = project.write("app.py", agents_support::ORIGINAL);
+    let said = setup(&project);
+    assert!(said.contains("trusted folder"), "{said}");
+    let steps = vec![json!({"name": "replace", "args": {
+        "file_path": app.display().to_string(),
+        "instruction": "Add a counter above greet.",
+        "old_string": "def greet",
+        "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}})];
+    let run = run(&project, &program, steps).await;
+    assert!(
+        project
+            .read("app.py")
+            .starts_with(agents_support::BROKEN_LINE),
+        "the edit did not happen\n{}",
+        run.log()
+    );
+    let seen = strings(run.after_step(0));
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let expected = squiggle_gemini_text(&rendered);
+    eprintln!("the block as the model reads it:\n{expected}");
+    assert!(
+        seen.contains(expected.trim_end()),
+        "the model's next request lacks the block\nexpected:\n{expected}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+    // Readable as it arrives: pyright's message keeps its own characters
+    // (the rendering escapes them; the edit's own text is in the request too,
+    // so look for the message's quoting).
+    assert!(rendered.contains("&lt;tag&gt; &amp; more"), "{rendered}");
+    assert!(seen.contains("\"Literal['<tag> & more']\""), "{seen}");
+    assert!(!seen.contains("&lt;") && !seen.contains("&amp;"), "{seen}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_clean_write_adds_nothing() {
+    let Some(program) = agents_support::require_agent("gemini") else {
+        return;
+    };
+    let project = Project::new();
+    setup(&project);
+    let file = project.root.join("clean.py").display().to_string();
+    let steps = vec![
+        json!({"name": "write_file", "args": {"file_path": file, "content": agents_support::CLEAN}}),
+    ];
+    let run = run(&project, &program, steps).await;
+    assert_eq!(
+        project.read("clean.py"),
+        agents_support::CLEAN,
+        "{}",
+        run.log()
+    );
+    let seen = strings(run.after_step(0));
+    assert!(!seen.contains("diagnostics"), "{seen}\n{}", run.log());
+}
+
+/// What the Gemini hook hands the model for a rendered block: the same
+/// text with the messages' own characters back (`src/cli/hook/gemini_model.rs`).
+fn squiggle_gemini_text(rendered: &str) -> String {
+    squiggle::cli::hook::gemini_readable(rendered)
+}
+
+/// `run_shell_command` running `sed -i`: BeforeTool snapshots, AfterTool
+/// reports the changed file, BeforeModel hands it over.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sed_through_the_shell_is_reported() {
+    let Some(program) = agents_support::require_agent("gemini") else {
+        return;
+    };
+    let project = Project::new();
+    project.write("app.py", agents_support::ORIGINAL);
+    setup(&project);
+    let steps = vec![json!({"name": "run_shell_command", "args": {
+        "command": agents_support::SED_BREAK, "description": "Return an int"}})];
+    let run = run(&project, &program, steps).await;
+    assert!(project.read("app.py").contains("return 1"), "{}", run.log());
+    let rendered = project.rendered("app.py");
+    assert!(
+        rendered.contains("<diagnostics file=\"app.py\">"),
+        "{rendered}"
+    );
+    let expected = squiggle_gemini_text(&rendered);
+    let seen = strings(run.after_step(0));
+    assert!(
+        seen.contains(expected.trim_end()),
+        "the model's next request lacks the block\nexpected:\n{expected}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
+}

