@@ -126,8 +126,16 @@ def _strip_cargo_toml(text):
     return "\n".join(out) + "\n[workspace]\n"
 
 
+def ensure_clang(log):
+    """clang of clangd's major version (Debian bookworm: 14), from apt."""
+    if shutil.which("clang-14") is None:
+        _run(["apt-get", "install", "-y", "-q", "clang-14"], ".", log)
+
+
 def prepare(project, cache, log):
     """Pristine pruned tree at cache/src/<id> (rebuilt only when missing)."""
+    if project["lang"] == "c":
+        ensure_clang(log)
     dest = cache / "src" / project["id"]
     if (dest / ".truth-ready").exists():
         return dest
