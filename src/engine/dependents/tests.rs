@@ -302,7 +302,9 @@ fn ts_importers_through_a_re_export_hub() {
         ),
         (
             "src/internal.ts",
-            "export * from \"./utils/common\";\nexport {\n  current\n} from \"./core/current\";\n",
+            // No semicolons, as immer writes it: each statement ends where
+            // the next export begins.
+            "export * from \"./utils/env\"\nexport * from \"./utils/common\"\nexport {\n  current\n} from \"./core/current\"\n",
         ),
         ("src/core/current.ts", "export const current = 1;\n"),
         (

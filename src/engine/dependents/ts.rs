@@ -95,16 +95,27 @@ fn reexport_specifiers(text: &str) -> Vec<&str> {
         if before.is_some_and(|c| !(c.is_whitespace() || c == ';' || c == '}')) {
             continue;
         }
+        // The statement ends at `;`, or (code without semicolons) where the
+        // next line starts another import or export.
         let statement = &text[at..];
-        let mut end = statement.find(';').unwrap_or(statement.len()).min(2_000);
+        let mut end = [";", "\nexport", "\nimport"]
+            .iter()
+            .filter_map(|stop| statement[6..].find(stop).map(|i| i + 6))
+            .min()
+            .unwrap_or(statement.len())
+            .min(2_000);
         while !statement.is_char_boundary(end) {
             end -= 1;
         }
         let statement = &statement[..end];
-        // `export … from "x"`: the last `from` of the statement.
-        if let Some(from) = statement.rfind("from")
-            && let Some(spec) = quoted(statement[from + 4..].trim_start())
-        {
+        // `export … from "x"`: its `from`, a whole word before a quote.
+        let spec = statement.match_indices("from").find_map(|(i, _)| {
+            let before = statement[..i].chars().next_back();
+            let word = before.is_some_and(|c| c.is_whitespace() || c == '}' || c == '*');
+            word.then(|| quoted(statement[i + 4..].trim_start()))
+                .flatten()
+        });
+        if let Some(spec) = spec {
             out.push(spec);
         }
     }
