@@ -9,6 +9,7 @@ pub mod dependents;
 mod disk;
 mod feedback;
 pub mod lookup;
+mod others;
 pub mod pool;
 mod report;
 pub mod servers;

@@ -1,0 +1,193 @@
+//! The other-files phase: after the touched files' own wait, the files that
+//! import them are opened (or kept open) and their diagnostics taken once each
+//! server is done with the edit — by the server's own signals
+//! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
+//! of each importer, which a server that has nothing new to say never sends.
+//! Also the one query for "what do the servers already know" about files.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::time::Instant;
+
+use super::Engine;
+use super::check::{FileInput, WaitRules};
+use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::report::CheckReport;
+use super::servers::{language_for, serving};
+use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
+use crate::lsp::normalize::normalize;
+use crate::lsp::uri;
+use crate::workspace::PathClass;
+
+#[derive(Default, Clone, Copy)]
+pub(super) struct EditSeen {
+    /// The server's `received_count()` once the last edited file was written.
+    pub(super) written_at: u64,
+    /// Every edited file's wait on this server ended settled or pulled.
+    pub(super) done: bool,
+}
+
+impl Engine {
+    /// `check_files` plus the importers of the checked files, opened (or
+    /// kept open) and taken once each server is done with the edit; their
+    /// diagnostics go to `others`, their outcomes to `other_outcomes`.
+    pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let first = WaitRules {
+            resend: self.sync_disk(&self.canonical_paths(&files)).await,
+            ..WaitRules::default()
+        };
+        let started = Instant::now();
+        // Finding the importers reads files, not servers: it runs on a
+        // blocking thread while the first phase waits.
+        let importers = self.importers(&files);
+        let mut check = CheckReport {
+            files: self.check_phase(files, first, started).await,
+            ..CheckReport::default()
+        };
+        let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
+        for o in check
+            .files
+            .iter()
+            .flat_map(|f| &f.outcomes)
+            .filter(|o| !o.server.is_empty())
+        {
+            let seen = edits
+                .entry((o.server.clone(), o.root.clone()))
+                .or_insert(EditSeen {
+                    written_at: 0,
+                    done: true,
+                });
+            seen.written_at = seen.written_at.max(o.written_at);
+            seen.done &= matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
+        }
+        let dependents = importers.await.unwrap_or_default();
+        if !dependents.is_empty() {
+            // Phase 2 has its own budget from now: after a cold start the
+            // first phase may have used more than diagnosticTimeout already.
+            let rules = WaitRules {
+                edits: Arc::new(edits),
+                resend: false,
+            };
+            let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
+            for report in self.check_phase(inputs, rules, Instant::now()).await {
+                if !report.diagnostics.is_empty() {
+                    check.others.insert(report.file.clone(), report.diagnostics);
+                }
+                check.other_outcomes.insert(report.file, report.outcomes);
+            }
+        }
+        for (file, diagnostics) in self.other_files(&check) {
+            check.others.entry(file).or_insert(diagnostics);
+        }
+        tracing::debug!(
+            files = check.files.len(),
+            others = check.others.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "check with dependents done"
+        );
+        check
+    }
+
+    /// The canonical paths of the inputs inside the workspace.
+    pub(super) fn canonical_paths(&self, files: &[FileInput]) -> Vec<PathBuf> {
+        files
+            .iter()
+            .filter_map(|f| match self.workspace.classify(&f.path) {
+                PathClass::Inside { canonical, .. } => Some(canonical),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The files that import any of `files` (not themselves among them), at
+    /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
+    /// (file, project root), whichever servers serve it.
+    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
+        let edited = self.canonical_paths(files);
+        let engine = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
+            let mut found: Vec<PathBuf> = Vec::new();
+            for canonical in &edited {
+                let servers = serving(canonical, &engine.servers);
+                for (server, _) in &servers {
+                    let root = engine.project_root_for(canonical, server);
+                    if !scanned.insert((canonical.clone(), root.clone())) {
+                        continue;
+                    }
+                    let serves =
+                        |p: &Path| servers.iter().any(|(s, _)| language_for(p, s).is_some());
+                    for dep in likely_dependents(canonical, &root, serves) {
+                        if !edited.contains(&dep)
+                            && !found.contains(&dep)
+                            && found.len() < MAX_DEPENDENTS
+                        {
+                            found.push(dep);
+                        }
+                    }
+                }
+            }
+            found
+        })
+    }
+
+    /// Diagnostics the running servers hold for files other than the checked
+    /// ones, from the servers involved in the check.
+    pub(super) fn other_files(&self, check: &CheckReport) -> BTreeMap<String, Vec<Diagnostic>> {
+        let involved: Vec<&str> = check
+            .files
+            .iter()
+            .flat_map(|f| &f.outcomes)
+            .map(|o| o.server.as_str())
+            .collect();
+        let checked: HashSet<String> = check
+            .files
+            .iter()
+            .filter_map(|f| f.canonical.as_ref())
+            .map(|p| uri::from_path(p))
+            .collect();
+        self.known_diagnostics(|server, file_uri| {
+            involved.contains(&server) && !checked.contains(file_uri)
+        })
+    }
+
+    /// What the running servers last said for every file of the workspace
+    /// that `wanted(server id, file uri)`, normalized against the server's
+    /// copy of the file (or the file on disk), merged across servers.
+    pub(super) fn known_diagnostics(
+        &self,
+        wanted: impl Fn(&str, &str) -> bool,
+    ) -> BTreeMap<String, Vec<Diagnostic>> {
+        let mut known: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for client in self.pool.clients() {
+            let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
+            for (file_uri, diagnostics) in client.known_diagnostics() {
+                if !wanted(client.server_id(), &file_uri) {
+                    continue;
+                }
+                let Some(path) = uri::to_path(&file_uri) else {
+                    continue;
+                };
+                let PathClass::Inside { relative, .. } = self.workspace.classify(&path) else {
+                    continue;
+                };
+                let text = match client.document_by_uri(&file_uri) {
+                    Some(text) => text,
+                    None => match std::fs::read_to_string(&path) {
+                        Ok(t) => Arc::from(t),
+                        Err(_) => continue,
+                    },
+                };
+                let normalized =
+                    normalize(&diagnostics, &text, encoding, &relative, client.server_id());
+                known.entry(relative).or_default().extend(normalized);
+            }
+        }
+        for list in known.values_mut() {
+            sort_and_dedupe(list);
+        }
+        known
+    }
+}
