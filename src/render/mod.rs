@@ -56,68 +56,14 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use quick_xml::escape::partial_escape;
-use serde::{Deserialize, Serialize};
 
+mod options;
 mod unknown;
 
+pub use options::{FileDiagnostics, RenderOptions, ReportMode};
 pub use unknown::{Unknown, render_unknown};
 
 use crate::diagnostic::{Diagnostic, Severity, sort_and_dedupe};
-
-/// Caps and filters for one rendering.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RenderOptions {
-    /// Diagnostic entries shown per file before `... and N more`.
-    pub max_per_file: usize,
-    /// Blocks shown for files other than the edited ones.
-    pub max_other_files: usize,
-    /// Diagnostic entries shown in all.
-    pub max_lines: usize,
-    /// Severities shown; others are dropped before any cap is applied.
-    pub include: Vec<Severity>,
-    pub report: ReportMode,
-    /// Add one line after the blocks naming each server that had not
-    /// finished (or had stopped) when the answer was given.
-    pub report_unknown: bool,
-}
-
-impl Default for RenderOptions {
-    fn default() -> RenderOptions {
-        RenderOptions {
-            max_per_file: 20,
-            max_other_files: 5,
-            max_lines: 50,
-            include: vec![Severity::Error],
-            report: ReportMode::All,
-            report_unknown: true,
-        }
-    }
-}
-
-/// Which of the edited file's diagnostics to report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReportMode {
-    /// Everything the servers report.
-    #[default]
-    All,
-    /// Only what the edit introduced; pre-existing errors are counted.
-    New,
-}
-
-/// One file's diagnostics, as handed to the renderer.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct FileDiagnostics {
-    /// Workspace-relative path, shown as given.
-    pub file: String,
-    /// In any order, possibly with cross-server duplicates.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Used by [`ReportMode::New`]: pre-existing diagnostics left out of
-    /// `diagnostics`.
-    pub baseline_hidden: usize,
-}
 
 /// Renders feedback after an edit: the edited files first (in order), then
 /// other files. Returns `""` when nothing survives the filter.
