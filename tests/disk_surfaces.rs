@@ -390,8 +390,14 @@ impl Surface for Mcp {
 
 impl Drop for Mcp {
     fn drop(&mut self) {
-        // Closing stdin ends the session; squiggle stops its servers.
+        // Closing stdin ends the session; squiggle stops its servers, then
+        // exits. No event says when: poll, bounded.
         self.stdin.take();
+        let until = std::time::Instant::now() + DEADLINE;
+        while matches!(self.child.try_wait(), Ok(None)) && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
