@@ -121,6 +121,9 @@ pub struct OpenDocument {
     pub changed_at: u64,
     /// When that change was written.
     pub written: Instant,
+    /// When a check or edit last synced it, changed or not: documents
+    /// unused for `documentIdleMinutes` are closed.
+    pub used: Instant,
 }
 
 #[derive(Debug, Default)]
@@ -162,6 +165,14 @@ impl ClientState {
         let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
         let arrived = Instant::now();
         self.last_publish = Some(arrived);
+        self.publishes += 1;
+        if diagnostics.is_empty() && !self.documents.contains_key(uri) {
+            // Nothing to say of a file that is not open (one just closed,
+            // or one a server checks unasked): keep no entry for it, or the
+            // map would grow with every file the server ever mentioned.
+            self.published.remove(uri);
+            return true;
+        }
         self.published.insert(
             uri.to_string(),
             Published {
@@ -171,7 +182,6 @@ impl ClientState {
                 diagnostics,
             },
         );
-        self.publishes += 1;
         true
     }
 
