@@ -356,6 +356,43 @@ async fn idle_documents_are_closed_and_reopened_when_needed() {
     repo.finish(&engine).await;
 }
 
+#[tokio::test]
+async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current_text() {
+    let repo = Monorepo::new(1);
+    let importer = repo.package(0).join("b.fk");
+    write(&importer, "import a\n@error(in b)\n");
+    let engine = repo.engine(|c| c.document_idle = Duration::from_millis(50));
+    let path = repo.file(0);
+    let first = engine
+        .write(&path, "@error(second)\n", false)
+        .await
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    assert_eq!(first.other_files, ["p0/b.fk"], "{}", first.text());
+    assert!(first.text().contains("in b"), "{}", first.text());
+    until(&engine, "the importer is closed", |e| {
+        e.pool.summary().documents_closed == 2
+    })
+    .await;
+
+    // Changed while closed: reopened from disk, waited on afresh.
+    write(&importer, "import a\n@error(b changed)\n");
+    let second = engine
+        .write(&path, "@error(third)\n", false)
+        .await
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let text = second.text();
+    assert!(
+        text.contains("b changed") && !text.contains("in b"),
+        "{text}"
+    );
+    let outcomes = &second.outcomes["p0/b.fk"];
+    assert!(
+        outcomes.iter().all(|o| o.outcome == Outcome::Settled),
+        "{outcomes:?}"
+    );
+    repo.finish(&engine).await;
+}
+
 #[test]
 fn lifecycle_keys_are_read_and_bad_values_refused_naming_file_and_key() {
     let origin = Path::new("/ws/.squiggle.toml");
