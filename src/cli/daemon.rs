@@ -97,37 +97,40 @@ pub async fn run(args: Args) -> u8 {
                 Err(e) => fail(e),
             }
         }
-        Action::Status(args) => {
-            let (root, opts) = setup(&args.common);
-            match client::status(&root, &opts).await {
-                Ok(status) if args.json => {
-                    let mut value = serde_json::to_value(&status).unwrap_or_default();
-                    value["running"] = serde_json::Value::Bool(true);
-                    crate::outln!(
-                        "{}",
-                        serde_json::to_string_pretty(&value).unwrap_or_default()
-                    );
-                    0
-                }
-                Ok(status) => {
-                    print_status(&status);
-                    0
-                }
-                Err(DaemonError::NotRunning(root)) if args.json => {
-                    let value = serde_json::json!({ "running": false, "workspace": root });
-                    crate::outln!(
-                        "{}",
-                        serde_json::to_string_pretty(&value).unwrap_or_default()
-                    );
-                    0
-                }
-                Err(DaemonError::NotRunning(root)) => {
-                    crate::outln!("no daemon for {}", root.display());
-                    0
-                }
-                Err(e) => fail(e),
-            }
+        Action::Status(args) => status(args).await,
+    }
+}
+
+/// `daemon status`, as text or `--json`.
+async fn status(args: StatusArgs) -> u8 {
+    let (root, opts) = setup(&args.common);
+    match client::status(&root, &opts).await {
+        Ok(status) if args.json => {
+            let mut value = serde_json::to_value(&status).unwrap_or_default();
+            value["running"] = serde_json::Value::Bool(true);
+            crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            0
         }
+        Ok(status) => {
+            print_status(&status);
+            0
+        }
+        Err(DaemonError::NotRunning(root)) if args.json => {
+            let value = serde_json::json!({ "running": false, "workspace": root });
+            crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            0
+        }
+        Err(DaemonError::NotRunning(root)) => {
+            crate::outln!("no daemon for {}", root.display());
+            0
+        }
+        Err(e) => fail(e),
     }
 }
 
@@ -179,7 +182,11 @@ fn print_status(status: &crate::daemon::DaemonStatus) {
         pool.idle_stops
     );
     for s in status.servers.iter().filter(|s| s.root.is_some()) {
-        crate::outln!("  server     {}", super::status::instance_line(s));
+        crate::outln!(
+            "  server     {:<24} {}",
+            s.id,
+            super::status::instance_line(s)
+        );
     }
 }
 

@@ -45,19 +45,7 @@ pub async fn run(args: Args) -> u8 {
             .iter()
             .flat_map(|d| &d.servers)
             .filter(|s| s.id == server.spec.id && s.root.is_some())
-            .map(|s| {
-                json!({
-                    "root": s.root,
-                    "status": s.status,
-                    "serverPid": s.server_pid,
-                    "rssKb": s.rss_kb,
-                    "idleMs": s.idle_ms,
-                    "inFlight": s.in_flight,
-                    "openDocuments": s.open_documents,
-                    "stopped": s.stopped,
-                    "line": instance_line(s),
-                })
-            })
+            .map(instance_json)
             .collect();
         rows.push(json!({
             "id": server.spec.id,
@@ -83,7 +71,14 @@ pub async fn run(args: Args) -> u8 {
         crate::outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return 0;
     }
-    match &live {
+    print_table(&root, live.as_ref(), &rows);
+    0
+}
+
+/// The human-readable form: the daemon line, then a line per server and
+/// one per instance.
+fn print_table(root: &std::path::Path, live: Option<&crate::daemon::DaemonStatus>, rows: &[Value]) {
+    match live {
         Some(d) => crate::outln!(
             "workspace {} · daemon pid {} · up {}s · {} requests · {} · {} live instance(s), servers {}",
             root.display(),
@@ -96,7 +91,7 @@ pub async fn run(args: Args) -> u8 {
         ),
         None => crate::outln!("workspace {} · no daemon running", root.display()),
     }
-    for r in &rows {
+    for r in rows {
         let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
         let status = text("status");
         let detail = match status.as_str() {
@@ -112,7 +107,21 @@ pub async fn run(args: Args) -> u8 {
             crate::outln!("{:<28} {}", "", i["line"].as_str().unwrap_or_default());
         }
     }
-    0
+}
+
+/// One live or stopped instance, as `status --json` lists it under its server.
+fn instance_json(s: &crate::service::ServerStatus) -> Value {
+    json!({
+        "root": s.root,
+        "status": s.status,
+        "serverPid": s.server_pid,
+        "rssKb": s.rss_kb,
+        "idleMs": s.idle_ms,
+        "inFlight": s.in_flight,
+        "openDocuments": s.open_documents,
+        "stopped": s.stopped,
+        "line": instance_line(s),
+    })
 }
 
 /// One instance in a line: state, root, pid, memory, idle time, checks in
