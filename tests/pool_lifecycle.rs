@@ -326,25 +326,25 @@ async fn an_idle_instance_is_stopped_and_the_next_edit_is_still_current() {
 #[tokio::test]
 async fn idle_documents_are_closed_and_reopened_when_needed() {
     let repo = Monorepo::new(1);
-    write(&repo.package(0).join("b.fk"), "@error(in b)\n");
+    let (b, c) = (repo.package(0).join("b.fk"), repo.package(0).join("c.fk"));
+    write(&b, "@error(in b)\n");
+    write(&c, "@error(in c)\n");
     let engine = repo.engine(|c| c.document_idle = Duration::from_millis(50));
-    let report = engine
-        .check_files(
-            vec![
-                FileInput::on_disk(repo.file(0)),
-                FileInput::on_disk(repo.package(0).join("b.fk")),
-            ],
-            false,
-        )
-        .await;
+    let inputs = vec![FileInput::on_disk(repo.file(0)), FileInput::on_disk(&b)];
+    let report = engine.check_files(inputs, false).await;
     assert_eq!(report.files.len(), 2);
-    until(&engine, "both documents are closed", |e| {
+    // c is checked last: the most recently used document stays open.
+    let report = engine
+        .check_files(vec![FileInput::on_disk(&c)], false)
+        .await;
+    assert_eq!(report.files[0].diagnostics[0].message, "in c");
+    until(&engine, "both older documents are closed", |e| {
         e.pool.summary().documents_closed == 2
     })
     .await;
-    assert_eq!(instance(&engine, &repo, 0).open_documents, 0);
+    assert_eq!(instance(&engine, &repo, 0).open_documents, 1);
     assert_eq!(engine.pool.summary().idle_stops, 0);
-    assert_eq!(engine.pool.clients()[0].open_paths(), Vec::<PathBuf>::new());
+    assert_eq!(engine.pool.clients()[0].open_paths(), [c]);
 
     write(&repo.file(0), "@error(reopened)\n");
     check(&engine, &repo, 0, "reopened").await;
@@ -369,10 +369,17 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
         .unwrap_or_else(|e| panic!("write: {e}"));
     assert_eq!(first.other_files, ["p0/b.fk"], "{}", first.text());
     assert!(first.text().contains("in b"), "{}", first.text());
+    // Another file used last, so that both a and its importer close.
+    let other = repo.package(0).join("c.fk");
+    write(&other, "unrelated\n");
+    engine
+        .check_files(vec![FileInput::on_disk(&other)], false)
+        .await;
     until(&engine, "the importer is closed", |e| {
         e.pool.summary().documents_closed == 2
     })
     .await;
+    assert_eq!(engine.pool.clients()[0].open_paths(), [other]);
 
     // Changed while closed: reopened from disk, waited on afresh.
     write(&importer, "import a\n@error(b changed)\n");

@@ -162,24 +162,37 @@ impl LspClient {
     }
 
     /// Closes every document no sync touched in the `idle` before `now`,
-    /// forgetting what was known of it. Returns how many were closed and
-    /// when the least recently used of the others was last touched.
+    /// forgetting what was known of it — except the most recently used one:
+    /// a server such as tsserver unloads a project none of whose files is
+    /// open, and workspace-wide requests are routed through an open file.
+    /// Returns how many were closed and when the least recently used of the
+    /// others that may still close was last touched.
     pub fn close_documents_unused_since(
         &self,
         now: Instant,
         idle: Duration,
     ) -> (usize, Option<Instant>) {
         let mut state = lock(&self.inner.state);
+        let newest = state
+            .documents
+            .iter()
+            .max_by_key(|(_, d)| d.used)
+            .map(|(uri, _)| uri.clone());
         let stale: Vec<String> = state
             .documents
             .iter()
-            .filter(|(_, d)| d.used + idle <= now)
+            .filter(|(uri, d)| d.used + idle <= now && Some(*uri) != newest.as_ref())
             .map(|(uri, _)| uri.clone())
             .collect();
         for uri in &stale {
             self.close_uri(&mut state, uri);
         }
-        let oldest = state.documents.values().map(|d| d.used).min();
+        let oldest = state
+            .documents
+            .iter()
+            .filter(|(uri, _)| Some(*uri) != newest.as_ref())
+            .map(|(_, d)| d.used)
+            .min();
         (stale.len(), oldest)
     }
 
@@ -190,6 +203,7 @@ impl LspClient {
 
     fn close_uri(&self, state: &mut ClientState, uri: &str) {
         if state.documents.remove(uri).is_some() {
+            state.closed(uri);
             self.notify(
                 "textDocument/didClose",
                 json!({ "textDocument": { "uri": uri } }),
