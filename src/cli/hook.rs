@@ -26,7 +26,7 @@ mod shell;
 
 pub use gemini_model::readable as gemini_readable;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -274,12 +274,12 @@ fn malformed(e: &Malformed) {
 
 /// Writes the reply; a closed stdout (the agent gave up) is not an error.
 fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    if !text.ends_with('\n') {
-        let _ = out.write_all(b"\n");
-    }
-    let _ = out.flush();
+    let line = if text.ends_with('\n') {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(format!("{text}\n"))
+    };
+    let _ = super::try_write_stdout(&line);
 }
 
 // Readers shared by the agent modules: lenient about extra fields and odd
