@@ -10,6 +10,7 @@ mod disk;
 mod feedback;
 pub mod lookup;
 mod others;
+pub mod plan;
 pub mod pool;
 mod report;
 pub mod servers;
