@@ -15,6 +15,7 @@ pub mod pool;
 mod report;
 pub mod servers;
 pub mod tools;
+mod warm;
 
 use std::path::Path;
 
