@@ -21,6 +21,7 @@ use super::report::{CheckReport, FileReport, ServerOutcome};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 use crate::lsp::normalize::normalize;
+use crate::lsp::{DocumentVersion, LspClient};
 use crate::workspace::PathClass;
 
 /// A file to check, with its content when the caller has it (staged content,
@@ -240,24 +241,7 @@ impl Engine {
         };
         let deadline = (started + budget.max(Duration::from_millis(1)))
             .max(tokio::time::Instant::from_std(client.spawned()) + first_touch);
-        if let Some(before) = &p.before
-            && server.spec.wait.open_then_change
-            && client.document(&p.canonical).is_none()
-        {
-            let opened = client
-                .sync_document(&p.canonical, &p.language, before.clone())
-                .await;
-            client.diagnostics_for(&opened, deadline).await;
-        }
-        let doc = if rules.resend {
-            client
-                .resync_document(&p.canonical, &p.language, p.text.clone())
-                .await
-        } else {
-            client
-                .sync_document(&p.canonical, &p.language, p.text.clone())
-                .await
-        };
+        let doc = self.send_text(&client, &p, rules, deadline).await;
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
             Some(edit) => {
                 client
@@ -280,6 +264,40 @@ impl Engine {
             written_at: doc.changed_at,
         };
         (outcome, diagnostics)
+    }
+}
+
+impl Engine {
+    /// Sends the pending file's text to `client`: opened with the text
+    /// before the edit first when the server needs to see a change (see
+    /// `WaitProfile::open_then_change`), sent again even if unchanged when
+    /// the disk changed outside squiggle.
+    async fn send_text(
+        &self,
+        client: &LspClient,
+        p: &Pending,
+        rules: &WaitRules,
+        deadline: Instant,
+    ) -> DocumentVersion {
+        let server = &self.servers[p.server_index];
+        if let Some(before) = &p.before
+            && server.spec.wait.open_then_change
+            && client.document(&p.canonical).is_none()
+        {
+            let opened = client
+                .sync_document(&p.canonical, &p.language, before.clone())
+                .await;
+            client.diagnostics_for(&opened, deadline).await;
+        }
+        if rules.resend {
+            client
+                .resync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        } else {
+            client
+                .sync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        }
     }
 }
 
