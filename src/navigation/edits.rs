@@ -87,9 +87,10 @@ pub async fn code_actions(engine: &Arc<Engine>, args: &RangeArgs) -> Answer<Code
         .collect();
     let range = session.here(start, end);
     let rendered = render_actions(&actions, &range);
+    let server = session.server;
     Ok((
         CodeActionsResult {
-            server: session.server,
+            server,
             range,
             actions,
         },
