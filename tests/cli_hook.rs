@@ -2,11 +2,14 @@
 //! against a workspace whose `.fk` files are served by the scripted fake
 //! server (`squiggle-fake-lsp`, pull mode, diagnostics from `@error(...)`).
 
+mod support;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
+use support::fake_server::FakeServer;
 
 struct Workspace {
     _tmp: tempfile::TempDir,
@@ -32,10 +35,7 @@ impl Workspace {
         };
         ws.write(
             ".squiggle.toml",
-            &format!(
-                "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",
-                env!("CARGO_BIN_EXE_squiggle-fake-lsp")
-            ),
+            &FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake"),
         );
         let user = ws.outer.join("xdg/squiggle/config.toml");
         std::fs::create_dir_all(user.parent().unwrap_or(&ws.outer))

@@ -12,8 +12,8 @@
 //! alone: a leaked task, pipe or child shows up as a difference.
 
 mod fault_support;
+mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,9 +21,10 @@ use std::time::Duration;
 use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
 use fault_support::{descendants_in, open_fds, poll_until_async};
 use serde_json::Value;
-use squiggle::config::{Config, ServerOverride};
+use squiggle::config::Config;
 use squiggle::engine::{Engine, InstanceStatus, ServerState};
 use squiggle::workspace::Workspace;
+use support::fake_server::FakeServer;
 use tokio::time::Instant;
 
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -35,23 +36,11 @@ const SLACK: Duration = Duration::from_millis(1500);
 /// Shutdown: the 2 s grace for `shutdown`, then exit and kill.
 const SHUTDOWN_BOUND: Duration = Duration::from_secs(6);
 
-fn fake(script: Value) -> ServerOverride {
-    ServerOverride {
-        command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").to_string()),
-        extensions: Some(vec![".fk".into()]),
-        language_id: Some("fake".into()),
-        env: Some(BTreeMap::from([(
-            "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
-            script.to_string(),
-        )])),
-        settle_ms: Some(0),
-        ..Default::default()
-    }
-}
-
 fn engine(root: &Path, script: Value) -> Arc<Engine> {
     let mut config = Config::default();
-    config.servers.insert("fake".into(), fake(script));
+    config
+        .servers
+        .insert("fake".into(), FakeServer::new(script).to_override());
     config.diagnostic_timeout = DIAGNOSTIC_TIMEOUT;
     config.first_touch_timeout = FIRST_TOUCH_TIMEOUT;
     let workspace =

@@ -14,6 +14,7 @@
 
 mod fault_support;
 mod mcp;
+mod support;
 
 use std::path::Path;
 use std::process::Command;
@@ -21,6 +22,7 @@ use std::time::Duration;
 
 use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
 use fault_support::{descendants_in, poll_until};
+use support::fake_server::FakeServer;
 
 /// How long closing the session may take, as `lsp/shutdown` in
 /// `tests/fault_service.rs`. The Python SDK closes stdin, waits 2 s, then
@@ -56,9 +58,8 @@ fn run(fault: Fault) {
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
     }
     let toml = format!(
-        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
-        command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
-        script = script.to_string(),
+        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n{}",
+        FakeServer::new(script).toml("fake")
     );
     std::fs::write(root.join(".squiggle.toml"), toml).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(root.join("a.fk"), "v0 @error(e)\n").unwrap_or_else(|e| panic!("{e}"));

@@ -11,6 +11,7 @@
 
 mod fault_support;
 mod service;
+mod support;
 
 use std::time::{Duration, Instant};
 

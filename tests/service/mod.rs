@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::support::fake_server::FakeServer;
+
 /// A temp dir holding the workspace `ws/`, an empty `config/` for
 /// `XDG_CONFIG_HOME` and a private `run/` for `XDG_RUNTIME_DIR`.
 pub struct Workspace {
@@ -24,11 +26,7 @@ impl Workspace {
     /// `script` is the fake's JSON script; pull mode is the default.
     pub fn new(script: Value) -> Workspace {
         let ws = Workspace::bare();
-        let toml = format!(
-            "[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
-            command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
-            script = script.to_string(),
-        );
+        let toml = FakeServer::new(script).toml("fake");
         ws.write(".squiggle.toml", &toml);
         ws
     }

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use squiggle::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
+
+pub mod fake_server;
 use tokio::time::Instant;
 
 pub struct Fake {
