@@ -291,7 +291,11 @@ pub async fn check(
     if render.report == crate::render::ReportMode::New {
         baseline::prime(&engine, &files, no_daemon).await;
     }
-    let report = super::warm::check(&engine, files, with_dependents, no_daemon).await;
+    let route = super::warm::Route {
+        no_daemon,
+        ..Default::default()
+    };
+    let report = super::warm::check(&engine, files, with_dependents, route).await;
     Some((report, render, engine.workspace.root().to_path_buf()))
 }
 

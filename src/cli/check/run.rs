@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::super::warm::Route;
 use super::baseline::{self, Changes};
 use super::report::plural;
 use super::{Args, select};
@@ -46,14 +47,11 @@ pub async fn run(
     // passed by value, which only an in-process check takes.
     let report = if inputs.iter().all(|i| i.content.is_none()) {
         let files = inputs.into_iter().map(|i| i.path).collect();
-        super::super::warm::check_trusting(
-            engine,
-            files,
-            false,
-            args.no_daemon,
-            args.workspace.trust_workspace,
-        )
-        .await
+        let route = Route {
+            no_daemon: args.no_daemon,
+            trust_workspace: args.workspace.trust_workspace,
+        };
+        super::super::warm::check(engine, files, false, route).await
     } else {
         let report = engine.check_files(inputs, false).await;
         engine.shutdown().await;
