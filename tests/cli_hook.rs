@@ -5,39 +5,24 @@
 mod support;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 use support::fake_server::FakeServer;
 
-struct Workspace {
-    _tmp: tempfile::TempDir,
-    outer: PathBuf,
-    root: PathBuf,
-}
+use support::scratch::Scratch as Workspace;
 
 impl Workspace {
     /// `ws/` (a git root, with `.squiggle.toml` naming the fake) plus a user
-    /// config under `xdg/` that trusts it.
+    /// config under `config/` that trusts it.
     fn new() -> Workspace {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let root = outer.join("ws");
-        std::fs::create_dir_all(root.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        let ws = Workspace {
-            _tmp: tmp,
-            outer,
-            root,
-        };
+        let ws = Workspace::bare();
+        std::fs::create_dir_all(ws.root.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
         ws.write(
             ".squiggle.toml",
             &FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake"),
         );
-        let user = ws.outer.join("xdg/squiggle/config.toml");
+        let user = ws.config_home.join("squiggle/config.toml");
         std::fs::create_dir_all(user.parent().unwrap_or(&ws.outer))
             .unwrap_or_else(|e| panic!("mkdir: {e}"));
         std::fs::write(
@@ -46,12 +31,6 @@ impl Workspace {
         )
         .unwrap_or_else(|e| panic!("write user config: {e}"));
         ws
-    }
-
-    fn write(&self, name: &str, content: &str) -> PathBuf {
-        let path = self.root.join(name);
-        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {name}: {e}"));
-        path
     }
 
     fn path(&self, name: &str) -> String {
@@ -69,7 +48,7 @@ impl Workspace {
             .arg("hook")
             .args(args)
             .current_dir(&self.root)
-            .env("XDG_CONFIG_HOME", self.outer.join("xdg"))
+            .env("XDG_CONFIG_HOME", &self.config_home)
             .env("HOME", &self.outer)
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
@@ -369,7 +348,7 @@ fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
         .args(["daemon", "status", "--root"])
         .arg(&ws.root)
         .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .env("XDG_CONFIG_HOME", &ws.config_home)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8_lossy(&status.stdout).to_string();
@@ -377,7 +356,7 @@ fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
         .args(["daemon", "stop", "--root"])
         .arg(&ws.root)
         .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .env("XDG_CONFIG_HOME", &ws.config_home)
         .output();
     assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
     // Two checks plus this status request, and one fake server, still active.
@@ -424,7 +403,7 @@ fn report_new_hides_old_errors_through_the_daemon() {
         .args(["daemon", "stop", "--root"])
         .arg(&ws.root)
         .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .env("XDG_CONFIG_HOME", &ws.config_home)
         .output();
     assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
     assert_contains(&second, "ERROR [2:3] new one");
@@ -476,7 +455,7 @@ fn report_new_takes_a_first_touch_baseline_from_git() {
         .args(["daemon", "stop", "--root"])
         .arg(&ws.root)
         .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .env("XDG_CONFIG_HOME", &ws.config_home)
         .output();
     assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
     assert_contains(&first, "ERROR [2:3] new one");
@@ -513,7 +492,7 @@ fn session_start_warms_the_daemon_and_its_servers() {
             .arg("--root")
             .arg(&ws.root)
             .env("XDG_RUNTIME_DIR", &runtime)
-            .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+            .env("XDG_CONFIG_HOME", &ws.config_home)
             .output()
             .unwrap_or_else(|e| panic!("{e}"))
     };
