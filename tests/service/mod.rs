@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::support::fake_server::FakeServer;
 
-/// The service tests' workspace: the shared scratch workspace.
+// The service tests' workspace: the shared scratch workspace.
 pub use crate::support::scratch::Scratch as Workspace;
 
 impl Workspace {
