@@ -104,36 +104,6 @@ pub fn builtin_servers() -> Vec<ServerSpec> {
     families.iter().flat_map(|family| family()).collect()
 }
 
-/// The enabled servers for `path`'s language, in list order, keeping only the
-/// first enabled server of each exclusive group. Empty when the language is
-/// unknown. `requires_marker` is not checked here: see [`marker_present`].
-pub fn servers_for<'a>(path: &Path, specs: &'a [ServerSpec]) -> Vec<&'a ServerSpec> {
-    match languages::language_id(path) {
-        Some(language) => servers_for_language(language, specs),
-        None => Vec::new(),
-    }
-}
-
-/// The enabled servers for a language id, in list order, keeping only the
-/// first enabled server of each exclusive group.
-pub fn servers_for_language<'a>(language: &str, specs: &'a [ServerSpec]) -> Vec<&'a ServerSpec> {
-    let mut taken_groups: Vec<&str> = Vec::new();
-    let mut chosen = Vec::new();
-    for spec in specs {
-        if !spec.enabled_by_default || !spec.languages.iter().any(|l| l == language) {
-            continue;
-        }
-        if let Some(group) = spec.exclusive_group.as_deref() {
-            if taken_groups.contains(&group) {
-                continue;
-            }
-            taken_groups.push(group);
-        }
-        chosen.push(spec);
-    }
-    chosen
-}
-
 /// Whether `spec` may start for a file in `file_dir`: true when it requires no
 /// marker, or when one of its `requires_marker` files exists in `file_dir` or
 /// an ancestor up to and including `workspace_root`. A file outside the
