@@ -21,7 +21,7 @@ use super::servers::serving;
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 use crate::lsp::normalize::normalize;
-use crate::workspace::{PathClass, project_root};
+use crate::workspace::{PathClass, server_root};
 
 /// A file to check, with its content when the caller has it (staged content,
 /// a dry run); otherwise it is read from disk.
@@ -145,11 +145,12 @@ impl Engine {
         canonical: &Path,
         server: &super::ResolvedServer,
     ) -> PathBuf {
-        project_root(
+        server_root(
             canonical,
             self.workspace.root(),
             &server.spec.root_markers,
             server.spec.root_strategy,
+            &server.spec.declared_roots,
         )
     }
 
