@@ -33,7 +33,7 @@ use crate::stats::{Samples, ms};
 /// The command line of `squiggle-bench scale`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Package counts, comma-separated.
+    /// Package counts, comma-separated (0: none, to run only `--worktrees`).
     #[arg(long, value_delimiter = ',', default_value = "1,10,50,200")]
     sizes: Vec<usize>,
     /// Languages: ts, py.
@@ -150,7 +150,7 @@ pub fn run(opts: &Options) -> Result<()> {
     let mut rows = Vec::new();
     for &lang in &opts.langs {
         for &layout in &opts.layouts {
-            for &packages in &opts.sizes {
+            for &packages in opts.sizes.iter().filter(|&&n| n > 0) {
                 let shape = Shape {
                     lang,
                     layout,
