@@ -1,7 +1,7 @@
 //! The generated monorepo of `squiggle-bench scale`: N packages of 20–100
 //! files each, in TypeScript or Python, with real cross-package types. Every
 //! package exports a class and a function per module; a package depends on
-//! up to two earlier ones and a third of its modules call a dependency's
+//! up to two earlier ones ([`Repo::deps`]) and a third of its modules call a dependency's
 //! function and method, so changing that function's signature breaks
 //! importers in other packages, as it would in a real monorepo.
 //!
@@ -105,14 +105,17 @@ impl Repo {
         }
     }
 
-    /// The packages package `p` imports from.
+    /// The packages package `p` imports from: its parents in two heaps
+    /// (binary and ternary), so dependency chains stay about log(N) deep
+    /// as in a layered monorepo, and every package in the lower half has
+    /// importers.
     pub fn deps(p: usize) -> Vec<usize> {
-        let mut deps = Vec::new();
-        if p >= 1 {
-            deps.push(p - 1);
+        if p == 0 {
+            return Vec::new();
         }
-        if p >= 4 && p / 2 != p - 1 {
-            deps.push(p / 2);
+        let mut deps = vec![(p - 1) / 2];
+        if (p - 1) / 3 != (p - 1) / 2 {
+            deps.push((p - 1) / 3);
         }
         deps
     }
