@@ -32,42 +32,7 @@ pub async fn worktrees(lang: Lang, opts: &Options) -> Result<()> {
         min_files: opts.min_files,
         max_files: opts.max_files,
     };
-    let main = outer.join("wt1");
-    let first = generate(&main, shape)?;
-    std::fs::remove_dir_all(main.join(".git"))?;
-    git(&main, &["init", "-q"])?;
-    git(&main, &["add", "-A"])?;
-    git(
-        &main,
-        &[
-            "-c",
-            "user.name=bench",
-            "-c",
-            "user.email=bench@localhost",
-            "commit",
-            "-qm",
-            "generated",
-        ],
-    )?;
-    let mut repos = vec![first];
-    for n in 2..=3 {
-        let dir = outer.join(format!("wt{n}"));
-        git(
-            &main,
-            &[
-                "worktree",
-                "add",
-                "-q",
-                "--detach",
-                &dir.display().to_string(),
-            ],
-        )?;
-        repos.push(Repo {
-            root: dir,
-            shape,
-            modules: repos[0].modules.clone(),
-        });
-    }
+    let repos = three_worktrees(&outer, shape)?;
     let roots: Vec<_> = repos.iter().map(|r| r.root.clone()).collect();
     configure(&outer, &roots)?;
     let mut daemons = Vec::new();
@@ -126,6 +91,48 @@ pub async fn worktrees(lang: Lang, opts: &Options) -> Result<()> {
         warm.len()
     );
     Ok(())
+}
+
+/// The generated repository committed at `outer/wt1`, and two more
+/// worktrees of it at `wt2` and `wt3`.
+fn three_worktrees(outer: &Path, shape: Shape) -> Result<Vec<Repo>> {
+    let main = outer.join("wt1");
+    let first = generate(&main, shape)?;
+    std::fs::remove_dir_all(main.join(".git"))?;
+    git(&main, &["init", "-q"])?;
+    git(&main, &["add", "-A"])?;
+    git(
+        &main,
+        &[
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@localhost",
+            "commit",
+            "-qm",
+            "generated",
+        ],
+    )?;
+    let mut repos = vec![first];
+    for n in 2..=3 {
+        let dir = outer.join(format!("wt{n}"));
+        git(
+            &main,
+            &[
+                "worktree",
+                "add",
+                "-q",
+                "--detach",
+                &dir.display().to_string(),
+            ],
+        )?;
+        repos.push(Repo {
+            root: dir,
+            shape,
+            modules: repos[0].modules.clone(),
+        });
+    }
+    Ok(repos)
 }
 
 fn git(dir: &Path, args: &[&str]) -> Result<()> {
