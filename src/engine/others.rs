@@ -3,7 +3,6 @@
 //! server is done with the edit — by the server's own signals
 //! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
 //! of each importer, which a server that has nothing new to say never sends.
-//! Also the one query for "what do the servers already know" about files.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -16,8 +15,7 @@ use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::report::CheckReport;
 use super::servers::{language_for, serving};
-use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
-use crate::lsp::normalize::normalize;
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::lsp::uri;
 use crate::workspace::PathClass;
 
@@ -42,8 +40,11 @@ impl Engine {
         // Finding the importers reads files, not servers: it runs on a
         // blocking thread while the first phase waits.
         let importers = self.importers(&files);
+        // The first phase's instances stay held through the second: its
+        // `written_at` counts are those instances' own.
+        let mut held = Vec::new();
         let mut check = CheckReport {
-            files: self.check_phase(files, first, started).await,
+            files: self.check_phase(files, first, started, &mut held).await,
             ..CheckReport::default()
         };
         let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
@@ -71,7 +72,8 @@ impl Engine {
                 resend: false,
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
-            for report in self.check_phase(inputs, rules, Instant::now()).await {
+            let phase = self.check_phase(inputs, rules, Instant::now(), &mut held);
+            for report in phase.await {
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file.clone(), report.diagnostics);
                 }
@@ -81,6 +83,7 @@ impl Engine {
         for (file, diagnostics) in self.other_files(&check) {
             check.others.entry(file).or_insert(diagnostics);
         }
+        drop(held);
         tracing::debug!(
             files = check.files.len(),
             others = check.others.len(),
@@ -151,43 +154,5 @@ impl Engine {
         self.known_diagnostics(|server, file_uri| {
             involved.contains(&server) && !checked.contains(file_uri)
         })
-    }
-
-    /// What the running servers last said for every file of the workspace
-    /// that `wanted(server id, file uri)`, normalized against the server's
-    /// copy of the file (or the file on disk), merged across servers.
-    pub(super) fn known_diagnostics(
-        &self,
-        wanted: impl Fn(&str, &str) -> bool,
-    ) -> BTreeMap<String, Vec<Diagnostic>> {
-        let mut known: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-        for client in self.pool.clients() {
-            let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-            for (file_uri, diagnostics) in client.known_diagnostics() {
-                if !wanted(client.server_id(), &file_uri) {
-                    continue;
-                }
-                let Some(path) = uri::to_path(&file_uri) else {
-                    continue;
-                };
-                let PathClass::Inside { relative, .. } = self.workspace.classify(&path) else {
-                    continue;
-                };
-                let text = match client.document_by_uri(&file_uri) {
-                    Some(text) => text,
-                    None => match std::fs::read_to_string(&path) {
-                        Ok(t) => Arc::from(t),
-                        Err(_) => continue,
-                    },
-                };
-                let normalized =
-                    normalize(&diagnostics, &text, encoding, &relative, client.server_id());
-                known.entry(relative).or_default().extend(normalized);
-            }
-        }
-        for list in known.values_mut() {
-            sort_and_dedupe(list);
-        }
-        known
     }
 }

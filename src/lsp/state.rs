@@ -4,7 +4,7 @@
 //! version it belongs to. Plain data behind one mutex, never held across an
 //! await.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -121,6 +121,9 @@ pub struct OpenDocument {
     pub changed_at: u64,
     /// When that change was written.
     pub written: Instant,
+    /// When a check or edit last synced it, changed or not: documents
+    /// unused for `documentIdleMinutes` are closed.
+    pub used: Instant,
 }
 
 #[derive(Debug, Default)]
@@ -147,6 +150,11 @@ pub struct ClientState {
     /// `received` count of the latest status notification per document
     /// (the profile's `status_method`, clangd's `fileStatus`).
     pub file_status: HashMap<String, u64>,
+    /// Documents closed whose clearing publish (the empty, unversioned one
+    /// servers send for a closed file) has not arrived yet. Should the
+    /// document be reopened first, that late clear must not count as the
+    /// answer for the new version.
+    pub clear_pending: HashSet<String>,
 }
 
 impl ClientState {
@@ -160,8 +168,26 @@ impl ClientState {
             .and_then(Value::as_i64)
             .and_then(|v| i32::try_from(v).ok());
         let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
+        if self.clear_pending.remove(uri) && version.is_none() && diagnostics.is_empty() {
+            // The server's clear for a didClose we sent, late: it says
+            // nothing of a document reopened since.
+            // Not reopened: a publish like any (its waiters, if any, wake).
+            let closed = !self.documents.contains_key(uri);
+            if closed {
+                self.published.remove(uri);
+            }
+            return closed;
+        }
         let arrived = Instant::now();
         self.last_publish = Some(arrived);
+        self.publishes += 1;
+        if diagnostics.is_empty() && !self.documents.contains_key(uri) {
+            // Nothing to say of a file that is not open (one just closed,
+            // or one a server checks unasked): keep no entry for it, or the
+            // map would grow with every file the server ever mentioned.
+            self.published.remove(uri);
+            return true;
+        }
         self.published.insert(
             uri.to_string(),
             Published {
@@ -171,7 +197,6 @@ impl ClientState {
                 diagnostics,
             },
         );
-        self.publishes += 1;
         true
     }
 
@@ -244,8 +269,19 @@ impl ClientState {
             .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
     }
 
+    /// Notes that `uri` was closed: its server's clearing publish is due.
+    /// Bounded: a server that never clears would otherwise grow the set
+    /// (forgetting it costs only the protection against a late clear).
+    pub fn closed(&mut self, uri: &str) {
+        if self.clear_pending.len() >= 4096 {
+            self.clear_pending.clear();
+        }
+        self.clear_pending.insert(uri.to_string());
+    }
+
     /// Forgets documents and diagnostics (on shutdown).
     pub fn clear(&mut self) {
+        self.clear_pending.clear();
         self.documents.clear();
         self.published.clear();
         self.pulled.clear();
@@ -286,6 +322,51 @@ mod tests {
             check_progress: vec![super::super::profile::ProgressPattern::token("flycheck")],
             ..WaitProfile::default()
         }
+    }
+
+    #[test]
+    fn a_late_clear_for_a_reopened_document_does_not_count() {
+        let mut state = ClientState::default();
+        let uri = "file:///a.fk";
+        let open = |state: &mut ClientState| {
+            let now = Instant::now();
+            let doc = OpenDocument {
+                version: 1,
+                language_id: "fake".into(),
+                text: Arc::from("x"),
+                changed_at: 0,
+                written: now,
+                used: now,
+            };
+            state.documents.insert(uri.into(), doc);
+        };
+        let clear = json!({"uri": uri, "diagnostics": []});
+        let error = json!({"uri": uri, "version": 1, "diagnostics": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": "e"}
+        ]});
+        // Closed, then reopened before the server's clear arrived.
+        open(&mut state);
+        state.documents.remove(uri);
+        state.closed(uri);
+        open(&mut state);
+        assert!(!state.on_publish(clear.clone(), 5), "the late clear counts");
+        assert!(!state.published.contains_key(uri));
+        assert!(state.on_publish(error, 6));
+        assert_eq!(state.published[uri].diagnostics.len(), 1);
+        // Once consumed, an empty publish is an answer again.
+        assert!(state.on_publish(clear, 7));
+        assert!(state.published[uri].diagnostics.is_empty());
+    }
+
+    #[test]
+    fn empty_publishes_for_files_not_open_are_not_kept() {
+        let mut state = ClientState::default();
+        let uri = "file:///b.fk";
+        state.closed(uri);
+        assert!(state.on_publish(json!({"uri": uri, "diagnostics": []}), 1));
+        assert!(state.published.is_empty() && state.clear_pending.is_empty());
+        assert!(state.on_publish(json!({"uri": uri, "diagnostics": []}), 2));
+        assert!(state.published.is_empty());
     }
 
     #[test]

@@ -189,6 +189,11 @@ pub fn status_rows(engine: &Engine) -> Vec<ServerStatus> {
             version: i.version.clone(),
             detail: i.detail.clone(),
             starts: i.starts,
+            rss_kb: i.rss_kb,
+            idle_ms: i.idle_ms,
+            in_flight: i.server_pid.map(|_| i.in_flight),
+            open_documents: i.server_pid.map(|_| i.open_documents),
+            stopped: i.stopped,
         })
         .collect();
     let root = engine.workspace.root();
@@ -216,6 +221,11 @@ pub fn status_rows(engine: &Engine) -> Vec<ServerStatus> {
             version: None,
             detail,
             starts: 0,
+            rss_kb: None,
+            idle_ms: None,
+            in_flight: None,
+            open_documents: None,
+            stopped: None,
         });
     }
     rows
@@ -225,6 +235,7 @@ fn state_name(state: ServerState) -> &'static str {
     match state {
         ServerState::Starting => "starting",
         ServerState::Active => "active",
+        ServerState::Stopped => "stopped",
         ServerState::Broken => "broken",
         ServerState::Disabled => "disabled",
         ServerState::Unavailable => "unavailable",
@@ -285,10 +296,24 @@ fn render(engine: &Engine, params: &Params) -> Reply {
 }
 
 async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let inputs: Vec<FileInput> = params
-        .strings("filePaths")?
+    let paths = params.strings("filePaths")?;
+    // `contents`: the text to check instead of the disk's, per path (a
+    // hook's baseline: the file as git has it).
+    let mut contents: BTreeMap<String, String> = params.typed("contents")?;
+    if let Some(stray) = contents.keys().find(|k| !paths.contains(k)) {
+        return Err(super::params::invalid(format!(
+            "contents: {stray} is not one of filePaths"
+        )));
+    }
+    let inputs: Vec<FileInput> = paths
         .into_iter()
-        .map(FileInput::on_disk)
+        .map(|path| {
+            let content = contents.remove(&path).map(Arc::from);
+            FileInput {
+                content,
+                ..FileInput::on_disk(path)
+            }
+        })
         .collect();
     // `withDependents`: the agent wrote the file whole (its Write tool);
     // `otherFiles` decides whether that, or any edit, looks at importers.

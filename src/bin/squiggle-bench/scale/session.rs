@@ -2,7 +2,9 @@
 //! each edit writes a module and asks the daemon to check it with its
 //! dependents, as a hook does after a `write`. What each edit found is kept
 //! for the tables: its time, whether an importer in another package was
-//! reported, and whether an error outlived its revert.
+//! reported, and whether an error outlived its revert. With
+//! `SQUIGGLE_BENCH_VERBOSE=1` each edit's other files and their wait
+//! outcomes go to stderr.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
