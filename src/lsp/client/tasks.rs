@@ -82,7 +82,11 @@ impl Inner {
             }
             method if self.config.wait.status_method.as_deref() == Some(method) => {
                 let seq = self.received.load(Ordering::Acquire);
-                lock(&self.state).on_file_status(&params, seq);
+                lock(&self.state).on_file_status(&params, seq, &self.config.wait);
+                // A file's status decides its wait like a publish does.
+                if let Some(uri) = params.get("uri").and_then(Value::as_str) {
+                    self.signals.published(uri);
+                }
             }
             "window/logMessage" | "window/showMessage" => {
                 let text = params
