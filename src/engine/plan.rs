@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::Engine;
 use super::servers::{ResolvedServer, serving};
-use crate::workspace::project_root;
+use crate::workspace::server_root;
 
 /// One server for a file.
 #[derive(Debug, Clone)]
@@ -74,11 +74,12 @@ impl Engine {
 
     /// The project root of `server` for `canonical`: where its instance runs.
     pub(super) fn project_root_for(&self, canonical: &Path, server: &ResolvedServer) -> PathBuf {
-        project_root(
+        server_root(
             canonical,
             self.workspace.root(),
             &server.spec.root_markers,
             server.spec.root_strategy,
+            &server.spec.declared_roots,
         )
     }
 

@@ -53,6 +53,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     languages: o.language_id.iter().cloned().collect(),
                     root_markers: Vec::new(),
                     root_strategy: crate::registry::RootStrategy::Nearest,
+                    declared_roots: Vec::new(),
                     requires_marker: Vec::new(),
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,

@@ -32,6 +32,11 @@ pub struct ServerSpec {
     pub root_markers: Vec<String>,
     /// How `root_markers` pick the root when several directories match.
     pub root_strategy: RootStrategy,
+    /// Declared monorepo roots the server serves whole from one instance
+    /// (a root `tsconfig.json` with `references`, a node or uv workspace):
+    /// they win over `root_markers` for the files of their packages. Empty
+    /// for servers not measured to handle one (`docs/servers.md`, Scale).
+    pub declared_roots: Vec<Declaration>,
     /// The server only starts when one of these exists between the file and
     /// the workspace root (see [`marker_present`]); empty means no requirement.
     pub requires_marker: Vec<String>,
@@ -83,6 +88,7 @@ pub enum ServerRole {
     Linter,
 }
 
+pub use crate::workspace::Declaration;
 /// How root markers choose a project root: the workspace module's search,
 /// named for the registry's entries.
 pub use crate::workspace::RootSearch as RootStrategy;
@@ -157,6 +163,7 @@ fn spec(
         languages: strings(languages),
         root_markers: strings(root_markers),
         root_strategy: RootStrategy::Nearest,
+        declared_roots: Vec::new(),
         requires_marker: Vec::new(),
         initialization_options: serde_json::Value::Null,
         settings: serde_json::Value::Null,
