@@ -157,12 +157,22 @@ async fn typescript_and_eslint_merge_in_one_wait() {
     engine.shutdown().await;
 }
 
-#[tokio::test]
-async fn monorepo_packages_get_their_own_instances() {
+/// A monorepo of two packages, each with its own tsconfig: served by one
+/// instance at the root when the root declares its packages (npm
+/// `workspaces`), by one per package when it does not; the same errors
+/// either way.
+async fn monorepo_instances(declared: bool) {
     if support::require_program("typescript-language-server").is_none() {
         return;
     }
     let dir = fixture("typescript/monorepo");
+    if !declared {
+        std::fs::write(
+            dir.path().join("package.json"),
+            "{ \"name\": \"mono\", \"version\": \"0.1.0\", \"private\": true }\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
     let engine = engine(dir.path(), &[]);
     let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
     let page = path(&dir, "packages/web/src/page.ts");
@@ -198,8 +208,14 @@ async fn monorepo_packages_get_their_own_instances() {
         .filter(|s| s.id == "typescript-language-server")
         .map(|s| s.root)
         .collect();
-    let (web_root, api_root) = (root.join("packages/web"), root.join("packages/api"));
-    assert_eq!(roots, [api_root.clone(), web_root.clone()]);
+    let (web_root, api_root) = if declared {
+        (root.clone(), root.clone())
+    } else {
+        (root.join("packages/web"), root.join("packages/api"))
+    };
+    let mut expected_roots = vec![api_root.clone(), web_root.clone()];
+    expected_roots.dedup();
+    assert_eq!(roots, expected_roots);
     for (result, expected) in [(&web, &web_root), (&api, &api_root)] {
         let answered: Vec<_> = result.outcomes.values().flatten().collect();
         assert!(
@@ -208,4 +224,14 @@ async fn monorepo_packages_get_their_own_instances() {
         );
     }
     engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_declared_monorepo_is_served_by_one_instance_at_its_root() {
+    monorepo_instances(true).await;
+}
+
+#[tokio::test]
+async fn undeclared_packages_get_their_own_instances() {
+    monorepo_instances(false).await;
 }
