@@ -13,8 +13,8 @@ use serde::Serialize;
 use tokio::sync::Mutex as AsyncMutex;
 
 use super::servers::ResolvedServer;
-use crate::lsp::client::lock;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
+use crate::mutex::lock;
 use crate::registry::detect::find_command;
 
 /// A server instance's state, as `status` reports it.

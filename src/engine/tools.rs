@@ -14,7 +14,8 @@ use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
     write_atomic,
 };
-use crate::lsp::client::lock;
+use crate::lsp::FileChangeKind;
+use crate::mutex::lock;
 use crate::workspace::PathClass;
 
 #[derive(Debug, thiserror::Error)]
@@ -123,7 +124,7 @@ impl Engine {
         let created = !target.canonical.exists();
         if !dry_run {
             write(&target, content)?;
-            self.watched(&[(&target.canonical, if created { 1 } else { 2 })]);
+            self.watched(&[(&target.canonical, FileChangeKind::of_write(created))]);
         }
         let message = if dry_run {
             "Dry run: the file was not written.".to_string()
@@ -167,7 +168,7 @@ impl Engine {
         // Every step of the patch, in order: what to write, what to remove,
         // and what to tell the servers. Applied below as one transaction.
         let mut checked = Vec::new();
-        let mut events: Vec<(PathBuf, u8)> = Vec::new();
+        let mut events: Vec<(PathBuf, FileChangeKind)> = Vec::new();
         let mut writes: Vec<(PathBuf, String)> = Vec::new();
         let mut removes: Vec<(PathBuf, String)> = Vec::new();
         for change in &planned {
@@ -180,13 +181,13 @@ impl Engine {
                     let t = vetted(&targets, path)?;
                     let before = std::fs::read_to_string(&t.canonical).ok();
                     writes.push((t.canonical.clone(), content.clone()));
-                    events.push((t.canonical.clone(), if *created { 1 } else { 2 }));
+                    events.push((t.canonical.clone(), FileChangeKind::of_write(*created)));
                     checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
                 }
                 PlannedChange::Delete { path } => {
                     let canonical = vetted(&targets, path)?.canonical.clone();
                     removes.push((canonical.clone(), path.clone()));
-                    events.push((canonical, 3));
+                    events.push((canonical, FileChangeKind::Deleted));
                 }
                 PlannedChange::Rename { from, to, content } => {
                     let (old, new) = (
@@ -195,8 +196,8 @@ impl Engine {
                     );
                     writes.push((new.canonical.clone(), content.clone()));
                     removes.push((old.clone(), from.clone()));
-                    events.push((old, 3));
-                    events.push((new.canonical.clone(), 1));
+                    events.push((old, FileChangeKind::Deleted));
+                    events.push((new.canonical.clone(), FileChangeKind::Created));
                     checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
                 }
             }
@@ -230,7 +231,8 @@ impl Engine {
             }
         }
         if !dry_run {
-            let refs: Vec<(&Path, u8)> = events.iter().map(|(p, k)| (p.as_path(), *k)).collect();
+            let refs: Vec<(&Path, FileChangeKind)> =
+                events.iter().map(|(p, k)| (p.as_path(), *k)).collect();
             self.watched(&refs);
         }
         let files = planned.len();
@@ -271,7 +273,7 @@ impl Engine {
         lock(&self.history).remove(path);
     }
 
-    fn watched(&self, changes: &[(&Path, u8)]) {
+    fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }

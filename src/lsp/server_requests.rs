@@ -2,130 +2,147 @@
 //! an unanswered request stalls some servers (pyright publishes nothing until
 //! `workspace/configuration` is answered) — and a server is never allowed to
 //! write files (`workspace/applyEdit` is refused).
+//!
+//! Answering is pure: a request's answer comes back with what it changes in
+//! the client's state (`ServerChange`), and the client's dispatcher applies
+//! that and wakes the waits, in one place.
 
 use serde_json::{Value, json};
 
-use super::client::{Inner, lock};
-use super::message::{ResponseError, codes};
-use super::state::{Progress, Registration, token_key};
+use super::client_config::ClientConfig;
+use super::state::{Registration, ServerChange, token_key};
 use super::uri;
+use crate::jsonrpc::message::{ResponseError, codes};
 
-pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Value, ResponseError> {
-    let server = &inner.config.server_id;
+/// The answer to one server request, and what it changes in the state.
+pub(crate) struct Answer {
+    pub reply: Result<Value, ResponseError>,
+    pub change: Option<ServerChange>,
+}
+
+impl Answer {
+    fn reply(value: Value) -> Answer {
+        Answer {
+            reply: Ok(value),
+            change: None,
+        }
+    }
+
+    fn change(change: ServerChange) -> Answer {
+        Answer {
+            reply: Ok(Value::Null),
+            change: Some(change),
+        }
+    }
+}
+
+pub(crate) fn answer(config: &ClientConfig, method: &str, params: &Value) -> Answer {
+    let server = &config.server_id;
     tracing::trace!(server = %server, method, "server request");
     match method {
-        "workspace/configuration" => {
-            let items = params
-                .get("items")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            let settings = &inner.config.settings;
-            let answers = items
-                .iter()
-                .map(|item| {
-                    configuration_section(settings, item.get("section").and_then(Value::as_str))
-                })
-                .collect();
-            Ok(Value::Array(answers))
-        }
-        "client/registerCapability" => {
-            let registrations = params
-                .get("registrations")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut state = lock(&inner.state);
-            for r in registrations {
-                let (Some(id), Some(method)) = (
-                    r.get("id").and_then(Value::as_str),
-                    r.get("method").and_then(Value::as_str),
-                ) else {
-                    continue;
-                };
-                tracing::debug!(server = %server, method, "capability registered");
-                let options = r.get("registerOptions").cloned().unwrap_or(Value::Null);
-                state.registrations.insert(
-                    id.to_string(),
-                    Registration {
-                        method: method.to_string(),
-                        options,
-                    },
-                );
-            }
-            drop(state);
-            inner.bump();
-            Ok(Value::Null)
-        }
-        "client/unregisterCapability" => {
-            // The protocol spells the member `unregisterations`.
-            let list = params
-                .get("unregisterations")
-                .or_else(|| params.get("unregistrations"))
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut state = lock(&inner.state);
-            for u in list {
-                if let Some(id) = u.get("id").and_then(Value::as_str) {
-                    state.registrations.remove(id);
-                }
-            }
-            drop(state);
-            inner.bump();
-            Ok(Value::Null)
-        }
-        "window/workDoneProgress/create" => {
-            // A created token counts as open work until its `end`: servers
-            // create the token, then begin a moment later, and a wait that
-            // looked in between would miss that the server is still busy.
-            if let Some(token) = params.get("token") {
+        "workspace/configuration" => Answer::reply(configuration(&config.settings, params)),
+        "client/registerCapability" => Answer::change(register(server, params)),
+        "client/unregisterCapability" => Answer::change(unregister(params)),
+        "window/workDoneProgress/create" => match params.get("token") {
+            Some(token) => {
                 let key = token_key(token);
                 tracing::trace!(server = %server, token = %key, "progress token created");
-                let seq = inner.received.load(std::sync::atomic::Ordering::Acquire);
-                lock(&inner.state).progress.entry(key).or_insert(Progress {
-                    title: None,
-                    message: None,
-                    began: seq,
-                    began_at: std::time::Instant::now(),
-                });
-                inner.bump();
+                Answer::change(ServerChange::ProgressCreated(key))
             }
-            Ok(Value::Null)
-        }
-        "workspace/workspaceFolders" => {
-            let root = &inner.config.root;
-            let name = root
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Ok(json!([{ "uri": uri::from_path(root), "name": name }]))
-        }
-        "workspace/diagnostic/refresh" => {
-            lock(&inner.state).refreshes += 1;
-            inner.bump();
-            Ok(Value::Null)
-        }
+            None => Answer::reply(Value::Null),
+        },
+        "workspace/workspaceFolders" => Answer::reply(workspace_folders(config)),
+        "workspace/diagnostic/refresh" => Answer::change(ServerChange::Refresh),
         "window/showMessageRequest" => {
             let text = params
                 .get("message")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             tracing::info!(server = %server, "{text}");
-            Ok(Value::Null)
+            Answer::reply(Value::Null)
         }
         "workspace/applyEdit" => {
             tracing::info!(server = %server, "refused workspace/applyEdit");
-            Ok(
+            Answer::reply(
                 json!({ "applied": false, "failureReason": "squiggle never lets a language server write files" }),
             )
         }
-        _ => Err(ResponseError {
-            code: codes::METHOD_NOT_FOUND,
-            message: format!("squiggle does not handle {method}"),
-            data: None,
-        }),
+        _ => Answer {
+            reply: Err(ResponseError {
+                code: codes::METHOD_NOT_FOUND,
+                message: format!("squiggle does not handle {method}"),
+                data: None,
+            }),
+            change: None,
+        },
     }
+}
+
+/// `workspace/configuration`: one answer per item, by section.
+fn configuration(settings: &Value, params: &Value) -> Value {
+    let items = params
+        .get("items")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let answers = items
+        .iter()
+        .map(|item| configuration_section(settings, item.get("section").and_then(Value::as_str)))
+        .collect();
+    Value::Array(answers)
+}
+
+/// `client/registerCapability`: the well-formed registrations, by id.
+fn register(server: &str, params: &Value) -> ServerChange {
+    let registrations = params
+        .get("registrations")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut added = Vec::new();
+    for r in registrations {
+        let (Some(id), Some(method)) = (
+            r.get("id").and_then(Value::as_str),
+            r.get("method").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        tracing::debug!(server = %server, method, "capability registered");
+        let options = r.get("registerOptions").cloned().unwrap_or(Value::Null);
+        let registration = Registration {
+            method: method.to_string(),
+            options,
+        };
+        added.push((id.to_string(), registration));
+    }
+    ServerChange::Register(added)
+}
+
+/// `client/unregisterCapability`: the ids to forget.
+fn unregister(params: &Value) -> ServerChange {
+    // The protocol spells the member `unregisterations`.
+    let list = params
+        .get("unregisterations")
+        .or_else(|| params.get("unregistrations"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let ids = list
+        .iter()
+        .filter_map(|u| u.get("id").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect();
+    ServerChange::Unregister(ids)
+}
+
+/// `workspace/workspaceFolders`: the one root this instance serves.
+fn workspace_folders(config: &ClientConfig) -> Value {
+    let root = &config.root;
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    json!([{ "uri": uri::from_path(root), "name": name }])
 }
 
 /// The settings for one `workspace/configuration` item: the whole object for

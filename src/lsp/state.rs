@@ -2,7 +2,8 @@
 //! registrations, open work-done progress, open documents, and the latest
 //! diagnostics per document — pushed or pulled, each with the document
 //! version it belongs to. Plain data behind one mutex, never held across an
-//! await.
+//! await. Each change the server causes says whom it concerns (`Wake`), and
+//! `wakeups::SharedState` wakes them.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -95,7 +96,7 @@ pub struct Pulled {
     pub diagnostics: Arc<[LspDiagnostic]>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Registration {
     pub method: String,
     pub options: Value,
@@ -121,6 +122,31 @@ pub struct OpenDocument {
     pub changed_at: u64,
     /// When that change was written.
     pub written: Instant,
+}
+
+/// Whom a change to the state concerns: the waits `wakeups` wakes for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// No wait looks at what changed.
+    Nobody,
+    /// The waits on this document (a publish for its URI).
+    Document(String),
+    /// Every wait: progress, a registration, a refresh.
+    Everyone,
+}
+
+/// What a server's request changes in the state: `server_requests` says it,
+/// the client's dispatcher applies it (`ClientState::apply`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ServerChange {
+    /// `client/registerCapability`: registrations by id.
+    Register(Vec<(String, Registration)>),
+    /// `client/unregisterCapability`: the ids to forget.
+    Unregister(Vec<String>),
+    /// `window/workDoneProgress/create`: a token, keyed as text.
+    ProgressCreated(String),
+    /// `workspace/diagnostic/refresh`.
+    Refresh,
 }
 
 #[derive(Debug, Default)]
@@ -150,10 +176,10 @@ pub struct ClientState {
 }
 
 impl ClientState {
-    /// Stores a publish; returns false when it was malformed.
-    pub fn on_publish(&mut self, params: Value, seq: u64) -> bool {
+    /// Stores a publish; wakes nobody when it was malformed.
+    pub(crate) fn on_publish(&mut self, params: Value, seq: u64) -> Wake {
         let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-            return false;
+            return Wake::Nobody;
         };
         let version = params
             .get("version")
@@ -172,17 +198,25 @@ impl ClientState {
             },
         );
         self.publishes += 1;
-        true
+        Wake::Document(uri.to_string())
     }
 
     /// Notes a per-file status notification (`status_method` of the profile).
-    pub fn on_file_status(&mut self, params: &Value, seq: u64) {
+    /// No wait is woken for it: it is read when a publish wakes the wait.
+    pub(crate) fn on_file_status(&mut self, params: &Value, seq: u64) -> Wake {
         if let Some(uri) = params.get("uri").and_then(Value::as_str) {
             self.file_status.insert(uri.to_string(), seq);
         }
+        Wake::Nobody
     }
 
-    pub fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
+    /// Applies `$/progress`; every wait looks again, whatever it said.
+    pub(crate) fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) -> Wake {
+        self.progress_update(params, seq, profile);
+        Wake::Everyone
+    }
+
+    fn progress_update(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
         let Some(token) = params.get("token").map(token_key) else {
             return;
         };
@@ -223,6 +257,33 @@ impl ClientState {
             }
             _ => {}
         }
+    }
+
+    /// Applies what a server's request changed; `seq` is the `received`
+    /// count when it arrived.
+    pub(crate) fn apply(&mut self, change: ServerChange, seq: u64) -> Wake {
+        match change {
+            ServerChange::Register(registrations) => self.registrations.extend(registrations),
+            ServerChange::Unregister(ids) => {
+                for id in ids {
+                    self.registrations.remove(&id);
+                }
+            }
+            ServerChange::ProgressCreated(token) => {
+                // A created token counts as open work until its `end`:
+                // servers create the token, then begin a moment later, and a
+                // wait that looked in between would miss that the server is
+                // still busy.
+                self.progress.entry(token).or_insert(Progress {
+                    title: None,
+                    message: None,
+                    began: seq,
+                    began_at: Instant::now(),
+                });
+            }
+            ServerChange::Refresh => self.refreshes += 1,
+        }
+        Wake::Everyone
     }
 
     pub fn has_registration(&self, method: &str) -> bool {
