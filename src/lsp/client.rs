@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
-pub use super::client_config::ClientConfig;
+use super::client_config::ClientConfig;
 
 use super::capabilities::{ServerFacts, client_capabilities};
 use super::process::ServerProcess;

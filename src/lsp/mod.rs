@@ -21,7 +21,8 @@ pub mod text_sync;
 pub mod uri;
 mod wakeups;
 
-pub use client::{ClientConfig, ClientError, LspClient};
+pub use client::{ClientError, LspClient};
+pub use client_config::ClientConfig;
 pub use diagnostics::DiagnosticsReport;
 pub use documents::{DocumentVersion, FileChangeKind};
 pub use process::Spawn;

@@ -169,6 +169,74 @@ pub(crate) fn configuration_section(settings: &Value, section: Option<&str>) -> 
 mod tests {
     use super::*;
 
+    fn config() -> ClientConfig {
+        let spawn = crate::lsp::Spawn {
+            program: "server".into(),
+            args: vec![],
+            env: vec![],
+            cwd: "/ws".into(),
+        };
+        ClientConfig::new("fake", spawn, "/ws".into())
+    }
+
+    #[test]
+    fn requests_that_change_the_state_say_how_and_change_nothing_themselves() {
+        let register = json!({"registrations": [
+            {"id": "1", "method": "textDocument/diagnostic", "registerOptions": {"identifier": "x"}},
+            {"method": "no id"}
+        ]});
+        let answered = answer(&config(), "client/registerCapability", &register);
+        assert_eq!(answered.reply, Ok(Value::Null));
+        let Some(ServerChange::Register(added)) = answered.change else {
+            panic!("{:?}", answered.change)
+        };
+        assert_eq!(added.len(), 1);
+        assert_eq!(added[0].0, "1");
+        assert_eq!(added[0].1.options, json!({"identifier": "x"}));
+
+        for member in ["unregisterations", "unregistrations"] {
+            let params = json!({ member: [{"id": "1", "method": "m"}] });
+            let answered = answer(&config(), "client/unregisterCapability", &params);
+            assert_eq!(
+                answered.change,
+                Some(ServerChange::Unregister(vec!["1".into()]))
+            );
+        }
+        let created = answer(
+            &config(),
+            "window/workDoneProgress/create",
+            &json!({"token": 7}),
+        );
+        assert_eq!(
+            created.change,
+            Some(ServerChange::ProgressCreated("7".into()))
+        );
+        let refresh = answer(&config(), "workspace/diagnostic/refresh", &Value::Null);
+        assert_eq!(refresh.change, Some(ServerChange::Refresh));
+    }
+
+    #[test]
+    fn other_requests_are_answered_without_a_change() {
+        let folders = answer(&config(), "workspace/workspaceFolders", &Value::Null);
+        assert_eq!(
+            folders.reply,
+            Ok(json!([{"uri": "file:///ws", "name": "ws"}]))
+        );
+        let edit = answer(&config(), "workspace/applyEdit", &json!({}));
+        assert_eq!(
+            edit.reply.as_ref().map(|r| r["applied"].clone()),
+            Ok(json!(false))
+        );
+        let unknown = answer(&config(), "something/unheardOf", &json!({}));
+        assert_eq!(
+            unknown.reply.as_ref().map_err(|e| e.code),
+            Err(codes::METHOD_NOT_FOUND)
+        );
+        for answered in [folders, edit, unknown] {
+            assert_eq!(answered.change, None);
+        }
+    }
+
     #[test]
     fn configuration_sections_resolve_by_dotted_path() {
         let settings = json!({"python": {"analysis": {"typeCheckingMode": "standard"}}, "a.b": 1});
