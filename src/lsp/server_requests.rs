@@ -80,12 +80,7 @@ pub(crate) fn answer(config: &ClientConfig, method: &str, params: &Value) -> Ans
 
 /// `workspace/configuration`: one answer per item, by section.
 fn configuration(settings: &Value, params: &Value) -> Value {
-    let items = params
-        .get("items")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let answers = items
+    let answers = array(params, "items")
         .iter()
         .map(|item| configuration_section(settings, item.get("section").and_then(Value::as_str)))
         .collect();
@@ -94,13 +89,8 @@ fn configuration(settings: &Value, params: &Value) -> Value {
 
 /// `client/registerCapability`: the well-formed registrations, by id.
 fn register(server: &str, params: &Value) -> ServerChange {
-    let registrations = params
-        .get("registrations")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
     let mut added = Vec::new();
-    for r in registrations {
+    for r in array(params, "registrations") {
         let (Some(id), Some(method)) = (
             r.get("id").and_then(Value::as_str),
             r.get("method").and_then(Value::as_str),
@@ -133,6 +123,15 @@ fn unregister(params: &Value) -> ServerChange {
         .map(str::to_string)
         .collect();
     ServerChange::Unregister(ids)
+}
+
+/// The array `params[key]`, empty when absent or not an array.
+fn array<'a>(params: &'a Value, key: &str) -> &'a [Value] {
+    params
+        .get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
 }
 
 /// `workspace/workspaceFolders`: the one root this instance serves.
