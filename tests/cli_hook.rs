@@ -431,3 +431,75 @@ fn report_new_hides_old_errors_through_the_daemon() {
     assert!(!second.contains("old one"), "{second}");
     assert_contains(&second, "from before this edit");
 }
+
+/// Session start (issue 14, item 6): the hook answers with nothing, and the
+/// daemon it started brings up the server for the project's files before
+/// any edit; the first edit then finds it running (one start in all).
+#[test]
+fn session_start_warms_the_daemon_and_its_servers() {
+    let ws = Workspace::new();
+    let runtime = ws.outer.join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    let runtime_s = runtime.display().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
+        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
+    ];
+    let file = ws.write("a.fk", "x @error(from the start)\n");
+    let start = json!({
+        "session_id": "s",
+        "transcript_path": ws.outer.join("t.jsonl").display().to_string(),
+        "cwd": ws.root.display().to_string(),
+        "hook_event_name": "SessionStart",
+        "source": "startup"
+    });
+    silent(&ws.hook_env(&["claude"], &start.to_string(), &env));
+    let daemon = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .args(["daemon"])
+            .args(args)
+            .arg("--root")
+            .arg(&ws.root)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    // The warm-up runs in the daemon after the hook has gone: wait for the
+    // server to be up (a bounded wait for another process's state, not a
+    // timing assertion).
+    let fake_active = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("server") && l.contains("fake") && l.contains("active"))
+            .count()
+    };
+    let fake_pid = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("server") && l.contains("fake"))
+            .and_then(|l| l.split_whitespace().last().map(str::to_string))
+    };
+    let mut warmed = String::new();
+    for _ in 0..600 {
+        warmed = String::from_utf8_lossy(&daemon(&["status"]).stdout).to_string();
+        if fake_active(&warmed) == 1 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let payload = ws.claude(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+    );
+    let edit = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    let after = String::from_utf8_lossy(&daemon(&["status"]).stdout).to_string();
+    assert!(daemon(&["stop"]).status.success(), "daemon stop failed");
+    assert_eq!(
+        fake_active(&warmed),
+        1,
+        "no server after session start:\n{warmed}"
+    );
+    assert_contains(&edit, "ERROR [1:3] from the start");
+    // The edit was answered by the server the session start brought up.
+    assert_eq!(fake_active(&after), 1, "{after}");
+    assert_eq!(fake_pid(&after), fake_pid(&warmed), "{warmed}\n{after}");
+}

@@ -120,6 +120,16 @@ const MERGED: &str = r#"{
           }
         ]
       }
+    ],
+    "SessionStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "squiggle hook claude"
+          }
+        ]
+      }
     ]
   },
   "env": {
@@ -193,7 +203,7 @@ fn codex_and_gemini_files_are_created_in_their_places() {
 }
 
 /// `init codex --trust-hook` records Codex's trust in both squiggle entries
-/// (PostToolUse and PreToolUse), keeps the rest of config.toml, and changes
+/// (PostToolUse, PreToolUse and SessionStart), keeps the rest of config.toml, and changes
 /// nothing the second time; without the flag, init says what to do.
 #[test]
 fn codex_trust_hook_is_recorded_once_and_kept_apart() {
@@ -209,7 +219,7 @@ fn codex_trust_hook_is_recorded_once_and_kept_apart() {
         "{config}"
     );
     let hooks = p.root.join(".codex/hooks.json").display().to_string();
-    for event in ["post_tool_use", "pre_tool_use"] {
+    for event in ["post_tool_use", "pre_tool_use", "session_start"] {
         let header = format!("[hooks.state.\"{hooks}:{event}:0:0\"]\ntrusted_hash = \"sha256:");
         assert!(config.contains(&header), "{config}");
     }
@@ -230,4 +240,18 @@ fn trust_hook_and_batch_belong_to_one_agent_each() {
     let settings = read(&p.root.join(".claude/settings.json"));
     assert!(settings.contains("\"PostToolBatch\""), "{settings}");
     assert!(!settings.contains("\"PostToolUse\""), "{settings}");
+}
+
+/// The Claude Code plugin's hooks are exactly what `init claude` installs:
+/// one list of events and matchers, not two that drift apart.
+#[test]
+fn the_plugin_hooks_are_what_init_installs() {
+    let p = Project::new();
+    let printed: serde_json::Value = serde_json::from_str(&ok(&p.init(&["claude", "--print"])))
+        .unwrap_or_else(|e| panic!("init --print is not JSON: {e}"));
+    let plugin =
+        read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("plugins/squiggle/hooks/hooks.json"));
+    let plugin: serde_json::Value =
+        serde_json::from_str(&plugin).unwrap_or_else(|e| panic!("hooks.json is not JSON: {e}"));
+    assert_eq!(plugin["hooks"], printed["hooks"]);
 }

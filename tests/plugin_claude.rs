@@ -204,7 +204,11 @@ fn claude_installs_the_plugin_and_its_hook_reports_pyright_errors() {
         "plugin list:\n{listed}"
     );
     let details = sb.claude(&claude, &["plugin", "details", "squiggle@squiggle"]);
-    for part in ["Hooks (1)", "PostToolUse", "MCP servers (1)"] {
+    for part in [
+        "Hooks (3)",
+        "PostToolUse, PreToolUse, SessionStart",
+        "MCP servers (1)",
+    ] {
         assert!(
             details.contains(part),
             "plugin details do not show {part:?}:\n{details}"
@@ -216,7 +220,7 @@ fn claude_installs_the_plugin_and_its_hook_reports_pyright_errors() {
     let dir_s = dir.display().to_string();
     let validated = sb.claude(&claude, &["plugin", "validate", &dir_s]);
     assert!(
-        validated.contains("PostToolUse Write|Edit|MultiEdit command \"squiggle hook claude\""),
+        validated.contains("PostToolUse Write|Edit|Bash command \"squiggle hook claude\""),
         "claude does not read the installed hook:\n{validated}"
     );
     let command = edit_hook_command(&read_json(&dir.join("hooks/hooks.json")));

@@ -7,7 +7,8 @@
 //! with the rendered diagnostics as extra context for the model, or with
 //! nothing when there is nothing to report. Before a shell command
 //! (PreToolUse, BeforeTool) it snapshots the workspace so that the next
-//! after-tool event reports what the command changed (`shell`).
+//! after-tool event reports what the command changed (`shell`). At session
+//! start it has the daemon warm the project's servers (`session`).
 //! `--file PATH…` is the same check for any other host, printing the text.
 //!
 //! A hook must never get in the agent's way: malformed input, a broken
@@ -22,6 +23,7 @@ mod codex;
 mod gemini;
 mod gemini_model;
 mod reply;
+mod session;
 mod shell;
 
 pub use gemini_model::readable as gemini_readable;
@@ -154,6 +156,12 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
             .ok()
             .map(|w| w.root().to_path_buf())
     };
+    if payload["hook_event_name"] == session::EVENT {
+        if let Some(ws) = workspace_root() {
+            session::start(&ws, no_daemon).await;
+        }
+        return;
+    }
     if payload["hook_event_name"] == agent.before_shell_event() {
         if let Some(ws) = workspace_root() {
             shell::before(&payload, &ws);

@@ -100,14 +100,16 @@ fn old_matchers(agent: Agent) -> &'static [&'static str] {
 }
 
 /// The other events squiggle's hook listens to: before a shell command
-/// (the workspace snapshot, see `hook/shell.rs`), and Gemini's BeforeModel
-/// (the unescaped hand-over, see `hook/gemini_model.rs`).
+/// (the workspace snapshot, see `hook/shell.rs`), session start (the
+/// daemon warms the servers, see `hook/session.rs`), and Gemini's
+/// BeforeModel (the unescaped hand-over, see `hook/gemini_model.rs`).
 fn extra_events(agent: Agent) -> &'static [(&'static str, Option<&'static str>)] {
     match agent {
-        Agent::Claude | Agent::Codex => &[("PreToolUse", Some("Bash"))],
+        Agent::Claude | Agent::Codex => &[("PreToolUse", Some("Bash")), ("SessionStart", None)],
         Agent::Gemini => &[
             ("BeforeTool", Some("run_shell_command")),
             ("BeforeModel", None),
+            ("SessionStart", None),
         ],
     }
 }
@@ -281,6 +283,7 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
 fn add_batch_hook(settings: &mut Json) -> Result<bool, String> {
     let mut changed = add_group(settings, Agent::Claude, "PostToolBatch", None)?;
     changed |= add_group(settings, Agent::Claude, "PreToolUse", Some("Bash"))?;
+    changed |= add_group(settings, Agent::Claude, "SessionStart", None)?;
     Ok(changed)
 }
 
@@ -382,24 +385,24 @@ mod tests {
     fn each_agent_gets_its_own_shape() {
         assert_eq!(
             merged("{}", Agent::Claude).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
         );
         assert_eq!(
             merged("{}", Agent::Codex).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
+            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
         );
         let g = r#"{"name":"squiggle","type":"command","command":"squiggle hook gemini"}"#;
         assert_eq!(
             merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
             format!(
-                r#"{{"theme":"x","hooks":{{"BeforeTool":[{{"matcher":"run_shell_command","hooks":[{g}]}}],"AfterTool":[{{"matcher":"write_file|replace|run_shell_command","hooks":[{g}]}}],"BeforeModel":[{{"hooks":[{g}]}}]}}}}"#
+                r#"{{"theme":"x","hooks":{{"BeforeTool":[{{"matcher":"run_shell_command","hooks":[{g}]}}],"AfterTool":[{{"matcher":"write_file|replace|run_shell_command","hooks":[{g}]}}],"BeforeModel":[{{"hooks":[{g}]}}],"SessionStart":[{{"hooks":[{g}]}}]}}}}"#
             )
         );
     }
 
     #[test]
     fn an_existing_squiggle_hook_counts_even_with_a_path() {
-        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
+        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
         assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
         // Another agent's hook is not this one's.
         assert!(merged(text, Agent::Codex).0);

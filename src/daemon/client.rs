@@ -284,6 +284,21 @@ pub async fn check_with(
     connection.check(&files, with_dependents).await
 }
 
+/// Asks the daemon for `root` (started when needed) to warm its servers in
+/// the background; answers with the files it checks, relative to the root,
+/// without waiting for them.
+pub async fn warm(root: &Path, opts: &Options) -> Result<Vec<String>, DaemonError> {
+    #[derive(serde::Deserialize)]
+    struct Warming {
+        files: Vec<String>,
+    }
+    let mut connection = try_connect_or_spawn(root, opts).await?;
+    let reply: Warming = connection
+        .typed("squiggle/warm", json!({}), SMALL_TIMEOUT)
+        .await?;
+    Ok(reply.files)
+}
+
 /// The running daemon's status; `Err(NotRunning)` when there is none.
 pub async fn status(root: &Path, opts: &Options) -> Result<DaemonStatus, DaemonError> {
     let (canonical, _) = opts.locate(root)?;

@@ -317,12 +317,17 @@ impl Engine {
                 return (outcome, Vec::new());
             }
         };
+        // The first-touch budget runs from the server's start: a check that
+        // arrives while a session's warm-up is still starting the server
+        // (or the server is still indexing after it) gets what is left of
+        // it, not the shorter warm deadline.
         let budget = if cold {
             first_touch
         } else {
             self.config.diagnostic_timeout
         };
-        let deadline = started + budget.max(Duration::from_millis(1));
+        let deadline = (started + budget.max(Duration::from_millis(1)))
+            .max(tokio::time::Instant::from_std(client.spawned()) + first_touch);
         if let Some(before) = &p.before
             && server.spec.wait.open_then_change
             && client.document(&p.canonical).is_none()

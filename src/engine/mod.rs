@@ -14,6 +14,7 @@ pub mod pool;
 mod report;
 pub mod servers;
 pub mod tools;
+mod warm;
 
 use std::path::Path;
 

@@ -163,6 +163,11 @@ impl LspClient {
         self.inner.process.pid
     }
 
+    /// When the server process was spawned.
+    pub fn spawned(&self) -> std::time::Instant {
+        self.inner.process.spawned
+    }
+
     pub fn facts(&self) -> Option<&ServerFacts> {
         self.inner.facts.get()
     }

@@ -57,6 +57,9 @@ impl StderrTail {
 /// A running server process.
 pub struct ServerProcess {
     pub pid: u32,
+    /// When it was spawned: a check soon after a start (a session's warm-up)
+    /// still gets the first-touch budget, counted from here.
+    pub spawned: std::time::Instant,
     /// `Some` once the process has exited.
     pub exit: watch::Receiver<Option<ExitStatus>>,
     pub stderr: Arc<Mutex<StderrTail>>,
@@ -113,6 +116,7 @@ impl ServerProcess {
             }
         });
         let process = ServerProcess {
+            spawned: std::time::Instant::now(),
             pid,
             exit: exit_rx,
             stderr,

@@ -47,6 +47,7 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
         "squiggle/applyPatch" => apply_patch(engine, &params).await,
         "squiggle/render" => render(engine, &params),
         "squiggle/check" => check(engine, &params).await,
+        "squiggle/warm" => warm(engine),
         _ => return None,
     };
     Some(reply)
@@ -64,6 +65,7 @@ pub const METHODS: &[&str] = &[
     "squiggle/applyPatch",
     "squiggle/render",
     "squiggle/check",
+    "squiggle/warm",
 ];
 
 fn known(method: &str) -> bool {
@@ -81,6 +83,20 @@ fn shown(engine: &Engine, diagnostics: &[Diagnostic]) -> Vec<WireDiagnostic> {
         .filter(|d| engine.config.include_severities.contains(&d.severity))
         .map(WireDiagnostic::from)
         .collect()
+}
+
+/// Starts warming the workspace's servers in the background (see
+/// `engine::warm`) and answers at once with the files it checks, relative
+/// to the workspace root: a session start must not wait for servers.
+fn warm(engine: &Arc<Engine>) -> Reply {
+    let targets = engine.warm_targets();
+    let files: Vec<String> = targets
+        .iter()
+        .filter_map(|p| engine.workspace.relative(p))
+        .collect();
+    let engine = Arc::clone(engine);
+    tokio::spawn(async move { engine.warm(&targets).await });
+    Ok(serde_json::json!({ "files": files }))
 }
 
 async fn check_file(engine: &Arc<Engine>, params: &Params) -> Reply {

@@ -1,0 +1,25 @@
+//! Session start (Claude Code, Codex CLI and Gemini CLI all name the event
+//! `SessionStart`): start the workspace's daemon and have it warm the
+//! servers the project's files need, so the session's first edit is a warm
+//! one. The hook answers as soon as the daemon has the request — the agent's
+//! session must not wait for servers — and adds nothing to the context.
+
+use std::path::Path;
+
+use crate::cli::warm::daemon_disabled;
+use crate::daemon::client::{Options, warm};
+
+/// The event's name in every agent's payload.
+pub const EVENT: &str = "SessionStart";
+
+/// Asks the daemon for `workspace` to warm up. Without a daemon nothing
+/// would stay warm, so `--no-daemon` does nothing here.
+pub async fn start(workspace: &Path, no_daemon: bool) {
+    if daemon_disabled(no_daemon) {
+        return;
+    }
+    match warm(workspace, &Options::default()).await {
+        Ok(files) => tracing::debug!(?files, "warming the servers"),
+        Err(e) => tracing::debug!("no warm-up: {e}"),
+    }
+}
