@@ -154,3 +154,46 @@ impl DocumentWakeups {
         let _ = tokio::time::timeout_at(deadline, next).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::lsp::state::ServerChange;
+
+    fn woken(w: &DocumentWakeups) -> (bool, bool) {
+        let changed = |r: &watch::Receiver<u64>| r.has_changed().unwrap_or(true);
+        (changed(&w.control), changed(&w.document))
+    }
+
+    #[test]
+    fn a_change_wakes_whom_it_concerns_after_it_is_stored() {
+        let shared = SharedState::new();
+        let mut a = shared.for_document("file:///a");
+        let mut b = shared.for_document("file:///b");
+        let seen = |a: &mut DocumentWakeups, b: &mut DocumentWakeups| {
+            a.mark_seen();
+            b.mark_seen();
+        };
+
+        seen(&mut a, &mut b);
+        let publish = json!({"uri": "file:///a", "diagnostics": []});
+        shared.change(|s| s.on_publish(publish, 1));
+        assert!(shared.lock().published.contains_key("file:///a"));
+        assert_eq!((woken(&a), woken(&b)), ((false, true), (false, false)));
+
+        seen(&mut a, &mut b);
+        shared.change(|s| s.on_publish(json!({"no uri": 1}), 2));
+        assert_eq!((woken(&a), woken(&b)), ((false, false), (false, false)));
+
+        seen(&mut a, &mut b);
+        shared.change(|s| s.apply(ServerChange::Refresh, 3));
+        assert_eq!(shared.lock().refreshes, 1);
+        assert_eq!((woken(&a), woken(&b)), ((true, false), (true, false)));
+
+        seen(&mut a, &mut b);
+        shared.died();
+        assert_eq!((woken(&a), woken(&b)), ((true, false), (true, false)));
+    }
+}
