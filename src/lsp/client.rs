@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -22,6 +22,7 @@ use super::client_config::ClientConfig;
 use super::capabilities::{ServerFacts, client_capabilities};
 use super::process::ServerProcess;
 use super::profile::WaitProfile;
+use super::state::ClientState;
 use super::uri;
 use super::wakeups::SharedState;
 use crate::jsonrpc::message::{Message, RequestId, ResponseError};
@@ -153,6 +154,12 @@ impl LspClient {
         let _ = self.inner.facts.set(facts);
         self.notify("initialized", json!({}));
         Ok(())
+    }
+
+    /// The state, locked: for `lsp`'s own reads and bookkeeping (a change
+    /// the server causes goes through `SharedState::change` instead).
+    pub(super) fn state(&self) -> MutexGuard<'_, ClientState> {
+        self.inner.state.lock()
     }
 
     pub fn server_id(&self) -> &str {
@@ -295,7 +302,7 @@ impl LspClient {
         }
         self.inner.process.kill();
         self.inner.process.wait_exit(grace).await;
-        self.inner.state.lock().clear();
+        self.state().clear();
         let _ = self.inner.dead.set("shut down".into());
         self.inner.state.died();
     }
@@ -308,9 +315,7 @@ impl LspClient {
     /// Open work-done progress ("is the server still indexing?"): the title
     /// and latest message of each.
     pub fn active_progress(&self) -> Vec<(Option<String>, Option<String>)> {
-        self.inner
-            .state
-            .lock()
+        self.state()
             .progress
             .values()
             .map(|p| (p.title.clone(), p.message.clone()))
@@ -319,14 +324,12 @@ impl LspClient {
 
     /// How many `workspace/diagnostic/refresh` requests the server has sent.
     pub fn diagnostic_refreshes(&self) -> u64 {
-        self.inner.state.lock().refreshes
+        self.state().refreshes
     }
 
     /// The methods the server registered dynamically.
     pub fn registered_methods(&self) -> Vec<String> {
-        self.inner
-            .state
-            .lock()
+        self.state()
             .registrations
             .values()
             .map(|r| r.method.clone())
@@ -347,7 +350,7 @@ impl LspClient {
     /// Whether the server has published diagnostics for the document at
     /// `uri` (and they were not forgotten since).
     pub fn has_published(&self, uri: &str) -> bool {
-        self.inner.state.lock().published.contains_key(uri)
+        self.state().published.contains_key(uri)
     }
 
     /// For benchmarks: when the server's own answer arrived, as seen on the
@@ -359,9 +362,7 @@ impl LspClient {
     ) -> (Option<std::time::Instant>, Option<std::time::Instant>) {
         let response = *lock(&self.inner.last_response);
         let publish = self
-            .inner
-            .state
-            .lock()
+            .state()
             .published
             .get(&uri::from_path(path))
             .map(|p| p.arrived);
@@ -370,7 +371,7 @@ impl LspClient {
 
     /// For benchmarks: how many publishDiagnostics were stored so far.
     pub fn publish_count(&self) -> u64 {
-        self.inner.state.lock().publishes
+        self.state().publishes
     }
 }
 

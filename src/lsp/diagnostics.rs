@@ -50,8 +50,7 @@ enum Partial {
 impl LspClient {
     /// Whether diagnostics are pulled from this server (static or dynamic).
     pub fn pulls_diagnostics(&self) -> bool {
-        self.facts().is_some_and(|f| f.static_pull)
-            || self.inner.state.lock().has_registration(PULL_METHOD)
+        self.facts().is_some_and(|f| f.static_pull) || self.state().has_registration(PULL_METHOD)
     }
 
     /// Waits for the diagnostics of `doc` (a version given by `sync_document`)
@@ -106,7 +105,7 @@ impl LspClient {
             }
             wakeups.mark_seen();
             let (view, counting, held) = {
-                let state = self.inner.state.lock();
+                let state = self.state();
                 let held = state.published.get(&doc.uri);
                 let counting = held
                     .filter(|p| p.seq > since)
@@ -164,7 +163,7 @@ impl LspClient {
         loop {
             wakeups.mark_seen();
             let (view, latest) = {
-                let state = self.inner.state.lock();
+                let state = self.state();
                 let published = state.published.get(&doc.uri);
                 let view = OtherView {
                     edited_done,
@@ -203,9 +202,7 @@ impl LspClient {
         let mut events = self.subscribe();
         let mut partial = PartialWait::new(Instant::now(), deadline);
         let mut previous = self
-            .inner
-            .state
-            .lock()
+            .state()
             .pulled
             .get(&doc.uri)
             .and_then(|p| p.result_id.clone());
@@ -215,9 +212,7 @@ impl LspClient {
                 params["previousResultId"] = Value::String(id.clone());
             }
             let identifier = self
-                .inner
-                .state
-                .lock()
+                .state()
                 .registration_options(PULL_METHOD)
                 .and_then(|o| o.get("identifier"))
                 .cloned()
@@ -229,7 +224,7 @@ impl LspClient {
                 params["identifier"] = identifier;
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
-            let refreshes_before = self.inner.state.lock().refreshes;
+            let refreshes_before = self.state().refreshes;
             match self
                 .request_with_timeout(PULL_METHOD, params, remaining)
                 .await
@@ -301,7 +296,7 @@ impl LspClient {
         loop {
             wakeups.mark_seen();
             let (view, pushed) = {
-                let state = self.inner.state.lock();
+                let state = self.state();
                 let pushed = state
                     .published
                     .get(&doc.uri)
@@ -376,7 +371,7 @@ impl LspClient {
     /// returns the diagnostics for `uri`, or None for an `unchanged` report
     /// whose earlier result we do not have.
     fn store_pull_report(&self, uri: &str, report: &Value) -> Option<Arc<[LspDiagnostic]>> {
-        let mut state = self.inner.state.lock();
+        let mut state = self.state();
         if let Some(Value::Object(related)) = report.get("relatedDocuments") {
             for (other, sub) in related {
                 if sub.get("kind").and_then(Value::as_str) == Some("full") {
@@ -422,7 +417,7 @@ impl LspClient {
     /// Every URI with non-empty diagnostics this server has reported (pushed
     /// or pulled), with the latest set for each. Used for "other files".
     pub fn known_diagnostics(&self) -> Vec<(String, Arc<[LspDiagnostic]>)> {
-        let state = self.inner.state.lock();
+        let state = self.state();
         let mut all: Vec<(String, Arc<[LspDiagnostic]>)> = state
             .published
             .iter()

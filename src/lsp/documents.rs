@@ -92,7 +92,7 @@ impl LspClient {
     ) -> DocumentVersion {
         let uri = uri::from_path(path);
         let (version, written, save) = {
-            let mut state = self.inner.state.lock();
+            let mut state = self.state();
             let facts = self.inner.facts.get();
             let sync = facts.map_or(SyncKind::Full, |f| f.sync);
             let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
@@ -146,7 +146,7 @@ impl LspClient {
         if let Some(include_text) = save {
             self.send_save(&uri, include_text.then_some(&*text));
         }
-        if let Some(doc) = self.inner.state.lock().documents.get_mut(&uri)
+        if let Some(doc) = self.state().documents.get_mut(&uri)
             && doc.version == version
         {
             doc.changed_at = changed_at;
@@ -170,7 +170,7 @@ impl LspClient {
         }
         {
             // Saves of several files can race here: keep the latest count.
-            let mut state = self.inner.state.lock();
+            let mut state = self.state();
             let now = self.inner.received.load(Ordering::Acquire);
             state.saved_at = state.saved_at.max(now);
             state.saved_when = Some(std::time::Instant::now());
@@ -181,7 +181,7 @@ impl LspClient {
     /// Closes the document and forgets its diagnostics.
     pub fn close_document(&self, path: &Path) {
         let uri = uri::from_path(path);
-        let mut state = self.inner.state.lock();
+        let mut state = self.state();
         if state.documents.remove(&uri).is_some() {
             self.notify(
                 "textDocument/didClose",
@@ -195,9 +195,7 @@ impl LspClient {
     /// The server's current copy of a document, if open.
     pub fn document(&self, path: &Path) -> Option<(i32, Arc<str>)> {
         let uri = uri::from_path(path);
-        self.inner
-            .state
-            .lock()
+        self.state()
             .documents
             .get(&uri)
             .map(|d| (d.version, d.text.clone()))
@@ -207,9 +205,7 @@ impl LspClient {
     /// callers that already hold the URI (no path → URI encoding).
     /// The paths of the documents this server has open.
     pub fn open_paths(&self) -> Vec<std::path::PathBuf> {
-        self.inner
-            .state
-            .lock()
+        self.state()
             .documents
             .keys()
             .filter_map(|u| uri::to_path(u))
@@ -217,21 +213,14 @@ impl LspClient {
     }
 
     pub fn document_by_uri(&self, uri: &str) -> Option<Arc<str>> {
-        self.inner
-            .state
-            .lock()
-            .documents
-            .get(uri)
-            .map(|d| d.text.clone())
+        self.state().documents.get(uri).map(|d| d.text.clone())
     }
 
     /// Tells servers that registered for file watching about changed files.
     pub fn did_change_watched_files(&self, changes: &[(&Path, FileChangeKind)]) {
         if changes.is_empty()
             || !self
-                .inner
-                .state
-                .lock()
+                .state()
                 .has_registration("workspace/didChangeWatchedFiles")
         {
             return;
