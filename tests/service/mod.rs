@@ -23,6 +23,18 @@ pub struct Workspace {
 impl Workspace {
     /// `script` is the fake's JSON script; pull mode is the default.
     pub fn new(script: Value) -> Workspace {
+        let ws = Workspace::bare();
+        let toml = format!(
+            "[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
+            command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
+            script = script.to_string(),
+        );
+        ws.write(".squiggle.toml", &toml);
+        ws
+    }
+
+    /// The directories only, with no `.squiggle.toml` (real servers).
+    pub fn bare() -> Workspace {
         let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
         let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
         let root = outer.join("ws");
@@ -34,12 +46,6 @@ impl Workspace {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
             .unwrap_or_else(|e| panic!("chmod: {e}"));
-        let toml = format!(
-            "[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
-            command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
-            script = script.to_string(),
-        );
-        std::fs::write(root.join(".squiggle.toml"), toml).unwrap_or_else(|e| panic!("{e}"));
         Workspace {
             tmp,
             root,
@@ -54,6 +60,9 @@ impl Workspace {
 
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.root.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir for {name}: {e}"));
+        }
         std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {name}: {e}"));
         path
     }
@@ -78,7 +87,10 @@ pub struct Service {
     next_id: i64,
 }
 
-pub const DEADLINE: Duration = Duration::from_secs(20);
+/// How long a test waits for one frame: longer than the timeouts the tests
+/// give real servers, so that a cold server on a loaded machine is a slow
+/// answer rather than a failure.
+pub const DEADLINE: Duration = Duration::from_secs(60);
 
 impl Service {
     pub fn start(ws: &Workspace) -> Service {
