@@ -31,6 +31,17 @@ impl Severity {
         }
     }
 
+    /// The lower-case name used in JSON (`error`, `warning`, `info`, `hint`),
+    /// as serde writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        }
+    }
+
     /// The upper-case label used in rendered blocks (`ERROR`, `WARN`, …).
     pub fn label(self) -> &'static str {
         match self {
@@ -138,6 +149,18 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_severity_name_is_what_serde_writes() {
+        for s in [
+            Severity::Error,
+            Severity::Warning,
+            Severity::Info,
+            Severity::Hint,
+        ] {
+            assert_eq!(serde_json::to_value(s).ok(), Some(s.name().into()));
+        }
+    }
 
     fn diag(line: u32, column: u32, severity: Severity, message: &str, server: &str) -> Diagnostic {
         Diagnostic {

@@ -432,6 +432,58 @@ fn report_new_hides_old_errors_through_the_daemon() {
     assert_contains(&second, "from before this edit");
 }
 
+/// `report = "new"` on the first hook of a session (issue 14, item 8): with
+/// no earlier look at the file, the baseline is git's version of it,
+/// checked once, so the old error stays hidden from the first edit on.
+#[test]
+fn report_new_takes_a_first_touch_baseline_from_git() {
+    let ws = Workspace::new();
+    let config = std::fs::read_to_string(ws.root.join(".squiggle.toml")).unwrap_or_default();
+    ws.write(
+        ".squiggle.toml",
+        &format!("[lsp]\nreport = \"new\"\n\n{config}"),
+    );
+    std::fs::remove_dir_all(ws.root.join(".git")).unwrap_or_else(|e| panic!("{e}"));
+    let file = ws.write("n.fk", "ok\nx @error(old one)\n");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-C"])
+            .arg(&ws.root)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("git: {e}"));
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "n.fk"]);
+    git(&["commit", "-qm", "old"]);
+    let runtime = ws.outer.join("run");
+    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+    let runtime_s = runtime.display().to_string();
+    let env = [
+        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
+        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
+    ];
+    // The agent's first edit: two lines above the committed error, one of
+    // them a new error.
+    ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
+    let payload = ws.claude(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+    );
+    let first = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+        .args(["daemon", "stop", "--root"])
+        .arg(&ws.root)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
+        .output();
+    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    assert_contains(&first, "ERROR [2:3] new one");
+    assert!(!first.contains("old one"), "{first}");
+    assert_contains(&first, "from before this edit");
+}
+
 /// Session start (issue 14, item 6): the hook answers with nothing, and the
 /// daemon it started brings up the server for the project's files before
 /// any edit; the first edit then finds it running (one start in all).

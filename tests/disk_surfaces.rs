@@ -156,17 +156,13 @@ fn rendered_error_lines(text: &str, file: &str) -> Vec<u32> {
 }
 
 /// The lines of the error-severity entries of a JSON diagnostics list (the
-/// service says `error`, MCP `ERROR`).
+/// service and MCP both say `error`, as their schemas do).
 fn json_error_lines(diagnostics: &Value) -> Vec<u32> {
     diagnostics
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|d| {
-            d["severity"]
-                .as_str()
-                .is_some_and(|s| s.eq_ignore_ascii_case("error"))
-        })
+        .filter(|d| d["severity"] == "error")
         .filter_map(|d| d["line"].as_u64())
         .map(|l| l as u32)
         .collect()

@@ -158,6 +158,24 @@ fn every_method_once() {
             .contains("please fix")
     );
 
+    // `contents`: the text checked instead of the disk's, which is untouched.
+    let text = svc.ok(
+        "squiggle/check",
+        json!({"filePaths": ["b.fk"], "contents": {"b.fk": "@error(given)\n"}}),
+    );
+    assert!(
+        text["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ERROR [1:1] given"),
+        "{text}"
+    );
+    let e = svc.err(
+        "squiggle/check",
+        json!({"filePaths": ["b.fk"], "contents": {"c.fk": "x"}}),
+    );
+    assert_eq!(e["message"], "contents: c.fk is not one of filePaths");
+
     assert_eq!(svc.ok("lsp/shutdown", json!({})), Value::Null);
     assert_eq!(svc.wait(), Some(0));
 }

@@ -271,6 +271,9 @@ pub async fn check(
         .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
         .collect();
     let render = engine.render_options();
+    if render.report == crate::render::ReportMode::New {
+        baseline::prime(&engine, &files, no_daemon).await;
+    }
     let report = super::warm::check(&engine, files, with_dependents, no_daemon).await;
     Some((report, render, engine.workspace.root().to_path_buf()))
 }

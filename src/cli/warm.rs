@@ -55,6 +55,41 @@ pub async fn check_trusting(
     report
 }
 
+/// The diagnostics of `text` checked as the content of `file` (absolute),
+/// through the daemon for the engine's workspace, else in `engine`; the
+/// disk is not touched.
+pub async fn check_text(
+    engine: &Arc<Engine>,
+    file: &std::path::Path,
+    text: &str,
+    no_daemon: bool,
+) -> Vec<crate::diagnostic::Diagnostic> {
+    if !daemon_disabled(no_daemon) {
+        let opts = crate::daemon::client::Options::default();
+        let root = engine.workspace.root();
+        if let Some(mut connection) = crate::daemon::client::connect_or_spawn(root, &opts).await {
+            match connection.check_text(file, text).await {
+                Ok(reply) => return first_file(from_reply(reply)),
+                Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
+            }
+        }
+    }
+    let input = FileInput {
+        content: Some(Arc::from(text)),
+        ..FileInput::on_disk(file)
+    };
+    first_file(engine.check_files(vec![input], false).await)
+}
+
+fn first_file(report: CheckReport) -> Vec<crate::diagnostic::Diagnostic> {
+    report
+        .files
+        .into_iter()
+        .next()
+        .map(|f| f.diagnostics)
+        .unwrap_or_default()
+}
+
 fn from_reply(reply: crate::service::CheckReply) -> CheckReport {
     let files = reply
         .files

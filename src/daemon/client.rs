@@ -153,6 +153,13 @@ impl Connection {
         let params = json!({"filePaths": files, "withDependents": with_dependents});
         self.typed("squiggle/check", params, CHECK_TIMEOUT).await
     }
+
+    /// Checks `text` as the content of `file` (not what is on disk).
+    pub async fn check_text(&mut self, file: &Path, text: &str) -> Result<CheckReply, DaemonError> {
+        let key = file.display().to_string();
+        let params = json!({"filePaths": [key], "contents": {key.clone(): text}});
+        self.typed("squiggle/check", params, CHECK_TIMEOUT).await
+    }
 }
 
 /// The running daemon for `root`, or `None` when there is none.

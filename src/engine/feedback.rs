@@ -98,11 +98,7 @@ impl Engine {
             .collect();
         // What the servers said of every other file before this edit: an
         // importer's error that was already there is not the edit's.
-        let known_before = if others {
-            self.known_diagnostics(|_, _| true)
-        } else {
-            BTreeMap::new()
-        };
+        let known_before = others.then(|| self.known_snapshot());
         let check = if others {
             self.check_with_dependents(inputs).await
         } else {
@@ -120,6 +116,9 @@ impl Engine {
         };
         let mut classes = Vec::new();
         let edited = self.touched_blocks(&check, &files, &mut result, &mut classes);
+        let known_before = known_before
+            .map(|known| known.for_files(self, check.others.keys()))
+            .unwrap_or_default();
         for (file, diagnostics) in &check.others {
             classes.extend(other_file_class(
                 diagnostics,

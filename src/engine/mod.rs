@@ -8,6 +8,7 @@ mod check;
 pub mod dependents;
 mod disk;
 mod feedback;
+mod known;
 pub mod lookup;
 mod others;
 pub mod pool;

@@ -3,7 +3,6 @@
 //! server is done with the edit — by the server's own signals
 //! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
 //! of each importer, which a server that has nothing new to say never sends.
-//! Also the one query for "what do the servers already know" about files.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -16,8 +15,7 @@ use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::report::CheckReport;
 use super::servers::{language_for, serving};
-use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
-use crate::lsp::normalize::normalize;
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::lsp::uri;
 use crate::workspace::PathClass;
 
@@ -151,43 +149,5 @@ impl Engine {
         self.known_diagnostics(|server, file_uri| {
             involved.contains(&server) && !checked.contains(file_uri)
         })
-    }
-
-    /// What the running servers last said for every file of the workspace
-    /// that `wanted(server id, file uri)`, normalized against the server's
-    /// copy of the file (or the file on disk), merged across servers.
-    pub(super) fn known_diagnostics(
-        &self,
-        wanted: impl Fn(&str, &str) -> bool,
-    ) -> BTreeMap<String, Vec<Diagnostic>> {
-        let mut known: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-        for client in self.pool.clients() {
-            let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-            for (file_uri, diagnostics) in client.known_diagnostics() {
-                if !wanted(client.server_id(), &file_uri) {
-                    continue;
-                }
-                let Some(path) = uri::to_path(&file_uri) else {
-                    continue;
-                };
-                let PathClass::Inside { relative, .. } = self.workspace.classify(&path) else {
-                    continue;
-                };
-                let text = match client.document_by_uri(&file_uri) {
-                    Some(text) => text,
-                    None => match std::fs::read_to_string(&path) {
-                        Ok(t) => Arc::from(t),
-                        Err(_) => continue,
-                    },
-                };
-                let normalized =
-                    normalize(&diagnostics, &text, encoding, &relative, client.server_id());
-                known.entry(relative).or_default().extend(normalized);
-            }
-        }
-        for list in known.values_mut() {
-            sort_and_dedupe(list);
-        }
-        known
     }
 }

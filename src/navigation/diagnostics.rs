@@ -53,7 +53,7 @@ fn entry(d: &Diagnostic) -> DiagnosticEntry {
         column: d.column,
         end_line: d.end_line,
         end_column: d.end_column,
-        severity: d.severity.label().to_string(),
+        severity: d.severity.name().to_string(),
         message: d.message.clone(),
         code: d.code.clone(),
         source: d.source.clone(),

@@ -285,10 +285,24 @@ fn render(engine: &Engine, params: &Params) -> Reply {
 }
 
 async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let inputs: Vec<FileInput> = params
-        .strings("filePaths")?
+    let paths = params.strings("filePaths")?;
+    // `contents`: the text to check instead of the disk's, per path (a
+    // hook's baseline: the file as git has it).
+    let mut contents: BTreeMap<String, String> = params.typed("contents")?;
+    if let Some(stray) = contents.keys().find(|k| !paths.contains(k)) {
+        return Err(super::params::invalid(format!(
+            "contents: {stray} is not one of filePaths"
+        )));
+    }
+    let inputs: Vec<FileInput> = paths
         .into_iter()
-        .map(FileInput::on_disk)
+        .map(|path| {
+            let content = contents.remove(&path).map(Arc::from);
+            FileInput {
+                content,
+                ..FileInput::on_disk(path)
+            }
+        })
         .collect();
     // `withDependents`: the agent wrote the file whole (its Write tool);
     // `otherFiles` decides whether that, or any edit, looks at importers.

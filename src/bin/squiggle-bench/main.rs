@@ -11,6 +11,7 @@ mod fixtures;
 mod hook;
 mod memory;
 mod overhead;
+mod prewarm;
 mod projects;
 mod real;
 mod stats;
@@ -59,6 +60,17 @@ enum Scenario {
         #[arg(long = "server")]
         servers: Vec<String>,
     },
+    /// The session's first edit, cold vs pre-warmed by a session start.
+    Prewarm {
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long = "server")]
+        servers: Vec<String>,
+        /// The pause between session start and the first edit (the model
+        /// writing its first reply), in ms.
+        #[arg(long, default_value_t = 3000)]
+        think_ms: u64,
+    },
     /// A burst of publishes for many files: time to store, then to render.
     Throughput {
         #[arg(long, default_value_t = 10_000)]
@@ -87,6 +99,11 @@ fn main() -> std::process::ExitCode {
             settle_ms,
         } => real::warm(runs, &servers, settle_ms),
         Scenario::Cold { runs, servers } => real::cold(runs, &servers),
+        Scenario::Prewarm {
+            runs,
+            servers,
+            think_ms,
+        } => prewarm::run(runs, &servers, think_ms),
         Scenario::Throughput { files, runs } => throughput::run(files, runs),
         Scenario::Memory { edits, every } => memory::run(edits, every),
     };

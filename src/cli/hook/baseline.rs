@@ -3,18 +3,24 @@
 //! daemon's socket, and classifies the next check of that file against it
 //! (`crate::classify`: old errors moved by inserted lines stay old). Only
 //! the edit's own diagnostics are shown, plus the renderer's "(N errors from
-//! before this edit are not shown)". The first check of a file squiggle has
-//! not seen before shows everything, as on a first edit through the
-//! wrapped tools.
+//! before this edit are not shown)". The first check of a file the hook has
+//! not seen takes its baseline from git instead (`prime`): the file as the
+//! index has it (else `HEAD`), checked once as text, so that "new" means new
+//! since the session began from its first edit on. A file git does not
+//! track has no baseline: everything in it is new.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use crate::classify::classify;
 use crate::daemon::socket::{ensure_private_dir, socket_dir};
 use crate::diagnostic::Diagnostic;
+use crate::engine::Engine;
 use crate::render::{FileDiagnostics, ReportMode};
+use crate::workspace::PathClass;
 
 /// What a hook last saw of one file.
 #[derive(Serialize, Deserialize)]
@@ -89,4 +95,52 @@ fn save(path: &Path, seen: &Seen) {
     if let Ok(text) = serde_json::to_string(seen) {
         let _ = crate::edit::write_atomic(path, text.as_bytes());
     }
+}
+
+/// For each of `files` the hook has never seen, records git's version of it
+/// and that version's diagnostics as what was seen before, so that
+/// [`apply`] hides what was already wrong there.
+pub async fn prime(engine: &Arc<Engine>, files: &[PathBuf], no_daemon: bool) {
+    let root = engine.workspace.root();
+    for file in files {
+        let PathClass::Inside {
+            canonical,
+            relative,
+        } = engine.workspace.classify(file)
+        else {
+            continue;
+        };
+        let path = state_path(root, &root.join(&relative));
+        if path.exists() {
+            continue;
+        }
+        let Some(text) = git_text(root, &relative) else {
+            continue;
+        };
+        let diagnostics =
+            super::super::warm::check_text(engine, &canonical, &text, no_daemon).await;
+        tracing::debug!(file = %relative, count = diagnostics.len(), "baseline from git");
+        save(&path, &Seen { text, diagnostics });
+    }
+}
+
+/// `relative`'s text in git's index, else at `HEAD`; `None` when git does
+/// not track it (or there is no git).
+fn git_text(root: &Path, relative: &str) -> Option<String> {
+    [format!(":{relative}"), format!("HEAD:{relative}")]
+        .iter()
+        .find_map(|object| {
+            let out = std::process::Command::new("git")
+                .arg("-C")
+                .arg(root)
+                .args(["show", object])
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()?;
+            if !out.status.success() {
+                return None;
+            }
+            String::from_utf8(out.stdout).ok()
+        })
 }

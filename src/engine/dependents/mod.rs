@@ -10,7 +10,8 @@
 //! project's import roots ([`python`]); C/C++ `#include` against the
 //! including directory and the `-I` directories of the compile flags
 //! ([`c`]); Go's package and every package importing its import path
-//! ([`go`]). Rust has none: cargo checks the crate whole. The scan is
+//! ([`go`]); Rust modules of the same crate that name the edited module's
+//! path ([`rust`]). The scan is
 //! bounded: at most [`MAX_LISTED`] files listed, [`MAX_HEAD_BYTES`] read per
 //! file, [`MAX_DEPENDENTS`] returned. See `docs/dependents.md`.
 
@@ -18,6 +19,7 @@ mod c;
 mod generic;
 mod go;
 mod python;
+mod rust;
 mod ts;
 mod tsconfig;
 mod walk;
@@ -39,6 +41,7 @@ enum Family {
     Python,
     C,
     Go,
+    Rust,
 }
 
 impl Family {
@@ -50,6 +53,7 @@ impl Family {
             "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
             | "ipp" | "tpp" | "m" | "mm" => Family::C,
             "go" => Family::Go,
+            "rs" => Family::Rust,
             _ => return None,
         })
     }
@@ -57,8 +61,8 @@ impl Family {
 
 /// The files under `project_root` that the server (`serves`) handles and
 /// that import `edited`, nearest kind first and otherwise in path order, at
-/// most [`MAX_DEPENDENTS`]. For Rust and for a language squiggle does not
-/// resolve, a guess from import lines naming the file's stem ([`generic`]).
+/// most [`MAX_DEPENDENTS`]. For a language squiggle does not resolve, a
+/// guess from import lines naming the file's stem ([`generic`]).
 pub fn likely_dependents(
     edited: &Path,
     project_root: &Path,
@@ -67,10 +71,8 @@ pub fn likely_dependents(
     let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
     let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
     let Some(family) = Family::of(&edited) else {
-        // Rust (cargo checks the crate whole, but rust-analyzer pulls each
-        // open file's own diagnostics, and an opened importer's wait holds
-        // for the check) and languages squiggle does not resolve: the
-        // files whose `use` / `mod` / import lines name the file's stem.
+        // Languages squiggle does not resolve: the files whose import
+        // lines name the file's stem.
         let mut found = generic::importers(&edited, &root, &serves);
         found.truncate(MAX_DEPENDENTS);
         return found;
@@ -81,6 +83,7 @@ pub fn likely_dependents(
         Family::Python => python::importers(&edited, &root, &in_family),
         Family::C => c::importers(&edited, &root, &in_family),
         Family::Go => go::importers(&edited, &root, &in_family),
+        Family::Rust => rust::importers(&edited, &root, &in_family),
     };
     let mut seen = std::collections::HashSet::new();
     found.retain(|p| *p != edited && seen.insert(p.clone()));

@@ -268,7 +268,7 @@ fn go_same_package_files_then_importers_of_its_path() {
 }
 
 #[test]
-fn rust_and_unknown_languages_fall_back_to_import_lines_naming_the_stem() {
+fn rust_outside_cargo_and_unknown_languages_fall_back_to_import_lines_naming_the_stem() {
     let p = Project::new(&[
         ("src/geometry.rs", "pub fn area() {}\n"),
         ("src/main.rs", "mod geometry;\nuse geometry::area;\n"),
@@ -322,4 +322,27 @@ fn ts_importers_through_a_re_export_hub() {
     );
     // A file that imports without re-exporting passes nothing on.
     assert_eq!(p.importers("src/plain.ts"), Vec::<String>::new());
+}
+
+#[test]
+fn rust_crate_root_is_used_by_its_modules_and_a_module_by_its_path() {
+    let p = Project::new(&[
+        ("Cargo.toml", "[package]\nname = \"v\"\n"),
+        (
+            "src/lib.rs",
+            "mod display;\nmod eval;\nmod parse;\npub struct Version;\n",
+        ),
+        ("src/display.rs", "use crate::Version;\n"),
+        (
+            "src/eval.rs",
+            "use super::Version;\nfn f() { super::parse::read(); }\n",
+        ),
+        ("src/parse.rs", "pub fn read() {}\n"),
+        ("src/parser_util.rs", "pub fn unrelated() {}\n"),
+        ("other/Cargo.toml", "[package]\nname = \"o\"\n"),
+        ("other/src/lib.rs", "use crate::x;\n"),
+    ]);
+    assert_eq!(p.importers("src/lib.rs"), ["src/display.rs", "src/eval.rs"]);
+    // The parent module declares it; eval names it; nothing else does.
+    assert_eq!(p.importers("src/parse.rs"), ["src/eval.rs", "src/lib.rs"]);
 }

@@ -1,0 +1,87 @@
+//! Scenario 5b: the session's first edit, pre-warmed or not. Per real
+//! server, interleaved runs in fresh workspaces: "cold" is the first edit
+//! through a daemon the check itself starts (as scenario 5); "pre-warmed"
+//! first sends `squiggle/warm` as the agents' `SessionStart` hook does
+//! (timed: what the session start waits for), then waits `think_ms` — the
+//! model writing its first reply — and times the first edit.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use squiggle::daemon::client::{Options, check_with, stop, warm};
+
+use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
+use crate::projects::{Project, selected};
+use crate::stats::{Samples, ms};
+
+pub fn run(runs: usize, only: &[String], think_ms: u64) -> Result<()> {
+    let rt = runtime()?;
+    let squiggle = sibling("squiggle")?;
+    println!(
+        "| server | first edit, cold | session start (`squiggle/warm` answered) | first edit {think_ms} ms after session start | cold / pre-warmed | runs |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for project in selected(only) {
+        let (mut cold, mut start, mut warmed) =
+            (Samples::default(), Samples::default(), Samples::default());
+        for _ in 0..runs {
+            match first_edit(&rt, &squiggle, &project, None) {
+                Ok((_, edit)) => cold.push(edit),
+                Err(e) => eprintln!("{} cold: {e:#}", project.server),
+            }
+            match first_edit(&rt, &squiggle, &project, Some(think_ms)) {
+                Ok((session, edit)) => {
+                    start.push(session);
+                    warmed.push(edit);
+                }
+                Err(e) => eprintln!("{} pre-warmed: {e:#}", project.server),
+            }
+        }
+        println!(
+            "| {} | {} (p95 {}) | {} | {} (p95 {}) | {:.1}x | {} |",
+            project.server,
+            ms(cold.median()),
+            ms(cold.p95()),
+            ms(start.median()),
+            ms(warmed.median()),
+            ms(warmed.p95()),
+            cold.median() / warmed.median().max(f64::EPSILON),
+            warmed.len()
+        );
+    }
+    Ok(())
+}
+
+/// One fresh workspace: optionally the session start and a pause, then the
+/// first edit's check. Returns (session start, first edit) wall times.
+fn first_edit(
+    rt: &tokio::runtime::Runtime,
+    squiggle: &Path,
+    project: &Project,
+    think_ms: Option<u64>,
+) -> Result<(Duration, Duration)> {
+    let (_dir, root) = workspace_dir()?;
+    project.create(&root)?;
+    let opts = Options {
+        exe: squiggle.to_path_buf(),
+        trust_workspace: false,
+        runtime_dir: Some(runtime_dir(&root.join(".git"))?),
+        env: Vec::new(),
+    };
+    let mut session = Duration::ZERO;
+    if let Some(think) = think_ms {
+        let t = Instant::now();
+        rt.block_on(warm(&root, &opts))?;
+        session = t.elapsed();
+        std::thread::sleep(Duration::from_millis(think));
+    }
+    let path = root.join(project.edited);
+    std::fs::write(&path, (project.edit)(1))?;
+    let t = Instant::now();
+    let reply = rt.block_on(check_with(&root, vec![path], false, &opts));
+    let edit = t.elapsed();
+    let _ = rt.block_on(stop(&root, &opts));
+    reply?;
+    Ok((session, edit))
+}
