@@ -75,6 +75,47 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
     );
 }
 
+/// The real Claude Code runs `init`'s SessionStart hook: with no edit at
+/// all (the model only reads), the project's daemon is up afterwards with
+/// pyright started for app.py, ready for the first edit.
+#[tokio::test(flavor = "multi_thread")]
+async fn session_start_leaves_pyright_running_before_any_edit() {
+    let Some(program) = agents_support::require_agent("claude") else {
+        return;
+    };
+    let project = Project::new();
+    let app = project.write("app.py", agents_support::ORIGINAL);
+    project.init("claude", &[]);
+    let steps = vec![json!({"name": "Read", "input": {"file_path": app.display().to_string()}})];
+    let (p, prog) = (project.clone(), program.clone());
+    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
+        claude(&p, &prog, port)
+    })
+    .await;
+    // The warm-up runs in the daemon after the hook has answered: a bounded
+    // wait for its state, not a timing assertion.
+    let mut status = String::new();
+    for _ in 0..600 {
+        let out = project.squiggle(&["daemon", "status"]);
+        status = String::from_utf8_lossy(&out.stdout).into_owned();
+        if status
+            .lines()
+            .any(|l| l.contains("pyright") && l.contains("active"))
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    project.stop_daemon();
+    assert!(
+        status
+            .lines()
+            .any(|l| l.contains("pyright") && l.contains("active")),
+        "no daemon with pyright after session start:\n{status}\n{}",
+        run.log()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_write_adds_nothing() {
     let Some(program) = agents_support::require_agent("claude") else {

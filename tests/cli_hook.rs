@@ -88,6 +88,37 @@ impl Workspace {
             .unwrap_or_else(|e| panic!("wait: {e}"))
     }
 
+    /// Runs `squiggle hook` through the workspace's daemon, in a private
+    /// runtime dir (started by the first such hook; see `daemon`).
+    fn hook_daemon(&self, args: &[&str], stdin: &str) -> Output {
+        let runtime = self.runtime_dir();
+        let runtime = runtime.display().to_string();
+        let env = [
+            ("XDG_RUNTIME_DIR", runtime.as_str()),
+            ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
+        ];
+        self.hook_env(args, stdin, &env)
+    }
+
+    /// `squiggle daemon ARGS --root WS` against the private runtime dir.
+    fn daemon(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_squiggle"))
+            .arg("daemon")
+            .args(args)
+            .arg("--root")
+            .arg(&self.root)
+            .env("XDG_RUNTIME_DIR", self.runtime_dir())
+            .env("XDG_CONFIG_HOME", self.outer.join("xdg"))
+            .output()
+            .unwrap_or_else(|e| panic!("squiggle daemon {args:?}: {e}"))
+    }
+
+    fn runtime_dir(&self) -> PathBuf {
+        let runtime = self.outer.join("run");
+        std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
+        runtime
+    }
+
     fn claude(&self, tool: &str, tool_input: Value) -> Value {
         json!({
             "session_id": "abc123",
@@ -341,45 +372,26 @@ fn a_broken_configuration_is_not_the_agents_problem() {
 #[test]
 fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
     let ws = Workspace::new();
-    let runtime = ws.outer.join("run");
-    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
-    let runtime_s = runtime.display().to_string();
-    let env = [
-        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
-        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
-    ];
     let file = ws.write("a.fk", "x @error(first)\n");
     let payload = ws.claude(
         "Edit",
         json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
     );
-    let first = ws.hook_env(&["claude"], &payload.to_string(), &env);
+    let first = ws.hook_daemon(&["claude"], &payload.to_string());
     assert!(
         String::from_utf8_lossy(&first.stdout).contains("ERROR [1:3] first"),
         "{first:?}"
     );
     ws.write("a.fk", "x @error(second)\n");
-    let second = ws.hook_env(&["claude"], &payload.to_string(), &env);
+    let second = ws.hook_daemon(&["claude"], &payload.to_string());
     assert!(
         String::from_utf8_lossy(&second.stdout).contains("ERROR [1:3] second"),
         "{second:?}"
     );
     // One daemon answered both, with the server it started for the first.
-    let status = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-        .args(["daemon", "status", "--root"])
-        .arg(&ws.root)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let status = ws.daemon(&["status"]);
     let text = String::from_utf8_lossy(&status.stdout).to_string();
-    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-        .args(["daemon", "stop", "--root"])
-        .arg(&ws.root)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
-        .output();
-    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
     // Two checks plus this status request, and one fake server, still active.
     assert!(text.contains("requests   3"), "daemon status:\n{text}");
     assert_eq!(
@@ -402,31 +414,18 @@ fn report_new_hides_old_errors_through_the_daemon() {
         ".squiggle.toml",
         &format!("[lsp]\nreport = \"new\"\n\n{config}"),
     );
-    let runtime = ws.outer.join("run");
-    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
-    let runtime_s = runtime.display().to_string();
-    let env = [
-        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
-        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
-    ];
     let file = ws.write("n.fk", "ok\nx @error(old one)\n");
     let payload = ws.claude(
         "Edit",
         json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
     );
     // The first look at the file: nothing to compare with, all shown.
-    let first = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
+    let first = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
     assert_contains(&first, "ERROR [2:3] old one");
     // Two lines inserted above the old error, one of them a new error.
     ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
-    let second = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
-    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-        .args(["daemon", "stop", "--root"])
-        .arg(&ws.root)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
-        .output();
-    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    let second = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
+    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
     assert_contains(&second, "ERROR [2:3] new one");
     assert!(!second.contains("old one"), "{second}");
     assert_contains(&second, "from before this edit");
@@ -457,13 +456,6 @@ fn report_new_takes_a_first_touch_baseline_from_git() {
     git(&["init", "-q"]);
     git(&["add", "n.fk"]);
     git(&["commit", "-qm", "old"]);
-    let runtime = ws.outer.join("run");
-    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
-    let runtime_s = runtime.display().to_string();
-    let env = [
-        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
-        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
-    ];
     // The agent's first edit: two lines above the committed error, one of
     // them a new error.
     ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
@@ -471,14 +463,8 @@ fn report_new_takes_a_first_touch_baseline_from_git() {
         "Edit",
         json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
     );
-    let first = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
-    let stop = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-        .args(["daemon", "stop", "--root"])
-        .arg(&ws.root)
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
-        .output();
-    assert!(stop.is_ok_and(|o| o.status.success()), "daemon stop failed");
+    let first = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
+    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
     assert_contains(&first, "ERROR [2:3] new one");
     assert!(!first.contains("old one"), "{first}");
     assert_contains(&first, "from before this edit");
@@ -490,13 +476,6 @@ fn report_new_takes_a_first_touch_baseline_from_git() {
 #[test]
 fn session_start_warms_the_daemon_and_its_servers() {
     let ws = Workspace::new();
-    let runtime = ws.outer.join("run");
-    std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
-    let runtime_s = runtime.display().to_string();
-    let env = [
-        ("XDG_RUNTIME_DIR", runtime_s.as_str()),
-        ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
-    ];
     let file = ws.write("a.fk", "x @error(from the start)\n");
     let start = json!({
         "session_id": "s",
@@ -505,18 +484,7 @@ fn session_start_warms_the_daemon_and_its_servers() {
         "hook_event_name": "SessionStart",
         "source": "startup"
     });
-    silent(&ws.hook_env(&["claude"], &start.to_string(), &env));
-    let daemon = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_squiggle"))
-            .args(["daemon"])
-            .args(args)
-            .arg("--root")
-            .arg(&ws.root)
-            .env("XDG_RUNTIME_DIR", &runtime)
-            .env("XDG_CONFIG_HOME", ws.outer.join("xdg"))
-            .output()
-            .unwrap_or_else(|e| panic!("{e}"))
-    };
+    silent(&ws.hook_daemon(&["claude"], &start.to_string()));
     // The warm-up runs in the daemon after the hook has gone: wait for the
     // server to be up (a bounded wait for another process's state, not a
     // timing assertion).
@@ -532,7 +500,7 @@ fn session_start_warms_the_daemon_and_its_servers() {
     };
     let mut warmed = String::new();
     for _ in 0..600 {
-        warmed = String::from_utf8_lossy(&daemon(&["status"]).stdout).to_string();
+        warmed = String::from_utf8_lossy(&ws.daemon(&["status"]).stdout).to_string();
         if fake_active(&warmed) == 1 {
             break;
         }
@@ -542,9 +510,9 @@ fn session_start_warms_the_daemon_and_its_servers() {
         "Edit",
         json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
     );
-    let edit = stdout(&ws.hook_env(&["claude"], &payload.to_string(), &env));
-    let after = String::from_utf8_lossy(&daemon(&["status"]).stdout).to_string();
-    assert!(daemon(&["stop"]).status.success(), "daemon stop failed");
+    let edit = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
+    let after = String::from_utf8_lossy(&ws.daemon(&["status"]).stdout).to_string();
+    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
     assert_eq!(
         fake_active(&warmed),
         1,

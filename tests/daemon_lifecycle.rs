@@ -92,6 +92,32 @@ async fn starts_on_demand_reuses_servers_and_stops() {
         text.contains(&format!("pid        {}", status.pid)),
         "{text}"
     );
+    // The machine-readable form: the pool and each live instance's memory
+    // and idle time (issue 16; benchmarks read it).
+    let out = ws
+        .command(&["daemon", "status", "--json", "--trust-workspace", "--root"])
+        .arg(&ws.root)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("daemon status --json: {e}"));
+    assert_eq!(json["running"], true, "{json}");
+    assert_eq!(json["pid"], status.pid, "{json}");
+    assert!(json["rssKb"].as_u64().is_some_and(|kb| kb > 0), "{json}");
+    let pool = &json["pool"];
+    assert_eq!(
+        (pool["live"].as_u64(), pool["cap"].as_u64()),
+        (Some(1), Some(8)),
+        "{json}"
+    );
+    assert_eq!(pool["overCapMoments"], 0, "{json}");
+    let fake = json["servers"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["id"] == "fake"));
+    let fake = fake.unwrap_or_else(|| panic!("no fake in {json}"));
+    assert!(fake["rssKb"].as_u64().is_some_and(|kb| kb > 0), "{json}");
+    assert!(fake["idleMs"].is_u64() && fake["inFlight"] == 0, "{json}");
+    assert_eq!(fake["openDocuments"], 1, "{json}");
 
     let out = ws
         .command(&["daemon", "stop", "--trust-workspace", "--root"])
@@ -110,6 +136,14 @@ async fn starts_on_demand_reuses_servers_and_stops() {
         .unwrap_or_else(|e| panic!("{e}"));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.trim(), format!("no daemon for {}", ws.root.display()));
+    let out = ws
+        .command(&["daemon", "status", "--json", "--trust-workspace", "--root"])
+        .arg(&ws.root)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("daemon status --json: {e}"));
+    assert_eq!(json["running"], false, "{json}");
 }
 
 #[tokio::test]

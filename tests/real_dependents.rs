@@ -163,3 +163,27 @@ fn write_of_lib_h_reports_the_broken_call_in_its_includer() {
     let out = write(&files, "include/lib.h", "int scale(int x);\n", false);
     assert_other_file(&out, "src/app.c", "ERROR [3:");
 }
+
+#[test]
+fn write_of_lib_rs_reports_the_broken_call_in_another_module() {
+    if support::require_program("rust-analyzer").is_none() {
+        return;
+    }
+    let files = [
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "src/lib.rs",
+            "mod app;\n\npub fn scale(x: i32, by: i32) -> i32 {\n    x * by\n}\n",
+        ),
+        (
+            "src/app.rs",
+            "use crate::scale;\n\npub fn big() -> i32 {\n    scale(2, 3)\n}\n",
+        ),
+    ];
+    let narrowed = "mod app;\n\npub fn scale(x: i32) -> i32 {\n    x\n}\n";
+    let out = write(&files, "src/lib.rs", narrowed, false);
+    assert_other_file(&out, "src/app.rs", "ERROR [4:");
+}

@@ -24,14 +24,24 @@ pub struct Common {
     pub trust_workspace: bool,
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Print the daemon's status as JSON (`{"running": false}` when none).
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum Action {
     /// Start the daemon for the workspace unless one is running.
     Start(Common),
     /// Stop the workspace's daemon and wait for it to exit.
     Stop(Common),
-    /// Show the workspace's daemon: pid, uptime, requests, servers.
-    Status(Common),
+    /// Show the workspace's daemon: pid, uptime, requests, memory, and its
+    /// server instances with their memory and idle time.
+    Status(StatusArgs),
     /// Be the daemon, in the foreground.
     #[command(hide = true)]
     Run(Common),
@@ -87,29 +97,40 @@ pub async fn run(args: Args) -> u8 {
                 Err(e) => fail(e),
             }
         }
-        Action::Status(common) => {
-            let (root, opts) = setup(&common);
-            match client::status(&root, &opts).await {
-                Ok(status) => {
-                    crate::outln!("daemon for {}", status.workspace.display());
-                    crate::outln!("  pid        {}", status.pid);
-                    crate::outln!("  uptime     {}s", status.uptime_secs);
-                    crate::outln!("  requests   {}", status.requests);
-                    crate::outln!("  trusted    {}", status.trusted);
-                    crate::outln!("  idle after {}ms", status.idle_timeout_ms);
-                    for s in status.servers.iter().filter(|s| s.root.is_some()) {
-                        let pid = s.server_pid.map(|p| format!("pid {p}")).unwrap_or_default();
-                        crate::outln!("  server     {:<24} {:<10} {pid}", s.id, s.status);
-                    }
-                    0
-                }
-                Err(DaemonError::NotRunning(root)) => {
-                    crate::outln!("no daemon for {}", root.display());
-                    0
-                }
-                Err(e) => fail(e),
-            }
+        Action::Status(args) => status(args).await,
+    }
+}
+
+/// `daemon status`, as text or `--json`.
+async fn status(args: StatusArgs) -> u8 {
+    let (root, opts) = setup(&args.common);
+    match client::status(&root, &opts).await {
+        Ok(status) if args.json => {
+            let mut value = serde_json::to_value(&status).unwrap_or_default();
+            value["running"] = serde_json::Value::Bool(true);
+            crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            0
         }
+        Ok(status) => {
+            print_status(&status);
+            0
+        }
+        Err(DaemonError::NotRunning(root)) if args.json => {
+            let value = serde_json::json!({ "running": false, "workspace": root });
+            crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            0
+        }
+        Err(DaemonError::NotRunning(root)) => {
+            crate::outln!("no daemon for {}", root.display());
+            0
+        }
+        Err(e) => fail(e),
     }
 }
 
@@ -136,4 +157,40 @@ fn shown(root: &Path, opts: &Options) -> String {
 fn fail(e: DaemonError) -> u8 {
     eprintln!("squiggle daemon: {e}");
     2
+}
+
+fn print_status(status: &crate::daemon::DaemonStatus) {
+    let pool = &status.pool;
+    crate::outln!("daemon for {}", status.workspace.display());
+    crate::outln!("  pid        {}", status.pid);
+    crate::outln!("  uptime     {}s", status.uptime_secs);
+    crate::outln!("  requests   {}", status.requests);
+    crate::outln!("  trusted    {}", status.trusted);
+    crate::outln!("  idle after {}ms", status.idle_timeout_ms);
+    crate::outln!(
+        "  memory     {} (servers {})",
+        kib(status.rss_kb),
+        kib(pool.servers_rss_kb)
+    );
+    crate::outln!(
+        "  instances  {} live, at most {} per server; over the cap {} time(s) (by at most {}); {} evicted, {} stopped idle",
+        pool.live,
+        pool.cap,
+        pool.over_cap_moments,
+        pool.max_over_cap,
+        pool.evictions,
+        pool.idle_stops
+    );
+    for s in status.servers.iter().filter(|s| s.root.is_some()) {
+        crate::outln!(
+            "  server     {:<24} {}",
+            s.id,
+            super::status::instance_line(s)
+        );
+    }
+}
+
+/// KiB as MiB with one decimal.
+pub(super) fn kib(kb: u64) -> String {
+    format!("{:.1} MiB", kb as f64 / 1024.0)
 }

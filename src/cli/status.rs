@@ -45,7 +45,7 @@ pub async fn run(args: Args) -> u8 {
             .iter()
             .flat_map(|d| &d.servers)
             .filter(|s| s.id == server.spec.id && s.root.is_some())
-            .map(|s| json!({ "root": s.root, "status": s.status, "serverPid": s.server_pid }))
+            .map(instance_json)
             .collect();
         rows.push(json!({
             "id": server.spec.id,
@@ -58,24 +58,40 @@ pub async fn run(args: Args) -> u8 {
         }));
     }
     if args.json {
-        let daemon = live
-            .as_ref()
-            .map(|d| json!({ "pid": d.pid, "uptimeSecs": d.uptime_secs, "requests": d.requests }));
+        let daemon = live.as_ref().map(|d| {
+            json!({
+                "pid": d.pid,
+                "uptimeSecs": d.uptime_secs,
+                "requests": d.requests,
+                "rssKb": d.rss_kb,
+                "pool": d.pool,
+            })
+        });
         let out = json!({ "workspace": root, "daemon": daemon, "servers": rows });
         crate::outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return 0;
     }
-    match &live {
+    print_table(&root, live.as_ref(), &rows);
+    0
+}
+
+/// The human-readable form: the daemon line, then a line per server and
+/// one per instance.
+fn print_table(root: &std::path::Path, live: Option<&crate::daemon::DaemonStatus>, rows: &[Value]) {
+    match live {
         Some(d) => crate::outln!(
-            "workspace {} · daemon pid {} · up {}s · {} requests",
+            "workspace {} · daemon pid {} · up {}s · {} requests · {} · {} live instance(s), servers {}",
             root.display(),
             d.pid,
             d.uptime_secs,
-            d.requests
+            d.requests,
+            super::daemon::kib(d.rss_kb),
+            d.pool.live,
+            super::daemon::kib(d.pool.servers_rss_kb)
         ),
         None => crate::outln!("workspace {} · no daemon running", root.display()),
     }
-    for r in &rows {
+    for r in rows {
         let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
         let status = text("status");
         let detail = match status.as_str() {
@@ -88,16 +104,56 @@ pub async fn run(args: Args) -> u8 {
         };
         crate::outln!("{:<28} {:<12} {}", text("id"), status, detail);
         for i in r["running"].as_array().into_iter().flatten() {
-            let pid = i["serverPid"]
-                .as_u64()
-                .map_or_else(|| "-".into(), |p| p.to_string());
-            crate::outln!(
-                "{:<28} {:<12} {} (pid {pid})",
-                "",
-                i["status"].as_str().unwrap_or_default(),
-                i["root"].as_str().unwrap_or_default()
-            );
+            crate::outln!("{:<28} {}", "", i["line"].as_str().unwrap_or_default());
         }
     }
-    0
+}
+
+/// One live or stopped instance, as `status --json` lists it under its server.
+fn instance_json(s: &crate::service::ServerStatus) -> Value {
+    json!({
+        "root": s.root,
+        "status": s.status,
+        "serverPid": s.server_pid,
+        "rssKb": s.rss_kb,
+        "idleMs": s.idle_ms,
+        "inFlight": s.in_flight,
+        "openDocuments": s.open_documents,
+        "stopped": s.stopped,
+        "line": instance_line(s),
+    })
+}
+
+/// One instance in a line: state, root, pid, memory, idle time, checks in
+/// flight, open documents; or why the pool stopped it.
+pub(super) fn instance_line(s: &crate::service::ServerStatus) -> String {
+    let root = s
+        .root
+        .as_ref()
+        .map(|r| r.display().to_string())
+        .unwrap_or_default();
+    let mut line = format!("{:<10} {root}", s.status);
+    if let Some(pid) = s.server_pid {
+        line.push_str(&format!(" (pid {pid}"));
+        if let Some(kb) = s.rss_kb {
+            line.push_str(&format!(", {}", super::daemon::kib(kb)));
+        }
+        if let Some(ms) = s.idle_ms {
+            line.push_str(&format!(", idle {}s", ms / 1000));
+        }
+        if let Some(n) = s.in_flight.filter(|n| *n > 0) {
+            line.push_str(&format!(", {n} check(s) in flight"));
+        }
+        if let Some(n) = s.open_documents {
+            line.push_str(&format!(", {n} open"));
+        }
+        line.push(')');
+    } else if let Some(reason) = s.stopped {
+        let why = match reason {
+            crate::engine::pool::StopReason::Evicted => "evicted for the cap",
+            crate::engine::pool::StopReason::Idle => "stopped when idle",
+        };
+        line.push_str(&format!(" ({why}; starts again on demand)"));
+    }
+    line
 }

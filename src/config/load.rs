@@ -160,6 +160,9 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         other_files,
         report_unknown,
         daemon_idle,
+        max_instances_per_server,
+        server_idle,
+        document_idle,
         trusted_workspaces: _,
         servers,
     } = layer;
@@ -183,6 +186,12 @@ fn apply(config: &mut Config, layer: PartialConfig) {
     set(&mut config.other_files, other_files);
     set(&mut config.report_unknown, report_unknown);
     set(&mut config.daemon_idle, daemon_idle);
+    set(
+        &mut config.max_instances_per_server,
+        max_instances_per_server,
+    );
+    set(&mut config.server_idle, server_idle);
+    set(&mut config.document_idle, document_idle);
     for (id, over) in servers {
         merge_server(config.servers.entry(id).or_default(), over);
     }

@@ -58,6 +58,14 @@ pub struct Config {
     pub report_unknown: bool,
     /// How long an idle daemon keeps its servers warm before exiting.
     pub daemon_idle: Duration,
+    /// At most this many live instances of one server (one per project
+    /// root); the least recently used idle one is stopped to make room.
+    pub max_instances_per_server: usize,
+    /// An instance unused this long is stopped (zero: never).
+    pub server_idle: Duration,
+    /// A document no check or edit touched for this long is closed in its
+    /// server (zero: never).
+    pub document_idle: Duration,
     /// Per-server overrides by id, merged across layers.
     pub servers: BTreeMap<String, ServerOverride>,
     /// The files that were read, lowest precedence first.
@@ -83,6 +91,9 @@ impl Default for Config {
             other_files: OtherFiles::Write,
             report_unknown: true,
             daemon_idle: Duration::from_secs(30 * 60),
+            max_instances_per_server: 8,
+            server_idle: Duration::from_secs(10 * 60),
+            document_idle: Duration::from_secs(5 * 60),
             servers: BTreeMap::new(),
             sources: Vec::new(),
         }
@@ -180,6 +191,9 @@ pub struct PartialConfig {
     pub other_files: Option<OtherFiles>,
     pub report_unknown: Option<bool>,
     pub daemon_idle: Option<Duration>,
+    pub max_instances_per_server: Option<usize>,
+    pub server_idle: Option<Duration>,
+    pub document_idle: Option<Duration>,
     /// Absolute paths as written; only ever set from the user file.
     pub trusted_workspaces: Vec<PathBuf>,
     pub servers: BTreeMap<String, ServerOverride>,

@@ -70,4 +70,11 @@ pub struct DaemonStatus {
     /// Requests being answered now (this one included).
     pub in_flight: u64,
     pub idle_timeout_ms: u64,
+    /// The daemon's own resident memory, KiB (servers not included).
+    #[serde(default)]
+    pub rss_kb: u64,
+    /// Live instances against the cap, over-cap moments, stops by reason,
+    /// the servers' total memory.
+    #[serde(default)]
+    pub pool: crate::engine::PoolSummary,
 }

@@ -80,6 +80,8 @@ impl Host for Daemon {
                     requests: self.requests.load(Ordering::SeqCst),
                     in_flight: self.in_flight.load(Ordering::SeqCst),
                     idle_timeout_ms: self.idle.as_millis() as u64,
+                    rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
+                    pool: self.engine.pool.summary(),
                 };
                 Some(Ok(serde_json::to_value(status).unwrap_or(Value::Null)))
             }

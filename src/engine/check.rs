@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use super::Engine;
 use super::others::EditSeen;
+use super::pool::{Busy, Checkout};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::servers::serving;
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
@@ -90,7 +91,8 @@ impl Engine {
             ..WaitRules::default()
         };
         let started = Instant::now();
-        let reports = self.check_phase(files, rules, started).await;
+        let mut held = Vec::new();
+        let reports = self.check_phase(files, rules, started, &mut held).await;
         let mut check = CheckReport {
             files: reports,
             ..CheckReport::default()
@@ -98,6 +100,7 @@ impl Engine {
         if others {
             check.others = self.other_files(&check);
         }
+        drop(held);
         tracing::debug!(
             files = check.files.len(),
             ms = started.elapsed().as_millis() as u64,
@@ -106,11 +109,15 @@ impl Engine {
         check
     }
 
+    /// One parallel wait over `files`. The instances it used stay held in
+    /// `held` (never stopped by the pool) until the caller drops them: the
+    /// other-files phase needs the same instances the first phase used.
     pub(super) async fn check_phase(
         self: &Arc<Self>,
         files: Vec<FileInput>,
         rules: WaitRules,
         started: Instant,
+        held: &mut Vec<Busy>,
     ) -> Vec<FileReport> {
         let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
         let mut waits = JoinSet::new();
@@ -125,9 +132,10 @@ impl Engine {
             }
         }
         while let Some(joined) = waits.join_next().await {
-            let Ok((index, (outcome, diagnostics))) = joined else {
+            let Ok((index, (outcome, diagnostics, busy))) = joined else {
                 continue;
             };
+            held.extend(busy);
             let report = &mut reports[index];
             report.outcomes.push(outcome);
             report.diagnostics.extend(diagnostics);
@@ -291,30 +299,23 @@ impl Engine {
         p: Pending,
         rules: &WaitRules,
         started: Instant,
-    ) -> (ServerOutcome, Vec<Diagnostic>) {
+    ) -> (ServerOutcome, Vec<Diagnostic>, Option<Busy>) {
         let server = &self.servers[p.server_index];
         let id = server.spec.id.clone();
-        let mut cold = false;
         let first_touch = self.config.first_touch_timeout;
-        let client = match self
+        let checkout = self
             .pool
-            .client(
-                server,
-                &p.root,
-                self.workspace.root(),
-                first_touch,
-                &mut cold,
-            )
-            .await
-        {
-            Ok(client) => client,
+            .checkout(server, &p.root, self.workspace.root(), first_touch)
+            .await;
+        let Checkout { client, cold, busy } = match checkout {
+            Ok(checkout) => checkout,
             Err(unavailable) => {
                 let mut outcome =
                     ServerOutcome::without_server(Outcome::Unavailable, unavailable.reason);
                 outcome.server = id;
                 outcome.root = p.root;
                 outcome.elapsed_ms = started.elapsed().as_millis() as u64;
-                return (outcome, Vec::new());
+                return (outcome, Vec::new(), None);
             }
         };
         // The first-touch budget runs from the server's start: a check that
@@ -367,7 +368,7 @@ impl Engine {
             root: p.root,
             written_at: doc.changed_at,
         };
-        (outcome, diagnostics)
+        (outcome, diagnostics, Some(busy))
     }
 }
 

@@ -20,11 +20,20 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::mutex::lock;
 use crate::render::{FileDiagnostics, ReportMode};
 
+/// How many files' last-checked snapshots are kept: the baseline that
+/// tells an edit's new errors from old ones. A document closed in its
+/// server is reopened from disk, but a baseline dropped is lost, so these
+/// outlive documents; the count bounds squiggle's memory over a long session
+/// touching thousands of files.
+pub const MAX_SNAPSHOTS: usize = 1024;
+
 /// A file's text and diagnostics as last checked.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     pub text: Arc<str>,
     pub diagnostics: Vec<Diagnostic>,
+    /// When it was taken: past [`MAX_SNAPSHOTS`] the oldest is dropped.
+    pub taken: std::time::Instant,
 }
 
 /// What a wrapped tool returns: the text for the model plus structure.
@@ -201,11 +210,23 @@ impl Engine {
                 .outcomes
                 .insert(report.file.clone(), report.outcomes.clone());
             if !result.dry_run && check.any_server() {
-                lock(&self.history).insert(
+                let mut history = lock(&self.history);
+                let now = std::time::Instant::now();
+                if history.len() >= MAX_SNAPSHOTS && !history.contains_key(path) {
+                    let oldest = history
+                        .iter()
+                        .min_by_key(|(_, s)| s.taken)
+                        .map(|(p, _)| p.clone());
+                    if let Some(oldest) = oldest {
+                        history.remove(&oldest);
+                    }
+                }
+                history.insert(
                     path.clone(),
                     Snapshot {
                         text: after_text.clone(),
                         diagnostics: report.diagnostics.clone(),
+                        taken: now,
                     },
                 );
             }

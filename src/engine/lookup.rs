@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::Engine;
-use super::pool::Unavailable;
+use super::pool::{Checkout, Unavailable};
 use super::servers::serving;
-use crate::lsp::LspClient;
 use crate::workspace::PathClass;
 
 /// A workspace file and the servers that serve it, in registry order.
@@ -104,26 +103,22 @@ impl Engine {
     }
 
     /// The running client for `candidate`, started through the pool if needed
-    /// (with `firstTouchTimeout`). The bool is true when this call started it.
+    /// (with `firstTouchTimeout`), held until the checkout is dropped.
     pub async fn start_candidate(
         self: &Arc<Self>,
         candidate: &Candidate,
-    ) -> Result<(LspClient, bool), Unavailable> {
+    ) -> Result<Checkout, Unavailable> {
         // Navigation answers for the disk as it is now, like a check.
         let _ = self.sync_disk(&[]).await;
         let server = &self.servers[candidate.server_index];
-        let mut cold = false;
-        let client = self
-            .pool
-            .client(
+        self.pool
+            .checkout(
                 server,
                 &candidate.root,
                 self.workspace.root(),
                 self.config.first_touch_timeout,
-                &mut cold,
             )
-            .await?;
-        Ok((client, cold))
+            .await
     }
 
     /// The install hint of a server, for "not installed" messages.

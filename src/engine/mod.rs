@@ -24,7 +24,7 @@ use crate::registry::builtin_servers;
 use crate::workspace::Workspace;
 
 pub use check::FileInput;
-pub use pool::{InstanceStatus, Pool, ServerState};
+pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use servers::ResolvedServer;
 
@@ -84,11 +84,12 @@ impl Engine {
 
     pub fn with(workspace: Workspace, config: Config) -> Engine {
         let servers = servers::resolve(&config);
+        let pool = Pool::new(pool::Limits::from_config(&config));
         Engine {
             workspace,
             config,
             servers,
-            pool: Pool::default(),
+            pool,
             file_locks: Default::default(),
             history: Default::default(),
             disk: Default::default(),

@@ -40,8 +40,11 @@ impl Engine {
         // Finding the importers reads files, not servers: it runs on a
         // blocking thread while the first phase waits.
         let importers = self.importers(&files);
+        // The first phase's instances stay held through the second: its
+        // `written_at` counts are those instances' own.
+        let mut held = Vec::new();
         let mut check = CheckReport {
-            files: self.check_phase(files, first, started).await,
+            files: self.check_phase(files, first, started, &mut held).await,
             ..CheckReport::default()
         };
         let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
@@ -69,7 +72,8 @@ impl Engine {
                 resend: false,
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
-            for report in self.check_phase(inputs, rules, Instant::now()).await {
+            let phase = self.check_phase(inputs, rules, Instant::now(), &mut held);
+            for report in phase.await {
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file.clone(), report.diagnostics);
                 }
@@ -79,6 +83,7 @@ impl Engine {
         for (file, diagnostics) in self.other_files(&check) {
             check.others.entry(file).or_insert(diagnostics);
         }
+        drop(held);
         tracing::debug!(
             files = check.files.len(),
             others = check.others.len(),

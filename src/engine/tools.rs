@@ -57,11 +57,18 @@ impl Engine {
         }
     }
 
-    fn file_lock(&self, path: &Path) -> Arc<tokio::sync::Mutex<()>> {
-        lock(&self.file_locks)
+    /// Serializes mutations of one file. The entry is removed when the last
+    /// holder or waiter lets go, so the map holds only files in use.
+    async fn lock_file(&self, path: &Path) -> FileLock<'_> {
+        let mutex = lock(&self.file_locks)
             .entry(path.to_path_buf())
             .or_default()
-            .clone()
+            .clone();
+        FileLock {
+            engine: self,
+            path: path.to_path_buf(),
+            guard: Some(mutex.lock_owned().await),
+        }
     }
 
     /// Exact-string replacement; feedback covers this file only.
@@ -74,8 +81,7 @@ impl Engine {
         dry_run: bool,
     ) -> Result<ToolResult, ToolError> {
         let target = self.target(path)?;
-        let guard = self.file_lock(&target.canonical);
-        let _held = guard.lock().await;
+        let _held = self.lock_file(&target.canonical).await;
         let before = read_text(&target)?;
         let replaced = replace_exact(&before, old, new, replace_all)?;
         if !dry_run {
@@ -118,8 +124,7 @@ impl Engine {
         dry_run: bool,
     ) -> Result<ToolResult, ToolError> {
         let target = self.target(path)?;
-        let guard = self.file_lock(&target.canonical);
-        let _held = guard.lock().await;
+        let _held = self.lock_file(&target.canonical).await;
         let before = std::fs::read_to_string(&target.canonical).ok();
         let created = !target.canonical.exists();
         if !dry_run {
@@ -276,6 +281,27 @@ impl Engine {
     fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
+        }
+    }
+}
+
+/// One file's mutation lock, held.
+struct FileLock<'a> {
+    engine: &'a Engine,
+    path: PathBuf,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Drop for FileLock<'_> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let mut locks = lock(&self.engine.file_locks);
+        // Only the map's own handle left: nobody holds or awaits it.
+        if locks
+            .get(&self.path)
+            .is_some_and(|m| Arc::strong_count(m) == 1)
+        {
+            locks.remove(&self.path);
         }
     }
 }

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::capabilities::SyncKind;
 use super::client::LspClient;
 use super::position::PositionEncoding;
-use super::state::OpenDocument;
+use super::state::{ClientState, OpenDocument};
 use super::text_sync::{full_change, incremental_changes};
 use super::uri;
 
@@ -99,6 +99,7 @@ impl LspClient {
             let save = facts.and_then(|f| f.save);
             match state.documents.get_mut(&uri) {
                 Some(doc) if *doc.text == *text && !again => {
+                    doc.used = Instant::now();
                     return DocumentVersion {
                         uri,
                         version: doc.version,
@@ -109,6 +110,7 @@ impl LspClient {
                 }
                 Some(doc) => {
                     doc.version += 1;
+                    doc.used = Instant::now();
                     let changes = match sync {
                         SyncKind::Incremental => incremental_changes(&doc.text, &text, encoding),
                         _ => vec![full_change(&text)],
@@ -134,6 +136,7 @@ impl LspClient {
                         text: text.clone(),
                         changed_at: 0,
                         written: Instant::now(),
+                        used: Instant::now(),
                     };
                     state.documents.insert(uri.clone(), doc);
                     (1, self.notify_written("textDocument/didOpen", params), save)
@@ -182,14 +185,60 @@ impl LspClient {
     pub fn close_document(&self, path: &Path) {
         let uri = uri::from_path(path);
         let mut state = self.state();
-        if state.documents.remove(&uri).is_some() {
+        self.close_uri(&mut state, &uri);
+    }
+
+    /// Closes every document no sync touched in the `idle` before `now`,
+    /// forgetting what was known of it — except the most recently used one:
+    /// a server such as tsserver unloads a project none of whose files is
+    /// open, and workspace-wide requests are routed through an open file.
+    /// Returns how many were closed and when the least recently used of the
+    /// others that may still close was last touched.
+    pub fn close_documents_unused_since(
+        &self,
+        now: Instant,
+        idle: Duration,
+    ) -> (usize, Option<Instant>) {
+        let mut state = self.state();
+        let newest = state
+            .documents
+            .iter()
+            .max_by_key(|(_, d)| d.used)
+            .map(|(uri, _)| uri.clone());
+        let stale: Vec<String> = state
+            .documents
+            .iter()
+            .filter(|(uri, d)| d.used + idle <= now && Some(*uri) != newest.as_ref())
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        for uri in &stale {
+            self.close_uri(&mut state, uri);
+        }
+        let oldest = state
+            .documents
+            .iter()
+            .filter(|(uri, _)| Some(*uri) != newest.as_ref())
+            .map(|(_, d)| d.used)
+            .min();
+        (stale.len(), oldest)
+    }
+
+    /// How many documents the server has open.
+    pub fn open_document_count(&self) -> usize {
+        self.state().documents.len()
+    }
+
+    fn close_uri(&self, state: &mut ClientState, uri: &str) {
+        if state.documents.remove(uri).is_some() {
+            state.closed(uri);
             self.notify(
                 "textDocument/didClose",
                 json!({ "textDocument": { "uri": uri } }),
             );
         }
-        state.published.remove(&uri);
-        state.pulled.remove(&uri);
+        state.published.remove(uri);
+        state.pulled.remove(uri);
+        state.file_status.remove(uri);
     }
 
     /// The server's current copy of a document, if open.

@@ -5,7 +5,7 @@
 //! await. Each change the server causes says whom it concerns (`Wake`), and
 //! `wakeups::SharedState` wakes them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -122,6 +122,9 @@ pub struct OpenDocument {
     pub changed_at: u64,
     /// When that change was written.
     pub written: Instant,
+    /// When a check or edit last synced it, changed or not: documents
+    /// unused for `documentIdleMinutes` are closed.
+    pub used: Instant,
 }
 
 /// Whom a change to the state concerns: the waits `wakeups` wakes for it.
@@ -173,6 +176,11 @@ pub struct ClientState {
     /// `received` count of the latest status notification per document
     /// (the profile's `status_method`, clangd's `fileStatus`).
     pub file_status: HashMap<String, u64>,
+    /// Documents closed whose clearing publish (the empty, unversioned one
+    /// servers send for a closed file) has not arrived yet. Should the
+    /// document be reopened first, that late clear must not count as the
+    /// answer for the new version.
+    pub clear_pending: HashSet<String>,
 }
 
 impl ClientState {
@@ -186,8 +194,26 @@ impl ClientState {
             .and_then(Value::as_i64)
             .and_then(|v| i32::try_from(v).ok());
         let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
+        if self.clear_pending.remove(uri) && version.is_none() && diagnostics.is_empty() {
+            // The server's clear for a didClose we sent, late: it says
+            // nothing of a document reopened since.
+            // Not reopened: a publish like any (its waiters, if any, wake).
+            if self.documents.contains_key(uri) {
+                return Wake::Nobody;
+            }
+            self.published.remove(uri);
+            return Wake::Document(uri.to_string());
+        }
         let arrived = Instant::now();
         self.last_publish = Some(arrived);
+        self.publishes += 1;
+        if diagnostics.is_empty() && !self.documents.contains_key(uri) {
+            // Nothing to say of a file that is not open (one just closed,
+            // or one a server checks unasked): keep no entry for it, or the
+            // map would grow with every file the server ever mentioned.
+            self.published.remove(uri);
+            return Wake::Document(uri.to_string());
+        }
         self.published.insert(
             uri.to_string(),
             Published {
@@ -197,7 +223,6 @@ impl ClientState {
                 diagnostics,
             },
         );
-        self.publishes += 1;
         Wake::Document(uri.to_string())
     }
 
@@ -305,8 +330,19 @@ impl ClientState {
             .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
     }
 
+    /// Notes that `uri` was closed: its server's clearing publish is due.
+    /// Bounded: a server that never clears would otherwise grow the set
+    /// (forgetting it costs only the protection against a late clear).
+    pub fn closed(&mut self, uri: &str) {
+        if self.clear_pending.len() >= 4096 {
+            self.clear_pending.clear();
+        }
+        self.clear_pending.insert(uri.to_string());
+    }
+
     /// Forgets documents and diagnostics (on shutdown).
     pub fn clear(&mut self) {
+        self.clear_pending.clear();
         self.documents.clear();
         self.published.clear();
         self.pulled.clear();
@@ -324,65 +360,4 @@ pub fn token_key(token: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn diagnostics_are_read_leniently() {
-        let list = LspDiagnostic::parse_list(Some(&json!([
-            {"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 5}}, "message": "m", "code": 2322, "extra": 1},
-            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": {"kind": "markdown", "value": "md"}, "code": "E1", "severity": 2},
-            {"message": "no range"},
-            "garbage"
-        ])));
-        assert_eq!(list.len(), 2);
-        assert_eq!(list[0].code.as_deref(), Some("2322"));
-        assert_eq!(list[0].severity, None);
-        assert_eq!(list[1].message, "md");
-    }
-
-    fn checks() -> WaitProfile {
-        WaitProfile {
-            check_progress: vec![super::super::profile::ProgressPattern::token("flycheck")],
-            ..WaitProfile::default()
-        }
-    }
-
-    #[test]
-    fn progress_begin_report_end() {
-        let profile = checks();
-        let mut state = ClientState::default();
-        state.on_progress(
-            &json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}),
-            10,
-            &profile,
-        );
-        assert!(state.busy_since(9, &profile));
-        assert!(!state.busy_since(10, &profile));
-        state.on_progress(
-            &json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}),
-            11,
-            &profile,
-        );
-        assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
-        state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12, &profile);
-        assert!(state.progress.is_empty());
-        assert_eq!(state.check_ended, 0, "indexing is not a check");
-    }
-
-    #[test]
-    fn an_ended_check_is_remembered_by_when_it_began() {
-        let profile = checks();
-        let mut state = ClientState::default();
-        let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
-        let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
-        state.on_progress(&begin, 20, &profile);
-        assert_eq!(state.check_ended, 0, "still running");
-        state.on_progress(&end, 25, &profile);
-        assert_eq!(state.check_ended, 20);
-        // An end for a token never begun changes nothing.
-        state.on_progress(&end, 30, &profile);
-        assert_eq!(state.check_ended, 20);
-    }
-}
+mod tests;

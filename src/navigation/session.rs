@@ -11,6 +11,7 @@ use tokio::time::Instant;
 
 use crate::engine::Engine;
 use crate::engine::lookup::LookupError;
+use crate::engine::pool::{Busy, Checkout};
 use crate::lsp::LspClient;
 use crate::lsp::position::{LineIndex, PositionEncoding};
 use crate::lsp::uri;
@@ -36,6 +37,8 @@ impl NavError {
 pub struct Session {
     pub engine: Arc<Engine>,
     pub client: LspClient,
+    /// Holds the instance: the pool does not stop it mid-request.
+    _busy: Busy,
     pub server: String,
     pub relative: String,
     pub uri: String,
@@ -63,7 +66,7 @@ pub async fn open(engine: &Arc<Engine>, path: &str, need: &Need<'_>) -> Result<S
     let mut missing: Vec<String> = Vec::new();
     for candidate in &files.candidates {
         let started = Instant::now();
-        let (client, cold) = match engine.start_candidate(candidate).await {
+        let Checkout { client, cold, busy } = match engine.start_candidate(candidate).await {
             Ok(found) => found,
             Err(unavailable) => {
                 missing.push(format!("{}: {}", candidate.server_id, unavailable.reason));
@@ -103,6 +106,7 @@ pub async fn open(engine: &Arc<Engine>, path: &str, need: &Need<'_>) -> Result<S
             text,
             encoding,
             client,
+            _busy: busy,
             deadline: started + budget,
         });
     }

@@ -189,6 +189,11 @@ pub fn status_rows(engine: &Engine) -> Vec<ServerStatus> {
             version: i.version.clone(),
             detail: i.detail.clone(),
             starts: i.starts,
+            rss_kb: i.rss_kb,
+            idle_ms: i.idle_ms,
+            in_flight: i.server_pid.map(|_| i.in_flight),
+            open_documents: i.server_pid.map(|_| i.open_documents),
+            stopped: i.stopped,
         })
         .collect();
     let root = engine.workspace.root();
@@ -216,6 +221,11 @@ pub fn status_rows(engine: &Engine) -> Vec<ServerStatus> {
             version: None,
             detail,
             starts: 0,
+            rss_kb: None,
+            idle_ms: None,
+            in_flight: None,
+            open_documents: None,
+            stopped: None,
         });
     }
     rows
@@ -225,6 +235,7 @@ fn state_name(state: ServerState) -> &'static str {
     match state {
         ServerState::Starting => "starting",
         ServerState::Active => "active",
+        ServerState::Stopped => "stopped",
         ServerState::Broken => "broken",
         ServerState::Disabled => "disabled",
         ServerState::Unavailable => "unavailable",

@@ -75,6 +75,22 @@ pub struct ServerStatus {
     /// How many times this instance was started (0 for never).
     #[serde(default)]
     pub starts: u32,
+    /// Resident memory of a live instance and the processes it spawned, KiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rss_kb: Option<u64>,
+    /// Milliseconds since a check last used a live instance (0 while one does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_ms: Option<u64>,
+    /// Checks and navigation requests using a live instance now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_flight: Option<u32>,
+    /// Documents a live instance has open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_documents: Option<usize>,
+    /// Why the pool last stopped this instance: `evicted` (for the cap) or
+    /// `idle`; it starts again on the next file it serves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<crate::engine::pool::StopReason>,
 }
 
 /// How one server's wait ended for one file (`squiggle/check`).

@@ -38,6 +38,9 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "otherFiles",
     "reportUnknown",
     "daemonIdleMinutes",
+    "maxInstancesPerServer",
+    "serverIdleMinutes",
+    "documentIdleMinutes",
     "trustedWorkspaces",
     "servers",
 ];
@@ -123,6 +126,11 @@ impl Reader<'_> {
                         self.non_negative(&path, value, "a non-negative integer (minutes)")?;
                     out.daemon_idle = Some(Duration::from_secs(minutes.saturating_mul(60)));
                 }
+                "maxInstancesPerServer" => {
+                    out.max_instances_per_server = Some(self.positive(&path, value)?)
+                }
+                "serverIdleMinutes" => out.server_idle = Some(self.minutes(&path, value)?),
+                "documentIdleMinutes" => out.document_idle = Some(self.minutes(&path, value)?),
                 "trustedWorkspaces" => out.trusted_workspaces = self.trusted(&path, value)?,
                 "servers" => {
                     let servers = self.table(&path, value, "a table of servers by id")?;

@@ -37,6 +37,22 @@ impl Reader<'_> {
         }
     }
 
+    /// A count of at least one (`maxInstancesPerServer`: zero would refuse
+    /// every server).
+    pub(super) fn positive(&self, path: &str, value: &Value) -> Result<usize, ConfigError> {
+        match value {
+            Value::Integer(n) if *n >= 1 => Ok(usize::try_from(*n).unwrap_or(usize::MAX)),
+            _ => Err(self.expected(path, "a positive integer", value)),
+        }
+    }
+
+    /// Whole minutes, zero meaning never.
+    pub(super) fn minutes(&self, path: &str, value: &Value) -> Result<Duration, ConfigError> {
+        let expected = "a non-negative integer (minutes; 0 for never)";
+        let minutes = self.non_negative(path, value, expected)?;
+        Ok(Duration::from_secs(minutes.saturating_mul(60)))
+    }
+
     pub(super) fn count(&self, path: &str, value: &Value) -> Result<usize, ConfigError> {
         let n = self.non_negative(path, value, "a non-negative integer")?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))

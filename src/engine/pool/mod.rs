@@ -1,0 +1,322 @@
+//! Server instances, started lazily: one per (server id, project root), on
+//! the first file that needs it. Concurrent first touches share one start
+//! (the instance's start lock is held across it). A server that dies is
+//! restarted once; after a second failure it is `broken` for the session and
+//! never respawned in a loop. Shutdown stops every instance.
+//!
+//! The pool also bounds what a long session costs (`lifecycle`): at most
+//! `maxInstancesPerServer` live instances of one server, the least recently
+//! used idle one stopped to make room; instances unused for
+//! `serverIdleMinutes` stopped; documents untouched for
+//! `documentIdleMinutes` closed. A check holds its instance through a
+//! [`Checkout`], and an instance with a checkout alive is never stopped.
+//! A stopped instance starts again on the next file it serves — a cold
+//! start, not a crash: it does not spend the restart budget.
+
+mod lifecycle;
+mod status;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Mutex as AsyncMutex;
+
+use super::servers::ResolvedServer;
+use crate::config::Config;
+use crate::lsp::{ClientConfig, LspClient, Spawn};
+use crate::mutex::lock;
+use crate::registry::detect::find_command;
+pub use lifecycle::Busy;
+pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
+
+/// How many instances may live, and for how long unused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Live instances per server id (at least 1).
+    pub max_per_server: usize,
+    /// An instance unused this long is stopped; zero never.
+    pub server_idle: Duration,
+    /// A document untouched this long is closed; zero never.
+    pub document_idle: Duration,
+}
+
+impl Limits {
+    pub fn from_config(config: &Config) -> Limits {
+        Limits {
+            max_per_server: config.max_instances_per_server.max(1),
+            server_idle: config.server_idle,
+            document_idle: config.document_idle,
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::from_config(&Config::default())
+    }
+}
+
+/// Why no client could be had.
+#[derive(Debug, Clone)]
+pub struct Unavailable {
+    pub state: ServerState,
+    pub reason: String,
+}
+
+/// A client held for one check or navigation request. While it lives, the
+/// pool never stops its instance (not for the cap, not for idleness).
+pub struct Checkout {
+    pub client: LspClient,
+    /// This checkout started (or restarted) the server.
+    pub cold: bool,
+    pub busy: Busy,
+}
+
+/// (server id, project root): one instance each.
+type InstanceKey = (String, PathBuf);
+
+/// One (server, root) the pool has tried. Kept after a stop (its state and
+/// counts are status), so the table holds one small entry per project root
+/// ever served, never per file.
+struct Instance {
+    /// Held across a start, so that concurrent first touches share it.
+    start_lock: Arc<AsyncMutex<()>>,
+    client: Option<LspClient>,
+    starting: bool,
+    /// Checkouts alive now.
+    in_flight: u32,
+    last_used: Instant,
+    starts: u32,
+    /// Starts since the pool last stopped it on purpose: a crash budget that
+    /// an eviction or an idle stop gives back.
+    budget: u32,
+    broken: Option<String>,
+    status: ServerState,
+    version: Option<String>,
+    detail: Option<String>,
+    stopped: Option<StopReason>,
+}
+
+impl Instance {
+    fn new() -> Instance {
+        Instance {
+            start_lock: Arc::default(),
+            client: None,
+            starting: false,
+            in_flight: 0,
+            last_used: Instant::now(),
+            starts: 0,
+            budget: 0,
+            broken: None,
+            status: ServerState::Starting,
+            version: None,
+            detail: None,
+            stopped: None,
+        }
+    }
+
+    fn alive(&self) -> Option<&LspClient> {
+        self.client.as_ref().filter(|c| c.is_alive())
+    }
+
+    /// Running or starting: what the cap counts.
+    fn live(&self) -> bool {
+        self.starting || self.alive().is_some()
+    }
+}
+
+#[derive(Default)]
+struct Table {
+    instances: HashMap<InstanceKey, Instance>,
+    /// Stopped clients whose shutdown is still running (killed at once by
+    /// `kill_all`).
+    retiring: Vec<LspClient>,
+    counters: PoolSummary,
+    /// `shutdown` ran: nothing starts any more and the reaper ends.
+    closed: bool,
+}
+
+#[derive(Default)]
+pub struct Pool {
+    shared: Arc<lifecycle::Shared>,
+}
+
+impl Pool {
+    pub fn new(limits: Limits) -> Pool {
+        Pool {
+            shared: Arc::new(lifecycle::Shared::new(limits)),
+        }
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.shared.limits
+    }
+
+    /// The running client for `server` at `root`, starting it if needed,
+    /// held until the returned checkout is dropped.
+    pub async fn checkout(
+        &self,
+        server: &ResolvedServer,
+        root: &Path,
+        workspace_root: &Path,
+        start_timeout: Duration,
+    ) -> Result<Checkout, Unavailable> {
+        if let Some(reason) = &server.untrusted {
+            return Err(Unavailable {
+                state: ServerState::Untrusted,
+                reason: reason.clone(),
+            });
+        }
+        let key = (server.spec.id.clone(), root.to_path_buf());
+        let (busy, start_lock) = match self.shared.enter(&key) {
+            Ok(checkout) => return Ok(checkout),
+            Err(waiting) => waiting,
+        };
+        let _starting = start_lock.lock().await;
+        if let Some(client) = self.shared.reuse(&key)? {
+            return Ok(Checkout {
+                client,
+                cold: false,
+                busy,
+            });
+        }
+        let spawn = spawn_for(server, root, workspace_root)?;
+        let client = self.start(server, &key, spawn, start_timeout).await?;
+        Ok(Checkout {
+            client,
+            cold: true,
+            busy,
+        })
+    }
+
+    /// Starts the instance `key` (room made, state recorded); on failure
+    /// the second failure in a row marks it broken.
+    async fn start(
+        &self,
+        server: &ResolvedServer,
+        key: &InstanceKey,
+        spawn: Spawn,
+        start_timeout: Duration,
+    ) -> Result<LspClient, Unavailable> {
+        let mut starting = self.shared.begin_start(key)?;
+        let mut config = ClientConfig::new(server.spec.id.clone(), spawn, key.1.clone());
+        config.initialization_options = server.spec.initialization_options.clone();
+        config.settings = server.spec.settings.clone();
+        config.wait = server.spec.wait.clone();
+        let started = Instant::now();
+        match LspClient::start(config, start_timeout).await {
+            Ok(client) => {
+                tracing::debug!(server = %key.0, root = %key.1.display(), ms = started.elapsed().as_millis() as u64, "server started");
+                starting.succeeded(client.clone());
+                self.shared.ensure_reaper();
+                Ok(client)
+            }
+            Err(e) => {
+                let reason = e.to_string();
+                tracing::debug!(server = %key.0, "start failed: {reason}");
+                Err(starting.failed(reason))
+            }
+        }
+    }
+
+    /// Every instance this pool has tried, with its live state, memory and
+    /// idle time.
+    pub fn statuses(&self) -> Vec<InstanceStatus> {
+        self.shared.statuses()
+    }
+
+    /// The pool as a whole: live instances, the cap and its over-cap
+    /// moments, stops by reason.
+    pub fn summary(&self) -> PoolSummary {
+        self.shared.summary()
+    }
+
+    /// A receiver that changes whenever an instance starts or stops, or a
+    /// check releases one (tests wait on it instead of sleeping).
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.changes.subscribe()
+    }
+
+    /// Waits until every instance the pool stopped on its own (evicted,
+    /// idle) has exited.
+    pub async fn wait_stops(&self) {
+        self.shared.join_stops().await;
+    }
+
+    /// Running clients (for "other files" and navigation).
+    pub fn clients(&self) -> Vec<LspClient> {
+        let table = lock(&self.shared.table);
+        table
+            .instances
+            .values()
+            .filter_map(|i| i.alive().cloned())
+            .collect()
+    }
+
+    /// Kills every running server's process group now, without the
+    /// shutdown handshake (squiggle itself is being terminated).
+    pub fn kill_all(&self) {
+        let table = lock(&self.shared.table);
+        let running = table.instances.values().filter_map(|i| i.client.as_ref());
+        for client in running.chain(&table.retiring) {
+            client.kill();
+        }
+    }
+
+    /// Stops every server: shutdown → exit → kill, all at once; then waits
+    /// for the stops the pool began itself.
+    pub async fn shutdown(&self) {
+        let clients: Vec<LspClient> = {
+            let mut table = lock(&self.shared.table);
+            table.closed = true;
+            let clients = table
+                .instances
+                .values_mut()
+                .filter_map(|i| i.client.take())
+                .collect();
+            table.instances.clear();
+            clients
+        };
+        self.shared.wake.notify_one();
+        let mut tasks = tokio::task::JoinSet::new();
+        for client in clients {
+            tasks.spawn(async move { client.shutdown().await });
+        }
+        while tasks.join_next().await.is_some() {}
+        self.shared.join_stops().await;
+    }
+}
+
+/// How to run `server` for `root`, or why it cannot run.
+fn spawn_for(
+    server: &ResolvedServer,
+    root: &Path,
+    workspace_root: &Path,
+) -> Result<Spawn, Unavailable> {
+    let path_var = std::env::var_os("PATH");
+    let Some((program, candidate)) =
+        find_command(&server.spec, root, workspace_root, path_var.as_deref())
+    else {
+        let program = server
+            .spec
+            .commands
+            .first()
+            .map_or(server.spec.id.as_str(), |c| c.program.as_str());
+        let reason = format!(
+            "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
+            server.spec.install_hint
+        );
+        return Err(Unavailable {
+            state: ServerState::Unavailable,
+            reason,
+        });
+    };
+    Ok(Spawn {
+        program,
+        args: candidate.args.clone(),
+        env: server.env.clone(),
+        cwd: root.to_path_buf(),
+    })
+}
