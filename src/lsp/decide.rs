@@ -250,6 +250,9 @@ pub(crate) struct OtherView {
     pub republished: bool,
     /// The server reported a status for the file after the change.
     pub status_since: bool,
+    /// When the file's latest status, idle, arrived, if work on it began
+    /// after the change.
+    pub idle_after_work: Option<Instant>,
     /// When the server last published anything (any file), if ever.
     pub last_publish: Option<Instant>,
     pub busy: bool,
@@ -292,6 +295,11 @@ pub(crate) fn decide_other(
             if view.republished || !view.status_since {
                 rules.push(Rule {
                     at: now,
+                    then: latest,
+                });
+            } else if let Some(idle) = view.idle_after_work {
+                rules.push(Rule {
+                    at: idle + profile.others_quiet,
                     then: latest,
                 });
             }

@@ -165,10 +165,15 @@ impl LspClient {
             let (view, latest) = {
                 let state = self.state();
                 let published = state.published.get(&doc.uri);
+                let status = state.file_status.get(&doc.uri);
                 let view = OtherView {
                     edited_done,
                     republished: published.is_some_and(|p| p.seq > since),
-                    status_since: state.file_status.get(&doc.uri).is_some_and(|s| *s > since),
+                    status_since: status.is_some_and(|s| s.seq > since),
+                    idle_after_work: status
+                        .filter(|s| s.idle && s.worked > since)
+                        .and_then(|s| s.at)
+                        .map(Instant::from_std),
                     last_publish: state.last_publish.map(Instant::from_std),
                     busy: state.busy_since(since, profile),
                     dead: self.inner.is_dead(),

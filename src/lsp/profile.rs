@@ -54,8 +54,12 @@ pub enum OthersDone {
     /// The server reports each file it rebuilds through a status
     /// notification (`status_method`), and republishes each one it rebuilt:
     /// a file is current once it has been republished after the change, or
-    /// once the edited file's answer is in and the server never queued it
-    /// (clangd's `textDocument/clangd.fileStatus`).
+    /// once the edited file's answer is in and the server never queued it,
+    /// or once its work began after the change and it has been idle
+    /// (`status_idle`) with no further status for `others_quiet` — the
+    /// server looked again and had nothing new to publish (clangd's
+    /// `textDocument/clangd.fileStatus`; a header open as a file of its own
+    /// is re-read but not rebuilt).
     RebuildStatus,
 }
 
@@ -98,6 +102,10 @@ pub struct WaitProfile {
     /// The server's per-file status notification, for
     /// [`OthersDone::RebuildStatus`].
     pub status_method: Option<String>,
+    /// The status text of a file with nothing to do, and of one waiting its
+    /// turn; any other status means work began (`RebuildStatus`).
+    pub status_idle: Option<String>,
+    pub status_queued: Option<String>,
     /// The edited file's answer marks the end of the server's work only when
     /// it answers a change, not an open (gopls answers an open at once, and
     /// publishes the files that import it a pass later): a file the server
@@ -121,6 +129,8 @@ impl Default for WaitProfile {
             others_done: OthersDone::Quiet,
             others_quiet: Duration::from_millis(150),
             status_method: None,
+            status_idle: None,
+            status_queued: None,
             open_then_change: false,
         }
     }

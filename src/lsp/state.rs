@@ -132,7 +132,7 @@ pub struct OpenDocument {
 pub(crate) enum Wake {
     /// No wait looks at what changed.
     Nobody,
-    /// The waits on this document (a publish for its URI).
+    /// The waits on this document (a publish or a status for its URI).
     Document(String),
     /// Every wait: progress, a registration, a refresh.
     Everyone,
@@ -175,12 +175,25 @@ pub struct ClientState {
     pub last_publish: Option<Instant>,
     /// `received` count of the latest status notification per document
     /// (the profile's `status_method`, clangd's `fileStatus`).
-    pub file_status: HashMap<String, u64>,
+    pub file_status: HashMap<String, FileStatus>,
     /// Documents closed whose clearing publish (the empty, unversioned one
     /// servers send for a closed file) has not arrived yet. Should the
     /// document be reopened first, that late clear must not count as the
     /// answer for the new version.
     pub clear_pending: HashSet<String>,
+}
+
+/// The latest status notification for one document.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FileStatus {
+    /// `received` count of the latest status.
+    pub seq: u64,
+    /// The latest status says the file has nothing to do.
+    pub idle: bool,
+    /// When the latest status arrived.
+    pub at: Option<std::time::Instant>,
+    /// `received` count of the latest status saying work was under way.
+    pub worked: u64,
 }
 
 impl ClientState {
@@ -227,12 +240,28 @@ impl ClientState {
     }
 
     /// Notes a per-file status notification (`status_method` of the profile).
-    /// No wait is woken for it: it is read when a publish wakes the wait.
-    pub(crate) fn on_file_status(&mut self, params: &Value, seq: u64) -> Wake {
-        if let Some(uri) = params.get("uri").and_then(Value::as_str) {
-            self.file_status.insert(uri.to_string(), seq);
+    /// A file's status decides its wait like a publish does: it wakes the
+    /// document's waits.
+    pub(crate) fn on_file_status(
+        &mut self,
+        params: &Value,
+        seq: u64,
+        profile: &WaitProfile,
+    ) -> Wake {
+        let Some(uri) = params.get("uri").and_then(Value::as_str) else {
+            return Wake::Nobody;
+        };
+        let text = params.get("state").and_then(Value::as_str).unwrap_or("");
+        let idle = profile.status_idle.as_deref() == Some(text);
+        let queued = profile.status_queued.as_deref() == Some(text);
+        let status = self.file_status.entry(uri.to_string()).or_default();
+        status.seq = seq;
+        status.idle = idle;
+        status.at = Some(std::time::Instant::now());
+        if !idle && !queued {
+            status.worked = seq;
         }
-        Wake::Nobody
+        Wake::Document(uri.to_string())
     }
 
     /// Applies `$/progress`; every wait looks again, whatever it said.

@@ -94,7 +94,8 @@ impl Signals {
         bump(&self.control);
     }
 
-    /// A publish for `uri` was stored.
+    /// A publish (or a status, for servers that report one per file) for
+    /// `uri` was stored.
     fn published(&self, uri: &str) {
         bump(&self.any);
         let mut documents = lock(&self.documents);

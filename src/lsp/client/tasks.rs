@@ -83,8 +83,9 @@ impl Inner {
             }
             method if self.config.wait.status_method.as_deref() == Some(method) => {
                 let seq = self.received.load(Ordering::Acquire);
+                let profile = &self.config.wait;
                 self.state
-                    .change(|state| state.on_file_status(&params, seq));
+                    .change(|state| state.on_file_status(&params, seq, profile));
             }
             "window/logMessage" | "window/showMessage" => {
                 let text = params

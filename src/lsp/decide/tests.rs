@@ -324,3 +324,37 @@ fn another_file_by_its_rebuild_status_clangd() {
         Decision::Done(Outcome::TimedOut, Answer::Unknown)
     );
 }
+
+#[test]
+fn another_file_looked_at_again_and_left_idle_clangd_header() {
+    let t0 = Instant::now();
+    let p = others(OthersDone::RebuildStatus);
+    // Queued, re-read ("parsing includes"), idle at 60 ms, no republish:
+    // current once no status came for `others_quiet` after the idle one
+    // (clangd's rebuild of an includer can follow its re-read after up to
+    // its 500 ms debounce, so clangd's window is longer than that).
+    let idle = OtherView {
+        edited_done: true,
+        status_since: true,
+        idle_after_work: Some(t0 + ms(60)),
+        ..OtherView::default()
+    };
+    assert_eq!(
+        decide_other(&idle, &p, t0, t0 + ms(3000), t0 + ms(100)),
+        at(t0, 360)
+    );
+    assert_eq!(
+        decide_other(&idle, &p, t0, t0 + ms(3000), t0 + ms(360)),
+        Decision::Done(Outcome::Settled, Answer::Latest)
+    );
+    // Idle only between queueing and the rebuild (no work since the
+    // change): still waiting for the republish.
+    let between = OtherView {
+        idle_after_work: None,
+        ..idle
+    };
+    assert_eq!(
+        decide_other(&between, &p, t0, t0 + ms(3000), t0 + ms(400)),
+        at(t0, 3000)
+    );
+}

@@ -18,6 +18,14 @@ pub fn servers() -> Vec<ServerSpec> {
         wait: WaitProfile {
             others_done: OthersDone::RebuildStatus,
             status_method: Some("textDocument/clangd.fileStatus".to_string()),
+            status_idle: Some("idle".to_string()),
+            status_queued: Some("file is queued".to_string()),
+            // A header open as a file of its own is re-read after an
+            // include changes but not rebuilt: queued, "parsing includes",
+            // idle, no publish. An includer's rebuild can follow its re-read
+            // after clangd's adaptive debounce (at most 500 ms), idle in
+            // between: 1 s of no status after the idle one (docs/servers.md).
+            others_quiet: std::time::Duration::from_millis(1000),
             ..settle(0)
         },
         ..spec(
