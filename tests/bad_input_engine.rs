@@ -4,18 +4,19 @@
 //! outside the workspace.
 
 mod fault_support;
+mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use squiggle::config::{Config, ServerOverride};
+use squiggle::config::Config;
 use squiggle::diagnostic::{Diagnostic, Outcome};
 use squiggle::engine::Engine;
 use squiggle::engine::tools::ToolResult;
 use squiggle::workspace::Workspace;
+use support::fake_server::FakeServer;
 
 /// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
 struct Setup {
@@ -39,20 +40,9 @@ impl Setup {
 
     fn engine(&self, script: Value) -> Arc<Engine> {
         let mut config = Config::default();
-        config.servers.insert(
-            "fake".into(),
-            ServerOverride {
-                command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").to_string()),
-                extensions: Some(vec![".fk".into()]),
-                language_id: Some("fake".into()),
-                env: Some(BTreeMap::from([(
-                    "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
-                    script.to_string(),
-                )])),
-                settle_ms: Some(0),
-                ..Default::default()
-            },
-        );
+        config
+            .servers
+            .insert("fake".into(), FakeServer::new(script).to_override());
         let workspace = Workspace::discover(Some(&self.root), &self.root)
             .unwrap_or_else(|e| panic!("workspace: {e}"));
         Arc::new(Engine::with(workspace, config))

@@ -6,6 +6,7 @@
 
 mod fault_support;
 mod service;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};

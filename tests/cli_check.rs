@@ -4,7 +4,9 @@
 //! markers in the file text (`@error(message)`, see docs/fake-server.md), so
 //! the text a test writes, stages or commits decides what the check finds.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -22,12 +24,8 @@ env = { SQUIGGLE_FAKE_SCRIPT_JSON = "{\"diagnosticMode\":\"pull\"}" }
 enabled = false
 "#;
 
-/// A temporary workspace (`ws/`) with an empty user configuration beside it.
-struct Ws {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    xdg: PathBuf,
-}
+// A temporary workspace (`ws/`) with an empty user configuration beside it.
+use support::scratch::Scratch as Ws;
 
 /// One run of the binary.
 struct Run {
@@ -50,32 +48,10 @@ impl Ws {
 
     /// A workspace whose `.squiggle.toml` is the fake server plus `extra`.
     fn with_config(extra: &str) -> Ws {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let root = outer.join("ws");
-        let xdg = outer.join("xdg");
-        for dir in [&root, &xdg] {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        let ws = Ws {
-            _tmp: tmp,
-            root,
-            xdg,
-        };
+        let ws = Ws::bare();
         let config = FAKE_CONFIG.replace("@FAKE_COMMAND@", env!("CARGO_BIN_EXE_squiggle-fake-lsp"));
         ws.write(".squiggle.toml", &format!("{config}{extra}"));
         ws
-    }
-
-    fn write(&self, relative: &str, text: &str) {
-        let path = self.root.join(relative);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {relative}: {e}"));
     }
 
     fn git(&self, args: &[&str]) {
@@ -116,7 +92,7 @@ impl Ws {
             .arg("--trust-workspace")
             .args(args)
             .current_dir(dir)
-            .env("XDG_CONFIG_HOME", &self.xdg)
+            .env("XDG_CONFIG_HOME", &self.config_home)
             .env("SQUIGGLE_NO_DAEMON", "1")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -500,7 +476,7 @@ fn check_runs_through_the_warm_daemon_and_reports_the_same() {
         Command::new(env!("CARGO_BIN_EXE_squiggle"))
             .args(args)
             .current_dir(&ws.root)
-            .env("XDG_CONFIG_HOME", &ws.xdg)
+            .env("XDG_CONFIG_HOME", &ws.config_home)
             .env("XDG_RUNTIME_DIR", &runtime)
             .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
             .env_remove("SQUIGGLE_NO_DAEMON")

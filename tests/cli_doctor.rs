@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
+use support::fake_server::FakeServer;
 
 struct Run {
     code: i32,
@@ -24,11 +25,7 @@ fn doctor(script: Value, args: &[&str]) -> Run {
     let config_home = dir.path().join("config");
     std::fs::create_dir_all(&workspace).unwrap_or_else(|e| panic!("mkdir: {e}"));
     std::fs::create_dir_all(&config_home).unwrap_or_else(|e| panic!("mkdir: {e}"));
-    let toml = format!(
-        "[lsp.servers.fake]\ncommand = {command}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script} }}\n",
-        command = toml_string(env!("CARGO_BIN_EXE_squiggle-fake-lsp")),
-        script = toml_string(&script.to_string()),
-    );
+    let toml = FakeServer::new(script).default_settle().toml("fake");
     std::fs::write(workspace.join(".squiggle.toml"), toml)
         .unwrap_or_else(|e| panic!("write config: {e}"));
     run_in(&workspace, &config_home, args)
@@ -48,11 +45,6 @@ fn run_in(workspace: &Path, config_home: &Path, args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
-}
-
-fn toml_string(s: &str) -> String {
-    // A JSON string is a valid TOML basic string for the text used here.
-    json!(s).to_string()
 }
 
 /// The one report in a `--json` run.

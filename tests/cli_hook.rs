@@ -2,42 +2,27 @@
 //! against a workspace whose `.fk` files are served by the scripted fake
 //! server (`squiggle-fake-lsp`, pull mode, diagnostics from `@error(...)`).
 
+mod support;
+
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
+use support::fake_server::FakeServer;
 
-struct Workspace {
-    _tmp: tempfile::TempDir,
-    outer: PathBuf,
-    root: PathBuf,
-}
+use support::scratch::Scratch as Workspace;
 
 impl Workspace {
     /// `ws/` (a git root, with `.squiggle.toml` naming the fake) plus a user
-    /// config under `xdg/` that trusts it.
+    /// config under `config/` that trusts it.
     fn new() -> Workspace {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let root = outer.join("ws");
-        std::fs::create_dir_all(root.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        let ws = Workspace {
-            _tmp: tmp,
-            outer,
-            root,
-        };
+        let ws = Workspace::bare();
+        std::fs::create_dir_all(ws.root.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
         ws.write(
             ".squiggle.toml",
-            &format!(
-                "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",
-                env!("CARGO_BIN_EXE_squiggle-fake-lsp")
-            ),
+            &FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake"),
         );
-        let user = ws.outer.join("xdg/squiggle/config.toml");
+        let user = ws.config_home.join("squiggle/config.toml");
         std::fs::create_dir_all(user.parent().unwrap_or(&ws.outer))
             .unwrap_or_else(|e| panic!("mkdir: {e}"));
         std::fs::write(
@@ -46,12 +31,6 @@ impl Workspace {
         )
         .unwrap_or_else(|e| panic!("write user config: {e}"));
         ws
-    }
-
-    fn write(&self, name: &str, content: &str) -> PathBuf {
-        let path = self.root.join(name);
-        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {name}: {e}"));
-        path
     }
 
     fn path(&self, name: &str) -> String {
@@ -69,7 +48,7 @@ impl Workspace {
             .arg("hook")
             .args(args)
             .current_dir(&self.root)
-            .env("XDG_CONFIG_HOME", self.outer.join("xdg"))
+            .env("XDG_CONFIG_HOME", &self.config_home)
             .env("HOME", &self.outer)
             .envs(env.iter().copied())
             .env_remove("RUST_LOG")
@@ -91,8 +70,7 @@ impl Workspace {
     /// Runs `squiggle hook` through the workspace's daemon, in a private
     /// runtime dir (started by the first such hook; see `daemon`).
     fn hook_daemon(&self, args: &[&str], stdin: &str) -> Output {
-        let runtime = self.runtime_dir();
-        let runtime = runtime.display().to_string();
+        let runtime = self.runtime_dir.display().to_string();
         let env = [
             ("XDG_RUNTIME_DIR", runtime.as_str()),
             ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
@@ -107,16 +85,10 @@ impl Workspace {
             .args(args)
             .arg("--root")
             .arg(&self.root)
-            .env("XDG_RUNTIME_DIR", self.runtime_dir())
-            .env("XDG_CONFIG_HOME", self.outer.join("xdg"))
+            .env("XDG_RUNTIME_DIR", &self.runtime_dir)
+            .env("XDG_CONFIG_HOME", &self.config_home)
             .output()
             .unwrap_or_else(|e| panic!("squiggle daemon {args:?}: {e}"))
-    }
-
-    fn runtime_dir(&self) -> PathBuf {
-        let runtime = self.outer.join("run");
-        std::fs::create_dir_all(&runtime).unwrap_or_else(|e| panic!("{e}"));
-        runtime
     }
 
     fn claude(&self, tool: &str, tool_input: Value) -> Value {

@@ -1,7 +1,11 @@
 //! `squiggle status`: every server with its install state, a running
 //! daemon's live instances, and no panic when stdout is closed early.
 
+mod support;
+
+use serde_json::json;
 use std::process::{Command, Stdio};
+use support::fake_server::FakeServer;
 
 fn squiggle() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_squiggle"));
@@ -36,10 +40,7 @@ fn status_lists_servers_with_install_hints_and_a_daemons_live_instances() {
     for d in [&ws, &run, &xdg] {
         std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
     }
-    let config = format!(
-        "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",
-        env!("CARGO_BIN_EXE_squiggle-fake-lsp")
-    );
+    let config = FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake");
     std::fs::write(ws.join(".squiggle.toml"), config).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(ws.join("a.fk"), "fine\n").unwrap_or_else(|e| panic!("{e}"));
     let run_cmd = |args: &[&str]| {

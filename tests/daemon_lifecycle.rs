@@ -4,6 +4,7 @@
 //! (the client must fail fast so callers fall back to in-process checks).
 
 mod service;
+mod support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;

@@ -12,54 +12,35 @@
 //! alone: a leaked task, pipe or child shows up as a difference.
 
 mod fault_support;
+mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
 use fault_support::{descendants_in, open_fds, poll_until_async};
-use serde_json::{Value, json};
-use squiggle::config::{Config, ServerOverride};
-use squiggle::diagnostic::Outcome;
+use serde_json::Value;
+use squiggle::config::Config;
 use squiggle::engine::{Engine, InstanceStatus, ServerState};
 use squiggle::workspace::Workspace;
+use support::fake_server::FakeServer;
 use tokio::time::Instant;
 
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-const DIAGNOSTIC_TIMEOUT: Duration = Duration::from_millis(500);
-const FIRST_TOUCH_TIMEOUT: Duration = Duration::from_millis(1500);
+const DIAGNOSTIC_TIMEOUT: Duration = Duration::from_millis(DIAGNOSTIC_TIMEOUT_MS);
+const FIRST_TOUCH_TIMEOUT: Duration = Duration::from_millis(FIRST_TOUCH_TIMEOUT_MS);
 /// What a call may take beyond its deadline (scheduling, process start).
 const SLACK: Duration = Duration::from_millis(1500);
 /// Shutdown: the 2 s grace for `shutdown`, then exit and kill.
 const SHUTDOWN_BOUND: Duration = Duration::from_secs(6);
 
-/// What a fault must leave behind after three edits.
-struct Expect {
-    state: ServerState,
-    starts: u32,
-    /// The outcome of the first edit's check, when it is certain.
-    first: Option<Outcome>,
-}
-
-fn fake(script: Value) -> ServerOverride {
-    ServerOverride {
-        command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").to_string()),
-        extensions: Some(vec![".fk".into()]),
-        language_id: Some("fake".into()),
-        env: Some(BTreeMap::from([(
-            "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
-            script.to_string(),
-        )])),
-        settle_ms: Some(0),
-        ..Default::default()
-    }
-}
-
 fn engine(root: &Path, script: Value) -> Arc<Engine> {
     let mut config = Config::default();
-    config.servers.insert("fake".into(), fake(script));
+    config
+        .servers
+        .insert("fake".into(), FakeServer::new(script).to_override());
     config.diagnostic_timeout = DIAGNOSTIC_TIMEOUT;
     config.first_touch_timeout = FIRST_TOUCH_TIMEOUT;
     let workspace =
@@ -73,9 +54,10 @@ fn status(engine: &Engine) -> InstanceStatus {
     statuses[0].clone()
 }
 
-/// Three edits against a server with `script`, then shutdown, checking every
-/// promise of the module doc.
-fn run(name: &str, script: Value, expect: Expect) {
+/// Three edits against a server with the fault's script, then shutdown,
+/// checking every promise of the module doc.
+fn run(fault: Fault) {
+    let name = fault.name;
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     warm_up();
     let fds_before = open_fds(None);
@@ -83,7 +65,7 @@ fn run(name: &str, script: Value, expect: Expect) {
         .enable_all()
         .build()
         .unwrap_or_else(|e| panic!("runtime: {e}"));
-    runtime.block_on(edits_then_shutdown(name, script, expect));
+    runtime.block_on(edits_then_shutdown(&fault));
     drop(runtime);
     let settled =
         fault_support::poll_until(Duration::from_secs(5), || open_fds(None) <= fds_before);
@@ -116,7 +98,8 @@ fn warm_up() {
     });
 }
 
-async fn edits_then_shutdown(name: &str, script: Value, expect: Expect) {
+async fn edits_then_shutdown(fault: &Fault) {
+    let name = fault.name;
     let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     let root: PathBuf = tmp
         .path()
@@ -124,7 +107,7 @@ async fn edits_then_shutdown(name: &str, script: Value, expect: Expect) {
         .unwrap_or_else(|e| panic!("canonicalize: {e}"));
     let path = root.join("a.fk");
     std::fs::write(&path, "v0 @error(e)\n").unwrap_or_else(|e| panic!("write: {e}"));
-    let engine = engine(&root, script);
+    let engine = engine(&root, fault.script.clone());
 
     for i in 0..3 {
         let started = Instant::now();
@@ -156,14 +139,14 @@ async fn edits_then_shutdown(name: &str, script: Value, expect: Expect) {
             "{name}: edit {i} took {elapsed:?} (bound {bound:?})"
         );
         if i == 0
-            && let Some(first) = expect.first
+            && let Some(first) = fault.first
         {
             let outcomes = &result.outcomes["a.fk"];
             assert_eq!(outcomes[0].outcome, first, "{name}: {outcomes:?}");
         }
         // A server that dies after answering must be seen dead before the
         // next edit, or the next edit would not be the restart.
-        if expect.state == ServerState::Broken {
+        if fault.broken {
             let gone =
                 poll_until_async(Duration::from_secs(5), || engine.pool.clients().is_empty()).await;
             assert!(
@@ -173,9 +156,14 @@ async fn edits_then_shutdown(name: &str, script: Value, expect: Expect) {
         }
     }
     let s = status(&engine);
+    let state = if fault.broken {
+        ServerState::Broken
+    } else {
+        ServerState::Active
+    };
     assert_eq!(
-        (s.status, s.starts),
-        (expect.state, expect.starts),
+        (s.status, u64::from(s.starts)),
+        (state, fault.starts()),
         "{name}: {s:?}"
     );
 
@@ -195,143 +183,92 @@ async fn edits_then_shutdown(name: &str, script: Value, expect: Expect) {
     );
 }
 
-fn broken() -> Expect {
-    Expect {
-        state: ServerState::Broken,
-        starts: 2,
-        first: Some(Outcome::Unavailable),
-    }
-}
-
-fn active(first: Outcome) -> Expect {
-    Expect {
-        state: ServerState::Active,
-        starts: 1,
-        first: Some(first),
-    }
-}
-
 #[test]
 fn crash_before_initialize_answers() {
-    let script = json!({"fault": {"kind": "crashOnInitialize"}});
-    run("crashOnInitialize", script, broken());
+    run(fault("crashOnInitialize"));
 }
 
 #[test]
 fn crash_mid_request() {
-    let script = json!({"diagnosticMode": "pull",
-        "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}});
-    let expect = Expect {
-        first: Some(Outcome::ServerDead),
-        ..broken()
-    };
-    run("crashOnRequest", script, expect);
+    run(fault("crashOnRequest"));
 }
 
 #[test]
 fn crash_right_after_publishing() {
-    let script = json!({"fault": {"kind": "crashAfterPublish"}});
-    let expect = Expect {
-        first: None, // settled or server_dead: the crash races the wait's end
-        ..broken()
-    };
-    run("crashAfterPublish", script, expect);
+    run(fault("crashAfterPublish"));
 }
 
 #[test]
 fn hang_forever() {
-    let script = json!({"fault": {"kind": "hang"}});
-    run("hang", script, active(Outcome::TimedOut));
+    run(fault("hang"));
 }
 
 #[test]
 fn hang_before_initialize_answers() {
-    let script = json!({"fault": {"kind": "hangOnInitialize"}});
-    run("hangOnInitialize", script, broken());
+    run(fault("hangOnInitialize"));
 }
 
 #[test]
 fn answers_but_never_publishes() {
-    let script = json!({"fault": {"kind": "neverPublish"}});
-    run("neverPublish", script, active(Outcome::TimedOut));
+    run(fault("neverPublish"));
 }
 
 #[test]
 fn publishes_in_an_endless_loop() {
-    let script = json!({"fault": {"kind": "publishLoop", "intervalMs": 2}});
-    run("publishLoop", script, active(Outcome::Settled));
+    run(fault("publishLoop"));
 }
 
 #[test]
 fn floods_stderr() {
-    let script = json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}});
-    run("stderrFlood", script, active(Outcome::Settled));
+    run(fault("stderrFlood"));
 }
 
 #[test]
 fn garbage_frames() {
-    let script = json!({"fault": {"kind": "garbageFrames"}});
-    run("garbageFrames", script, active(Outcome::Settled));
+    run(fault("garbageFrames"));
 }
 
 #[test]
 fn junk_header_lines() {
-    let script = json!({"fault": {"kind": "junkHeaderLines"}});
-    run("junkHeaderLines", script, active(Outcome::Settled));
+    run(fault("junkHeaderLines"));
 }
 
 #[test]
 fn partial_frame_then_exit() {
-    let script = json!({"fault": {"kind": "partialFrame"}});
-    let expect = Expect {
-        first: None,
-        ..broken()
-    };
-    run("partialFrame", script, expect);
+    run(fault("partialFrame"));
 }
 
 #[test]
 fn oversized_frame() {
-    let script = json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}});
-    run("oversizedFrame", script, active(Outcome::Settled));
+    run(fault("oversizedFrame"));
 }
 
 #[test]
 fn storm_of_server_requests() {
-    let script = json!({"fault": {"kind": "requestStorm", "count": 2000}});
-    run("requestStorm", script, active(Outcome::Settled));
+    run(fault("requestStorm"));
 }
 
 #[test]
 fn exits_zero_at_once() {
-    let script = json!({"fault": {"kind": "exitImmediately"}});
-    run("exitImmediately", script, broken());
+    run(fault("exitImmediately"));
 }
 
 #[test]
 fn exits_right_after_initialize() {
-    let script = json!({"fault": {"kind": "exitAfterInitialize"}});
-    let expect = Expect {
-        first: None,
-        ..broken()
-    };
-    run("exitAfterInitialize", script, expect);
+    run(fault("exitAfterInitialize"));
 }
 
 #[test]
 fn initialize_slower_than_first_touch_timeout() {
-    let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT.as_millis() as u64 + 2000});
-    run("initializeDelayMs", script, broken());
+    run(fault("initializeDelayMs"));
 }
 
 #[test]
 fn ignores_shutdown() {
-    let script = json!({"fault": {"kind": "ignoreShutdown"}});
-    run("ignoreShutdown", script, active(Outcome::Settled));
+    run(fault("ignoreShutdown"));
 }
 
 #[test]
 fn ignores_exit() {
-    let script = json!({"fault": {"kind": "ignoreExit"}});
-    run("ignoreExit", script, active(Outcome::Settled));
+    run(fault("ignoreExit"));
 }

@@ -14,16 +14,16 @@
 
 mod fault_support;
 mod mcp;
+mod support;
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
 use fault_support::{descendants_in, poll_until};
-use serde_json::{Value, json};
+use support::fake_server::FakeServer;
 
-const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
-const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
 /// How long closing the session may take, as `lsp/shutdown` in
 /// `tests/fault_service.rs`. The Python SDK closes stdin, waits 2 s, then
 /// SIGTERMs `squiggle mcp`'s process group (see the `hang` note in
@@ -39,7 +39,9 @@ fn subreaper() {
 
 /// One session with the fake running `script`; `state` and `starts` are what
 /// `lsp_status` must show after the three edits.
-fn run(name: &str, script: Value, state: &str, starts: u64) {
+fn run(fault: Fault) {
+    let (name, state, starts) = (fault.name, fault.state(), fault.starts());
+    let script = fault.script;
     let Some(python) = mcp::require(mcp::tools().join("venv/bin/python"), "the Python mcp SDK")
     else {
         return;
@@ -56,9 +58,8 @@ fn run(name: &str, script: Value, state: &str, starts: u64) {
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
     }
     let toml = format!(
-        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
-        command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
-        script = script.to_string(),
+        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n{}",
+        FakeServer::new(script).toml("fake")
     );
     std::fs::write(root.join(".squiggle.toml"), toml).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(root.join("a.fk"), "v0 @error(e)\n").unwrap_or_else(|e| panic!("{e}"));
@@ -107,105 +108,65 @@ fn run(name: &str, script: Value, state: &str, starts: u64) {
 
 #[test]
 fn crash_before_initialize_answers() {
-    run(
-        "crashOnInitialize",
-        json!({"fault": {"kind": "crashOnInitialize"}}),
-        "broken",
-        2,
-    );
+    run(fault("crashOnInitialize"));
 }
 
 #[test]
 fn crash_mid_request() {
-    let script = json!({"diagnosticMode": "pull",
-        "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}});
-    run("crashOnRequest", script, "broken", 2);
+    run(fault("crashOnRequest"));
 }
 
 #[test]
 fn crash_right_after_publishing() {
-    run(
-        "crashAfterPublish",
-        json!({"fault": {"kind": "crashAfterPublish"}}),
-        "broken",
-        2,
-    );
+    run(fault("crashAfterPublish"));
 }
 
 #[test]
 fn hang_before_initialize_answers() {
-    run(
-        "hangOnInitialize",
-        json!({"fault": {"kind": "hangOnInitialize"}}),
-        "broken",
-        2,
-    );
+    run(fault("hangOnInitialize"));
 }
 
 #[test]
 fn answers_but_never_publishes() {
-    run(
-        "neverPublish",
-        json!({"fault": {"kind": "neverPublish"}}),
-        "active",
-        1,
-    );
+    run(fault("neverPublish"));
 }
 
 #[test]
 fn publishes_in_an_endless_loop() {
-    let script = json!({"fault": {"kind": "publishLoop", "intervalMs": 2}});
-    run("publishLoop", script, "active", 1);
+    run(fault("publishLoop"));
 }
 
 #[test]
 fn floods_stderr() {
-    let script = json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}});
-    run("stderrFlood", script, "active", 1);
+    run(fault("stderrFlood"));
 }
 
 #[test]
 fn garbage_frames() {
-    run(
-        "garbageFrames",
-        json!({"fault": {"kind": "garbageFrames"}}),
-        "active",
-        1,
-    );
+    run(fault("garbageFrames"));
 }
 
 #[test]
 fn oversized_frame() {
-    let script = json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}});
-    run("oversizedFrame", script, "active", 1);
+    run(fault("oversizedFrame"));
 }
 
 #[test]
 fn storm_of_server_requests() {
-    let script = json!({"fault": {"kind": "requestStorm", "count": 2000}});
-    run("requestStorm", script, "active", 1);
+    run(fault("requestStorm"));
 }
 
 #[test]
 fn exits_zero_at_once() {
-    run(
-        "exitImmediately",
-        json!({"fault": {"kind": "exitImmediately"}}),
-        "broken",
-        2,
-    );
+    run(fault("exitImmediately"));
 }
 
 #[test]
 fn initialize_slower_than_first_touch_timeout() {
-    let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000});
-    run("initializeDelayMs", script, "broken", 2);
+    run(fault("initializeDelayMs"));
 }
 
-/// Regression: the Python SDK closes stdin, waits 2 s, then sends SIGTERM;
-/// `squiggle mcp` must stop a server that ignores shutdown and exit (its own
-/// process group) instead of dying and leaving it running.
 #[test]
 fn hang_forever() {
-    run("hang", json!({"fault": {"kind": "hang"}}), "active", 1);
+    run(fault("hang"));
 }

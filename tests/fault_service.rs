@@ -11,15 +11,15 @@
 
 mod fault_support;
 mod service;
+mod support;
 
 use std::time::{Duration, Instant};
 
+use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
 use fault_support::{descendants, descendants_in, open_fds, poll_until};
 use serde_json::{Value, json};
 use service::{Service, Workspace};
 
-const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
-const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
 /// What a call may take beyond its deadline (scheduling, process start).
 const SLACK: Duration = Duration::from_millis(1500);
 
@@ -51,7 +51,9 @@ fn fake_status(svc: &mut Service) -> Value {
 
 /// Three edits, the status, then shutdown; `state` and `starts` are what
 /// `lsp/status` must show after the edits.
-fn run(name: &str, script: Value, state: &str, starts: u64) {
+fn run(fault: Fault) {
+    let (name, state, starts) = (fault.name, fault.state(), fault.starts());
+    let script = fault.script;
     subreaper();
     let ws = workspace(script);
     let path = ws.write("a.fk", "v0 @error(e)\n");
@@ -127,128 +129,76 @@ fn run(name: &str, script: Value, state: &str, starts: u64) {
 
 #[test]
 fn crash_before_initialize_answers() {
-    run(
-        "crashOnInitialize",
-        json!({"fault": {"kind": "crashOnInitialize"}}),
-        "broken",
-        2,
-    );
+    run(fault("crashOnInitialize"));
 }
 
 #[test]
 fn crash_mid_request() {
-    let script = json!({"diagnosticMode": "pull",
-        "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}});
-    run("crashOnRequest", script, "broken", 2);
+    run(fault("crashOnRequest"));
 }
 
 #[test]
 fn crash_right_after_publishing() {
-    run(
-        "crashAfterPublish",
-        json!({"fault": {"kind": "crashAfterPublish"}}),
-        "broken",
-        2,
-    );
+    run(fault("crashAfterPublish"));
 }
 
 #[test]
 fn hang_forever() {
-    run("hang", json!({"fault": {"kind": "hang"}}), "active", 1);
+    run(fault("hang"));
 }
 
 #[test]
 fn hang_before_initialize_answers() {
-    run(
-        "hangOnInitialize",
-        json!({"fault": {"kind": "hangOnInitialize"}}),
-        "broken",
-        2,
-    );
+    run(fault("hangOnInitialize"));
 }
 
 #[test]
 fn answers_but_never_publishes() {
-    run(
-        "neverPublish",
-        json!({"fault": {"kind": "neverPublish"}}),
-        "active",
-        1,
-    );
+    run(fault("neverPublish"));
 }
 
 #[test]
 fn publishes_in_an_endless_loop() {
-    let script = json!({"fault": {"kind": "publishLoop", "intervalMs": 2}});
-    run("publishLoop", script, "active", 1);
+    run(fault("publishLoop"));
 }
 
 #[test]
 fn floods_stderr() {
-    let script = json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}});
-    run("stderrFlood", script, "active", 1);
+    run(fault("stderrFlood"));
 }
 
 #[test]
 fn garbage_frames() {
-    run(
-        "garbageFrames",
-        json!({"fault": {"kind": "garbageFrames"}}),
-        "active",
-        1,
-    );
+    run(fault("garbageFrames"));
 }
 
 #[test]
 fn partial_frame_then_exit() {
-    run(
-        "partialFrame",
-        json!({"fault": {"kind": "partialFrame"}}),
-        "broken",
-        2,
-    );
+    run(fault("partialFrame"));
 }
 
 #[test]
 fn oversized_frame() {
-    let script = json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}});
-    run("oversizedFrame", script, "active", 1);
+    run(fault("oversizedFrame"));
 }
 
 #[test]
 fn storm_of_server_requests() {
-    let script = json!({"fault": {"kind": "requestStorm", "count": 2000}});
-    run("requestStorm", script, "active", 1);
+    run(fault("requestStorm"));
 }
 
 #[test]
 fn exits_zero_at_once() {
-    run(
-        "exitImmediately",
-        json!({"fault": {"kind": "exitImmediately"}}),
-        "broken",
-        2,
-    );
+    run(fault("exitImmediately"));
 }
 
 #[test]
 fn initialize_slower_than_first_touch_timeout() {
-    let script = json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000});
-    run("initializeDelayMs", script, "broken", 2);
+    run(fault("initializeDelayMs"));
 }
 
 #[test]
 fn ignores_shutdown_and_exit() {
-    run(
-        "ignoreShutdown",
-        json!({"fault": {"kind": "ignoreShutdown"}}),
-        "active",
-        1,
-    );
-    run(
-        "ignoreExit",
-        json!({"fault": {"kind": "ignoreExit"}}),
-        "active",
-        1,
-    );
+    run(fault("ignoreShutdown"));
+    run(fault("ignoreExit"));
 }

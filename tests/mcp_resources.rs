@@ -5,10 +5,14 @@
 //! file, and a subscription that announces the change an `edit_file` call
 //! makes.
 
+mod support;
+
 mod mcp;
 
+use serde_json::json;
 use std::path::Path;
 use std::process::Command;
+use support::fake_server::FakeServer;
 
 #[test]
 fn python_sdk_reads_and_subscribes_to_diagnostics_resources() {
@@ -28,10 +32,7 @@ fn python_sdk_reads_and_subscribes_to_diagnostics_resources() {
     }
     std::fs::write(
         root.join(".squiggle.toml"),
-        format!(
-            "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",
-            env!("CARGO_BIN_EXE_squiggle-fake-lsp")
-        ),
+        FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake"),
     )
     .unwrap_or_else(|e| panic!("write config: {e}"));
     std::fs::write(root.join("a.fk"), "line one @error(first)\nok\n")

@@ -6,6 +6,7 @@
 //! `SQUIGGLE_REQUIRE_SERVERS` is set.
 
 mod service;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,6 +3,7 @@
 //! without ending the service.
 
 mod service;
+mod support;
 
 use serde_json::{Value, json};
 use service::{Service, Workspace};

@@ -9,6 +9,7 @@
 
 mod fault_support;
 mod service;
+mod support;
 
 use std::path::PathBuf;
 use std::sync::Arc;

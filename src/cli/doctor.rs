@@ -18,7 +18,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::config::Trust;
-use crate::engine::ResolvedServer;
+use crate::engine::{Engine, ResolvedServer};
 use crate::registry::detect::find_command;
 use probe::{ServerReport, Status};
 
@@ -48,53 +48,15 @@ pub async fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let known: Vec<&str> = engine.servers.iter().map(|s| s.spec.id.as_str()).collect();
-    if let Some(unknown) = args
-        .only
-        .iter()
-        .chain(&args.require)
-        .find(|id| !known.contains(&id.as_str()))
-    {
-        // A custom server whose command an untrusted workspace file named is
-        // not resolved at all: say why rather than call it unknown.
-        match engine.config.servers.get(unknown).map(|o| &o.trust) {
-            Some(Trust::Untrusted { reason }) => {
-                eprintln!("squiggle doctor: {unknown}: {reason}")
-            }
-            _ => eprintln!(
-                "squiggle doctor: unknown server id {unknown:?}; known ids: {}",
-                known.join(", ")
-            ),
-        }
+    if let Err(message) = known_ids(&engine, &args) {
+        eprintln!("squiggle doctor: {message}");
         return 2;
     }
     let selected = engine.servers.iter().filter(|s| {
         args.only.is_empty() || args.only.contains(&s.spec.id) || args.require.contains(&s.spec.id)
     });
-    let timeout = Duration::from_secs(args.timeout_secs.max(1));
+    let reports = probe_all(&engine, selected, args.timeout_secs).await;
     let root = engine.workspace.root().to_path_buf();
-    let path_var = std::env::var_os("PATH");
-    let progress = std::io::stderr().is_terminal();
-    let mut reports = Vec::new();
-    for server in selected {
-        let found = find_command(&server.spec, &root, &root, path_var.as_deref())
-            .map(|(program, candidate)| (program, candidate.args.clone()));
-        let report = match (found, &server.untrusted) {
-            (_, Some(reason)) => {
-                let mut report = ServerReport::new(server, Status::Untrusted);
-                report.error = Some(reason.clone());
-                report
-            }
-            (None, None) => not_installed(server),
-            (Some((program, args)), None) => {
-                if progress {
-                    eprintln!("squiggle doctor: starting {}…", server.spec.id);
-                }
-                probe::probe(server, program, args, timeout).await
-            }
-        };
-        reports.push(report);
-    }
     if args.json {
         crate::outln!(
             "{}",
@@ -126,6 +88,61 @@ pub async fn run(args: Args) -> u8 {
         );
         2
     }
+}
+
+/// Refuses a server id in `--only` or `--require` that names no server.
+fn known_ids(engine: &Engine, args: &Args) -> Result<(), String> {
+    let known: Vec<&str> = engine.servers.iter().map(|s| s.spec.id.as_str()).collect();
+    let Some(unknown) = args
+        .only
+        .iter()
+        .chain(&args.require)
+        .find(|id| !known.contains(&id.as_str()))
+    else {
+        return Ok(());
+    };
+    // A custom server whose command an untrusted workspace file named is
+    // not resolved at all: say why rather than call it unknown.
+    match engine.config.servers.get(unknown).map(|o| &o.trust) {
+        Some(Trust::Untrusted { reason }) => Err(format!("{unknown}: {reason}")),
+        _ => Err(format!(
+            "unknown server id {unknown:?}; known ids: {}",
+            known.join(", ")
+        )),
+    }
+}
+
+/// Starts and checks each selected server, one after the other.
+async fn probe_all<'a>(
+    engine: &Engine,
+    selected: impl Iterator<Item = &'a ResolvedServer>,
+    timeout_secs: u64,
+) -> Vec<ServerReport> {
+    let timeout = Duration::from_secs(timeout_secs.max(1));
+    let root = engine.workspace.root().to_path_buf();
+    let path_var = std::env::var_os("PATH");
+    let progress = std::io::stderr().is_terminal();
+    let mut reports = Vec::new();
+    for server in selected {
+        let found = find_command(&server.spec, &root, &root, path_var.as_deref())
+            .map(|(program, candidate)| (program, candidate.args.clone()));
+        let report = match (found, &server.untrusted) {
+            (_, Some(reason)) => {
+                let mut report = ServerReport::new(server, Status::Untrusted);
+                report.error = Some(reason.clone());
+                report
+            }
+            (None, None) => not_installed(server),
+            (Some((program, args)), None) => {
+                if progress {
+                    eprintln!("squiggle doctor: starting {}…", server.spec.id);
+                }
+                probe::probe(server, program, args, timeout).await
+            }
+        };
+        reports.push(report);
+    }
+    reports
 }
 
 fn not_installed(server: &ResolvedServer) -> ServerReport {

@@ -28,7 +28,7 @@ mod shell;
 
 pub use gemini_model::readable as gemini_readable;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -56,6 +56,14 @@ impl Agent {
         match self {
             Agent::Claude | Agent::Codex => "PreToolUse",
             Agent::Gemini => "BeforeTool",
+        }
+    }
+
+    /// The most feedback its context takes, in characters.
+    fn max_context(self) -> usize {
+        match self {
+            Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
+            Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
         }
     }
 
@@ -139,15 +147,10 @@ pub async fn run(args: Args) -> u8 {
 }
 
 async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
-    let mut input = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
-        malformed(&Malformed(format!("cannot read stdin: {e}")));
-        return;
-    }
-    let payload: Value = match serde_json::from_str(&input) {
-        Ok(v) => v,
+    let payload = match read_payload() {
+        Ok(payload) => payload,
         Err(e) => {
-            malformed(&Malformed(format!("not JSON: {e}")));
+            malformed(&e);
             return;
         }
     };
@@ -211,11 +214,25 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
     else {
         return;
     };
-    let max = match agent {
-        Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
-        Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
-    };
-    let text = reply::feedback(&report, &opts, &ws, max);
+    reply_to(
+        agent,
+        &payload,
+        &reply::feedback(&report, &opts, &ws, agent.max_context()),
+    );
+}
+
+/// The hook's input: one JSON value on stdin.
+fn read_payload() -> Result<Value, Malformed> {
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .map_err(|e| Malformed(format!("cannot read stdin: {e}")))?;
+    serde_json::from_str(&input).map_err(|e| Malformed(format!("not JSON: {e}")))
+}
+
+/// Gives the agent the feedback `text` as additional context for its
+/// event (Gemini's may be stashed for its next model call instead).
+fn reply_to(agent: Agent, payload: &Value, text: &str) {
     if text.is_empty() {
         return;
     }
@@ -224,13 +241,13 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
         Agent::Claude => claude::EVENT,
         Agent::Codex => codex::EVENT,
         Agent::Gemini => {
-            if gemini_model::stash(&payload, &gemini_model::readable(&text)) {
+            if gemini_model::stash(payload, &gemini_model::readable(text)) {
                 return;
             }
             gemini::EVENT
         }
     };
-    emit(&reply::additional_context(event, &text));
+    emit(&reply::additional_context(event, text));
 }
 
 async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
@@ -274,7 +291,11 @@ pub async fn check(
     if render.report == crate::render::ReportMode::New {
         baseline::prime(&engine, &files, no_daemon).await;
     }
-    let report = super::warm::check(&engine, files, with_dependents, no_daemon).await;
+    let route = super::warm::Route {
+        no_daemon,
+        ..Default::default()
+    };
+    let report = super::warm::check(&engine, files, with_dependents, route).await;
     Some((report, render, engine.workspace.root().to_path_buf()))
 }
 
@@ -285,12 +306,12 @@ fn malformed(e: &Malformed) {
 
 /// Writes the reply; a closed stdout (the agent gave up) is not an error.
 fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    if !text.ends_with('\n') {
-        let _ = out.write_all(b"\n");
-    }
-    let _ = out.flush();
+    let line = if text.ends_with('\n') {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(format!("{text}\n"))
+    };
+    let _ = super::try_write_stdout(&line);
 }
 
 // Readers shared by the agent modules: lenient about extra fields and odd

@@ -133,97 +133,119 @@ fn command(agent: Agent) -> String {
 }
 
 pub async fn run(args: Args) -> u8 {
+    match init(&args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("squiggle init: {message}");
+            2
+        }
+    }
+}
+
+/// Adds the hook to the agent's settings file; the error is the message
+/// to print (the file is then unchanged).
+fn init(args: &Args) -> Result<u8, String> {
     if args.trust_hook && args.agent != Agent::Codex {
-        eprintln!(
-            "squiggle init: --trust-hook is for codex only (Codex alone asks to trust each hook)"
-        );
-        return 2;
+        return Err("--trust-hook is for codex only (Codex alone asks to trust each hook)".into());
     }
     if args.batch && args.agent != Agent::Claude {
-        eprintln!(
-            "squiggle init: --batch is for claude only (Claude Code alone has PostToolBatch)"
-        );
-        return 2;
+        return Err("--batch is for claude only (Claude Code alone has PostToolBatch)".into());
     }
     let target = target(args.agent);
-    let path = if args.user {
-        match (target.user_file)() {
-            Some(p) => p,
-            None => {
-                eprintln!("squiggle init: HOME is not set; pass --project or set HOME");
-                return 2;
-            }
-        }
-    } else {
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        match Workspace::discover(args.root.as_deref(), &cwd) {
-            Ok(ws) => ws.root().join(target.project_file),
-            Err(e) => {
-                eprintln!("squiggle init: cannot use the project directory: {e}");
-                return 2;
-            }
-        }
-    };
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => {
-            eprintln!("squiggle init: cannot read {}: {e}", path.display());
-            return 2;
-        }
-    };
-    let mut settings = match existing.as_deref() {
-        Some(text) if !text.trim().is_empty() => match serde_json::from_str::<Json>(text) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!(
-                    "squiggle init: {} is not valid JSON ({e}); fix it and run again; it was not changed",
-                    path.display()
-                );
-                return 2;
-            }
-        },
-        _ => Json::Object(Vec::new()),
-    };
+    let path = settings_path(args, &target)?;
+    let (existing, mut settings) = read_settings(&path)?;
     let added = if args.batch {
         add_batch_hook(&mut settings)
     } else {
         add_hook(&mut settings, args.agent)
     };
-    let changed = match added {
-        Ok(changed) => changed,
-        Err(why) => {
-            eprintln!(
-                "squiggle init: {}: {why}; it was not changed",
-                path.display()
-            );
-            return 2;
-        }
-    };
+    let changed = added.map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
     let content = match (&existing, changed) {
         (Some(text), false) => text.clone(),
         _ => match serde_json::to_string_pretty(&settings) {
             Ok(text) => text + "\n",
-            Err(e) => {
-                eprintln!("squiggle init: cannot serialize the settings: {e}");
-                return 2;
-            }
+            Err(e) => return Err(format!("cannot serialize the settings: {e}")),
         },
     };
     if args.print {
         crate::out!("{content}");
-        return 0;
+        return Ok(0);
     }
+    write_settings(args, &target, &path, changed, &content)?;
+    if args.batch && has_group(&settings, Agent::Claude, target.event) {
+        crate::outln!(
+            "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
+            path.display(),
+            target.event
+        );
+    }
+    if args.agent == Agent::Codex {
+        return Ok(codex_trust::record_or_check(
+            &path,
+            &settings,
+            args.trust_hook,
+        ));
+    }
+    if let Some(note) = note(args.agent) {
+        crate::outln!("{note}");
+    }
+    Ok(0)
+}
+
+/// The settings file to change: the user's (`--user`) or the project's.
+fn settings_path(args: &Args, target: &Target) -> Result<PathBuf, String> {
+    if args.user {
+        return (target.user_file)()
+            .ok_or_else(|| "HOME is not set; pass --project or set HOME".to_string());
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    match Workspace::discover(args.root.as_deref(), &cwd) {
+        Ok(ws) => Ok(ws.root().join(target.project_file)),
+        Err(e) => Err(format!("cannot use the project directory: {e}")),
+    }
+}
+
+/// The settings file's text (`None` when there is none) and its JSON (an
+/// empty object for a missing or blank file).
+fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
+    let existing = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let settings = match existing.as_deref() {
+        Some(text) if !text.trim().is_empty() => {
+            serde_json::from_str::<Json>(text).map_err(|e| {
+                format!(
+                    "{} is not valid JSON ({e}); fix it and run again; it was not changed",
+                    path.display()
+                )
+            })?
+        }
+        _ => Json::Object(Vec::new()),
+    };
+    Ok((existing, settings))
+}
+
+/// Writes the settings when they changed, and says what was done.
+fn write_settings(
+    args: &Args,
+    target: &Target,
+    path: &Path,
+    changed: bool,
+    content: &str,
+) -> Result<(), String> {
     if !changed {
         crate::outln!(
             "{} already runs `{}`; nothing changed",
             path.display(),
             command(args.agent)
         );
-    } else if let Err(e) = write_atomic(&path, content.as_bytes()) {
-        eprintln!("squiggle init: cannot write {}: {e}", path.display());
-        return 2;
-    } else if args.batch {
+        return Ok(());
+    }
+    write_atomic(path, content.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if args.batch {
         crate::outln!(
             "added `{}` to {} (PostToolBatch: once per model turn; PreToolUse on Bash)",
             command(args.agent),
@@ -238,20 +260,7 @@ pub async fn run(args: Args) -> u8 {
             target.matcher
         );
     }
-    if args.batch && has_group(&settings, Agent::Claude, target.event) {
-        crate::outln!(
-            "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
-            path.display(),
-            target.event
-        );
-    }
-    if args.agent == Agent::Codex {
-        return codex_trust::record_or_check(&path, &settings, args.trust_hook);
-    }
-    if let Some(note) = note(args.agent) {
-        crate::outln!("{note}");
-    }
-    0
+    Ok(())
 }
 
 fn note(agent: Agent) -> Option<&'static str> {

@@ -65,15 +65,10 @@ pub async fn run(args: Args) -> u8 {
 }
 
 async fn stdio(engine: Arc<Engine>, exposure: Exposure) -> u8 {
-    use rmcp::ServiceExt;
-    let server = crate::mcp::McpServer::new(engine, exposure);
-    match server.serve(rmcp::transport::stdio()).await {
-        Ok(running) => {
-            let _ = running.waiting().await;
-            0
-        }
+    match crate::mcp::serve_stdio(engine, exposure).await {
+        Ok(()) => 0,
         Err(e) => {
-            eprintln!("squiggle mcp: the client did not initialize: {e}");
+            eprintln!("squiggle mcp: {e}");
             1
         }
     }

@@ -58,14 +58,21 @@ pub fn engine_from(
     Engine::new(&opts, &cwd).map_err(|e| e.to_string())
 }
 
+/// The one writer of command output to stdout (the MCP and service
+/// transports own theirs): the whole text, flushed. The error says why it
+/// could not be written, a closed pipe included; callers decide what that means.
+pub fn try_write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush())
+}
+
 /// Writes to stdout; a closed stdout (`squiggle status | head`) ends the
 /// process quietly with success instead of a panic. SIGPIPE stays ignored
 /// process-wide on purpose: squiggle writes to language servers' stdin, and a
 /// server that died must not take squiggle with it.
 pub fn write_stdout(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush())
+    if let Err(e) = try_write_stdout(text)
         && e.kind() == std::io::ErrorKind::BrokenPipe
     {
         std::process::exit(0);

@@ -14,26 +14,29 @@ pub fn daemon_disabled(flag: bool) -> bool {
     flag || std::env::var_os("SQUIGGLE_NO_DAEMON").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
+/// Which process checks: the daemon (which one), or this one.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Route {
+    /// Check in this process (`--no-daemon`; `SQUIGGLE_NO_DAEMON=1` too).
+    pub no_daemon: bool,
+    /// Through the daemon that honours the workspace configuration's
+    /// `command`/`args`/`env` (`--trust-workspace`).
+    pub trust_workspace: bool,
+}
+
 /// Checks `files` (absolute paths) through the daemon for the engine's
-/// workspace, falling back to `engine` itself.
+/// workspace, falling back to `engine` itself; `with_dependents` also
+/// reports the files that import them.
 pub async fn check(
     engine: &Arc<Engine>,
     files: Vec<PathBuf>,
     with_dependents: bool,
-    no_daemon: bool,
+    route: Route,
 ) -> CheckReport {
-    check_trusting(engine, files, with_dependents, no_daemon, false).await
-}
-
-/// [`check`], through the daemon that honours the workspace configuration's
-/// `command`/`args`/`env` when `trust_workspace` (`--trust-workspace`).
-pub async fn check_trusting(
-    engine: &Arc<Engine>,
-    files: Vec<PathBuf>,
-    with_dependents: bool,
-    no_daemon: bool,
-    trust_workspace: bool,
-) -> CheckReport {
+    let Route {
+        no_daemon,
+        trust_workspace,
+    } = route;
     if !daemon_disabled(no_daemon) {
         let opts = crate::daemon::client::Options {
             trust_workspace,

@@ -36,100 +36,137 @@ fn split_lines(content: &str) -> Vec<Line<'_>> {
         .collect()
 }
 
+/// The line endings of the file being patched.
+#[derive(Clone, Copy)]
+struct Endings<'a> {
+    /// The file's own, judged by its first line; `None` when it has none.
+    file: Option<&'a str>,
+    /// What new lines take: the file's own, else the patch's (`\n`).
+    new: &'a str,
+    /// The file's last line has no newline.
+    lacks_final_newline: bool,
+}
+
 /// Applies `hunks` to `content` in order; `path` names the file in errors.
 pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<String, EditError> {
     let lines = split_lines(content);
-    // New lines take the file's own line ending, judged by its first line;
-    // a file without one takes the patch's.
-    let file_eol = lines
+    let file = lines
         .first()
         .map(|line| line.eol)
         .filter(|eol| !eol.is_empty());
-    let eol = file_eol.unwrap_or("\n");
-    let file_lacks_final_newline = lines.last().is_some_and(|line| line.eol.is_empty());
-
+    let endings = Endings {
+        file,
+        new: file.unwrap_or("\n"),
+        lacks_final_newline: lines.last().is_some_and(|line| line.eol.is_empty()),
+    };
     let mut out: Vec<Line<'_>> = Vec::with_capacity(lines.len());
     let mut cursor = 0;
     let mut drift: isize = 0;
     for (index, hunk) in hunks.iter().enumerate() {
         let old: Vec<&str> = hunk.old_lines().collect();
-        let found = match hunk.old_start {
-            Some(start) => {
-                // An empty old side inserts after line `start`.
-                let stated = if old.is_empty() {
-                    start
-                } else {
-                    start.saturating_sub(1)
-                };
-                let expected = stated.saturating_add_signed(drift);
-                let pos = seek_near(&lines, &old, cursor, expected, hunk.old_missing_newline);
-                if let Some(pos) = pos {
-                    drift = pos as isize - stated as isize;
-                }
-                pos
-            }
-            None => seek_forward(&lines, &old, cursor, hunk),
-        };
-        let Some(pos) = found else {
+        let Some(pos) = locate(&lines, hunk, &old, cursor, &mut drift) else {
             return Err(EditError::HunkFailed {
                 path: path.to_string(),
                 hunk: index + 1,
                 header: hunk.header.clone(),
             });
         };
-
         out.extend_from_slice(&lines[cursor..pos]);
         let block_start = out.len();
-        let mut matched = lines[pos..pos + old.len()].iter();
-        for line in &hunk.lines {
-            match line {
-                HunkLine::Context(_) => out.push(
-                    matched
-                        .next()
-                        .expect("matched block covers old lines")
-                        .clone(),
-                ),
-                HunkLine::Remove(_) => {
-                    matched.next();
-                }
-                HunkLine::Add(text) => out.push(match text.strip_suffix('\r') {
-                    Some(text) => Line {
-                        text,
-                        eol: file_eol.unwrap_or("\r\n"),
-                    },
-                    None => Line { text, eol },
-                }),
-            }
-        }
+        replace_block(&mut out, &lines[pos..pos + old.len()], hunk, endings);
         cursor = pos + old.len();
-
         if cursor == lines.len() && out.len() > block_start {
             let last = out.last_mut().expect("block is not empty");
             last.eol = match hunk.old_start {
                 Some(_) if hunk.new_missing_newline => "",
-                Some(_) if hunk.old_missing_newline && last.eol.is_empty() => eol,
+                Some(_) if hunk.old_missing_newline && last.eol.is_empty() => endings.new,
                 Some(_) => last.eol,
                 // Codex patches cannot say anything about the final newline,
                 // so the file keeps what it had.
-                None if file_lacks_final_newline => "",
+                None if endings.lacks_final_newline => "",
                 None => last.eol,
             };
         }
     }
     out.extend_from_slice(&lines[cursor..]);
+    Ok(join_lines(&out, endings.new, content.len() + 64))
+}
 
-    let mut result = String::with_capacity(content.len() + 64);
+/// Where `hunk` (old side `old`) applies, never before `cursor`: a unified
+/// hunk near its stated line moved by the `drift` of the hunks before it
+/// (updated), a Codex hunk searched for forward.
+fn locate(
+    lines: &[Line<'_>],
+    hunk: &Hunk,
+    old: &[&str],
+    cursor: usize,
+    drift: &mut isize,
+) -> Option<usize> {
+    let Some(start) = hunk.old_start else {
+        return seek_forward(lines, old, cursor, hunk);
+    };
+    // An empty old side inserts after line `start`.
+    let stated = if old.is_empty() {
+        start
+    } else {
+        start.saturating_sub(1)
+    };
+    let expected = stated.saturating_add_signed(*drift);
+    let pos = seek_near(lines, old, cursor, expected, hunk.old_missing_newline);
+    if let Some(pos) = pos {
+        *drift = pos as isize - stated as isize;
+    }
+    pos
+}
+
+/// Pushes the hunk's new side for the `matched` old lines: context lines
+/// keep their own bytes, added lines take the file's line ending.
+fn replace_block<'a>(
+    out: &mut Vec<Line<'a>>,
+    matched: &[Line<'a>],
+    hunk: &'a Hunk,
+    endings: Endings<'a>,
+) {
+    let mut matched = matched.iter();
+    for line in &hunk.lines {
+        match line {
+            HunkLine::Context(_) => out.push(
+                matched
+                    .next()
+                    .expect("matched block covers old lines")
+                    .clone(),
+            ),
+            HunkLine::Remove(_) => {
+                matched.next();
+            }
+            HunkLine::Add(text) => out.push(match text.strip_suffix('\r') {
+                Some(text) => Line {
+                    text,
+                    eol: endings.file.unwrap_or("\r\n"),
+                },
+                None => Line {
+                    text,
+                    eol: endings.new,
+                },
+            }),
+        }
+    }
+}
+
+/// The lines as text; a line that had no newline but is no longer last
+/// gets `eol`.
+fn join_lines(out: &[Line<'_>], eol: &str, capacity: usize) -> String {
+    let mut result = String::with_capacity(capacity);
     let count = out.len();
     for (i, line) in out.iter().enumerate() {
         result.push_str(line.text);
-        // A line that had no newline but is no longer last needs one.
         result.push_str(if line.eol.is_empty() && i + 1 < count {
             eol
         } else {
             line.eol
         });
     }
-    Ok(result)
+    result
 }
 
 /// Finds where `old` matches exactly, at `expected` or else at the nearest

@@ -217,20 +217,7 @@ fn parse_hunk(lines: &[&str], start: usize) -> Result<(Hunk, usize), EditError> 
     while let Some(&line) = lines.get(i) {
         let done = old_left == 0 && new_left == 0;
         if line.starts_with('\\') {
-            match hunk.lines.last() {
-                Some(HunkLine::Remove(_)) => hunk.old_missing_newline = true,
-                Some(HunkLine::Add(_)) => hunk.new_missing_newline = true,
-                Some(HunkLine::Context(_)) => {
-                    hunk.old_missing_newline = true;
-                    hunk.new_missing_newline = true;
-                }
-                None => {
-                    return Err(parse_error(
-                        i,
-                        "`\\ No newline at end of file` before any hunk line",
-                    ));
-                }
-            }
+            no_newline_marker(&mut hunk, i)?;
             i += 1;
             continue;
         }
@@ -275,6 +262,26 @@ fn parse_hunk(lines: &[&str], start: usize) -> Result<(Hunk, usize), EditError> 
         ));
     }
     Ok((hunk, i))
+}
+
+/// A `\\ No newline at end of file` marker at line `i`: the side of the
+/// hunk line before it lacks its final newline (both, after context).
+fn no_newline_marker(hunk: &mut Hunk, i: usize) -> Result<(), EditError> {
+    match hunk.lines.last() {
+        Some(HunkLine::Remove(_)) => hunk.old_missing_newline = true,
+        Some(HunkLine::Add(_)) => hunk.new_missing_newline = true,
+        Some(HunkLine::Context(_)) => {
+            hunk.old_missing_newline = true;
+            hunk.new_missing_newline = true;
+        }
+        None => {
+            return Err(parse_error(
+                i,
+                "`\\ No newline at end of file` before any hunk line",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `@@ -l[,s] +l[,s] @@ ...` → (old start, old count, new count).

@@ -16,13 +16,14 @@ use tokio::time::Instant;
 
 use super::Engine;
 use super::others::EditSeen;
+use super::plan::PlanMemo;
 use super::pool::{Busy, Checkout};
 use super::report::{CheckReport, FileReport, ServerOutcome};
-use super::servers::serving;
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 use crate::lsp::normalize::normalize;
-use crate::workspace::{PathClass, project_root};
+use crate::lsp::{DocumentVersion, LspClient};
+use crate::workspace::PathClass;
 
 /// A file to check, with its content when the caller has it (staged content,
 /// a dry run); otherwise it is read from disk.
@@ -54,21 +55,6 @@ struct Pending {
     text: Arc<str>,
     before: Option<Arc<str>>,
     relative: String,
-}
-
-/// (lowercased extension, language id): all of a path that `serving` reads.
-type ServingKey = (Option<String>, Option<&'static str>);
-
-/// What a check looks up once rather than once per file: which servers serve
-/// a file (a function of its extension and language id only), and each
-/// server's required marker and project root per directory (walks of the
-/// filesystem). Lives for one check, so a marker created between checks is
-/// seen by the next one.
-#[derive(Default)]
-struct Lookups {
-    serving: HashMap<ServingKey, Vec<(usize, String)>>,
-    markers: HashMap<(usize, PathBuf), bool>,
-    roots: HashMap<(usize, PathBuf), PathBuf>,
 }
 
 /// Where the edit reached each (server, root) instance, and whether that
@@ -121,9 +107,9 @@ impl Engine {
     ) -> Vec<FileReport> {
         let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
         let mut waits = JoinSet::new();
-        let mut lookups = Lookups::default();
+        let mut memo = PlanMemo::default();
         for (index, input) in files.into_iter().enumerate() {
-            let (report, pending) = self.prepare(input, &mut lookups);
+            let (report, pending) = self.prepare(input, &mut memo);
             reports.push(report);
             for p in pending {
                 let engine = self.clone();
@@ -147,22 +133,8 @@ impl Engine {
         reports
     }
 
-    /// The project root of `server` for `canonical`: where its instance runs.
-    pub(super) fn project_root_for(
-        &self,
-        canonical: &Path,
-        server: &super::ResolvedServer,
-    ) -> PathBuf {
-        project_root(
-            canonical,
-            self.workspace.root(),
-            &server.spec.root_markers,
-            server.spec.root_strategy,
-        )
-    }
-
     /// Classifies a file and lists the (server, language, root) pairs to wait on.
-    fn prepare(&self, input: FileInput, lookups: &mut Lookups) -> (FileReport, Vec<Pending>) {
+    fn prepare(&self, input: FileInput, memo: &mut PlanMemo) -> (FileReport, Vec<Pending>) {
         let mut report = FileReport {
             file: input.path.display().to_string(),
             diagnostics: Vec::new(),
@@ -205,60 +177,27 @@ impl Engine {
             ));
             return (report, Vec::new());
         }
-        let text = match input.content {
-            Some(text) => text,
-            None => match read_checkable(&canonical) {
-                Ok(text) => text,
-                Err(outcome) => {
-                    report.outcomes.push(outcome);
-                    return (report, Vec::new());
-                }
-            },
-        };
-        // `memchr` is vectorized; `str::contains(char)` walks the text bytewise.
-        if memchr::memchr(0, text.as_bytes()).is_some() || text.len() > DEFAULT_MAX_BYTES {
-            let detail = "binary or oversized content is not sent to servers".to_string();
-            report
-                .outcomes
-                .push(ServerOutcome::without_server(Outcome::BinaryFile, detail));
-            return (report, Vec::new());
-        }
-        report.text = Some(text.clone());
-        let dir = canonical.parent().unwrap_or(self.workspace.root());
-        // `project_root` starts from the path itself when it is a directory.
-        let root_key = if canonical.is_dir() {
-            canonical.as_path()
-        } else {
-            dir
-        };
-        let mut pending = Vec::new();
-        for (server_index, language) in self.serving_indices(&canonical, lookups) {
-            let server = &self.servers[server_index];
-            if !server.spec.requires_marker.is_empty()
-                && !*lookups
-                    .markers
-                    .entry((server_index, dir.to_path_buf()))
-                    .or_insert_with(|| {
-                        crate::registry::marker_present(&server.spec, dir, self.workspace.root())
-                    })
-            {
-                continue;
+        let text = match checkable_text(input.content, &canonical) {
+            Ok(text) => text,
+            Err(outcome) => {
+                report.outcomes.push(outcome);
+                return (report, Vec::new());
             }
-            let root = lookups
-                .roots
-                .entry((server_index, root_key.to_path_buf()))
-                .or_insert_with(|| self.project_root_for(&canonical, server))
-                .clone();
-            pending.push(Pending {
-                server_index,
-                language,
-                root,
+        };
+        report.text = Some(text.clone());
+        let pending: Vec<Pending> = self
+            .plan_file(&canonical, memo)
+            .into_iter()
+            .map(|planned| Pending {
+                server_index: planned.server_index,
+                language: planned.language,
+                root: planned.root,
                 canonical: canonical.clone(),
                 text: text.clone(),
                 before: input.before.clone(),
                 relative: relative.clone(),
-            });
-        }
+            })
+            .collect();
         if pending.is_empty() {
             let detail = format!("no language server is configured for {}", report.file);
             report
@@ -266,32 +205,6 @@ impl Engine {
                 .push(ServerOutcome::without_server(Outcome::Unavailable, detail));
         }
         (report, pending)
-    }
-
-    /// `serving` for `path`, by index into `self.servers`, memoized by
-    /// (extension, language id): the only parts of the path it reads.
-    fn serving_indices(&self, path: &Path, lookups: &mut Lookups) -> Vec<(usize, String)> {
-        let extension = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
-        let language = crate::registry::languages::language_id(path);
-        lookups
-            .serving
-            .entry((extension, language))
-            .or_insert_with(|| {
-                serving(path, &self.servers)
-                    .into_iter()
-                    .map(|(server, language)| {
-                        let index = self
-                            .servers
-                            .iter()
-                            .position(|s| std::ptr::eq(s, server))
-                            .unwrap_or(0);
-                        (index, language)
-                    })
-                    .collect()
-            })
-            .clone()
     }
 
     async fn wait_one(
@@ -329,24 +242,7 @@ impl Engine {
         };
         let deadline = (started + budget.max(Duration::from_millis(1)))
             .max(tokio::time::Instant::from_std(client.spawned()) + first_touch);
-        if let Some(before) = &p.before
-            && server.spec.wait.open_then_change
-            && client.document(&p.canonical).is_none()
-        {
-            let opened = client
-                .sync_document(&p.canonical, &p.language, before.clone())
-                .await;
-            client.diagnostics_for(&opened, deadline).await;
-        }
-        let doc = if rules.resend {
-            client
-                .resync_document(&p.canonical, &p.language, p.text.clone())
-                .await
-        } else {
-            client
-                .sync_document(&p.canonical, &p.language, p.text.clone())
-                .await
-        };
+        let doc = self.send_text(&client, &p, rules, deadline).await;
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
             Some(edit) => {
                 client
@@ -370,6 +266,55 @@ impl Engine {
         };
         (outcome, diagnostics, Some(busy))
     }
+}
+
+impl Engine {
+    /// Sends the pending file's text to `client`: opened with the text
+    /// before the edit first when the server needs to see a change (see
+    /// `WaitProfile::open_then_change`), sent again even if unchanged when
+    /// the disk changed outside squiggle.
+    async fn send_text(
+        &self,
+        client: &LspClient,
+        p: &Pending,
+        rules: &WaitRules,
+        deadline: Instant,
+    ) -> DocumentVersion {
+        let server = &self.servers[p.server_index];
+        if let Some(before) = &p.before
+            && server.spec.wait.open_then_change
+            && client.document(&p.canonical).is_none()
+        {
+            let opened = client
+                .sync_document(&p.canonical, &p.language, before.clone())
+                .await;
+            client.diagnostics_for(&opened, deadline).await;
+        }
+        if rules.resend {
+            client
+                .resync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        } else {
+            client
+                .sync_document(&p.canonical, &p.language, p.text.clone())
+                .await
+        }
+    }
+}
+
+/// The text to send for a file: the caller's, or the file on disk; or why
+/// none is sent (unreadable, binary, oversized).
+fn checkable_text(content: Option<Arc<str>>, canonical: &Path) -> Result<Arc<str>, ServerOutcome> {
+    let text = match content {
+        Some(text) => text,
+        None => read_checkable(canonical)?,
+    };
+    // `memchr` is vectorized; `str::contains(char)` walks the text bytewise.
+    if memchr::memchr(0, text.as_bytes()).is_some() || text.len() > DEFAULT_MAX_BYTES {
+        let detail = "binary or oversized content is not sent to servers".to_string();
+        return Err(ServerOutcome::without_server(Outcome::BinaryFile, detail));
+    }
+    Ok(text)
 }
 
 /// Reads a file squiggle may send to servers, or says why not.

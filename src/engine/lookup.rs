@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::Engine;
+use super::plan::PlanMemo;
 use super::pool::{Checkout, Unavailable};
-use super::servers::serving;
 use crate::workspace::PathClass;
 
 /// A workspace file and the servers that serve it, in registry order.
@@ -68,26 +68,16 @@ impl Engine {
         if !self.config.enabled {
             return Err(LookupError::Disabled);
         }
-        let dir = canonical.parent().unwrap_or(self.workspace.root());
-        let mut candidates = Vec::new();
-        for (server, language) in serving(&canonical, &self.servers) {
-            if !server.spec.requires_marker.is_empty()
-                && !crate::registry::marker_present(&server.spec, dir, self.workspace.root())
-            {
-                continue;
-            }
-            let server_index = self
-                .servers
-                .iter()
-                .position(|s| std::ptr::eq(s, server))
-                .unwrap_or(0);
-            candidates.push(Candidate {
-                server_id: server.spec.id.clone(),
-                language,
-                root: self.project_root_for(&canonical, server),
-                server_index,
-            });
-        }
+        let candidates: Vec<Candidate> = self
+            .plan_file(&canonical, &mut PlanMemo::default())
+            .into_iter()
+            .map(|planned| Candidate {
+                server_id: self.servers[planned.server_index].spec.id.clone(),
+                language: planned.language,
+                root: planned.root,
+                server_index: planned.server_index,
+            })
+            .collect();
         if candidates.is_empty() {
             let kind = canonical
                 .extension()

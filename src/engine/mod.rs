@@ -11,6 +11,7 @@ mod feedback;
 mod known;
 pub mod lookup;
 mod others;
+pub mod plan;
 pub mod pool;
 mod report;
 pub mod servers;

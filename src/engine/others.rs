@@ -114,14 +114,16 @@ impl Engine {
             let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
             let mut found: Vec<PathBuf> = Vec::new();
             for canonical in &edited {
-                let servers = serving(canonical, &engine.servers);
-                for (server, _) in &servers {
+                let servers: Vec<_> = serving(canonical, &engine.servers)
+                    .into_iter()
+                    .map(|(index, _)| &engine.servers[index])
+                    .collect();
+                for server in &servers {
                     let root = engine.project_root_for(canonical, server);
                     if !scanned.insert((canonical.clone(), root.clone())) {
                         continue;
                     }
-                    let serves =
-                        |p: &Path| servers.iter().any(|(s, _)| language_for(p, s).is_some());
+                    let serves = |p: &Path| servers.iter().any(|s| language_for(p, s).is_some());
                     for dep in likely_dependents(canonical, &root, serves) {
                         if !edited.contains(&dep)
                             && !found.contains(&dep)

@@ -53,6 +53,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     languages: o.language_id.iter().cloned().collect(),
                     root_markers: Vec::new(),
                     root_strategy: crate::registry::RootStrategy::Nearest,
+                    declared_roots: Vec::new(),
                     requires_marker: Vec::new(),
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
@@ -169,14 +170,13 @@ pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
         .then(|| lang.to_string())
 }
 
-/// The enabled servers that serve `path`, keeping one per exclusive group.
-pub fn serving<'a>(
-    path: &Path,
-    servers: &'a [ResolvedServer],
-) -> Vec<(&'a ResolvedServer, String)> {
+/// The enabled servers that serve `path`, keeping one per exclusive group:
+/// each as its index into `servers` and the language id it is sent. Required
+/// markers are not looked at here (see `Engine::plan_file`).
+pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
     let mut groups: Vec<&str> = Vec::new();
     let mut chosen = Vec::new();
-    for server in servers.iter().filter(|s| s.enabled) {
+    for (index, server) in servers.iter().enumerate().filter(|(_, s)| s.enabled) {
         let Some(lang) = language_for(path, server) else {
             continue;
         };
@@ -186,7 +186,7 @@ pub fn serving<'a>(
             }
             groups.push(group);
         }
-        chosen.push((server, lang));
+        chosen.push((index, lang));
     }
     chosen
 }
@@ -195,15 +195,66 @@ pub fn serving<'a>(
 mod tests {
     use super::*;
 
+    /// The ids of the servers `serving` chooses for `path`.
+    fn ids<'a>(servers: &'a [ResolvedServer], path: &str) -> Vec<&'a str> {
+        serving(Path::new(path), servers)
+            .into_iter()
+            .map(|(index, _)| servers[index].spec.id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn every_language_gets_its_default_servers() {
+        let servers = resolve(&Config::default());
+        let cases: [(&str, &[&str]); 13] = [
+            ("app/main.py", &["pyright", "ruff"]),
+            ("stubs/lib.pyi", &["pyright", "ruff"]),
+            ("src/index.ts", &["typescript-language-server", "eslint"]),
+            ("src/App.jsx", &["typescript-language-server", "eslint"]),
+            ("main.go", &["gopls"]),
+            ("go.mod", &["gopls"]),
+            ("src/lib.rs", &["rust-analyzer"]),
+            ("src/main.cpp", &["clangd"]),
+            ("Cargo.toml", &["tombi"]),
+            (".bashrc", &["bash-language-server"]),
+            ("Dockerfile", &["docker-langserver"]),
+            ("README.md", &[]),
+            ("notes.txt", &[]),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(ids(&servers, path), expected, "servers for {path}");
+        }
+    }
+
+    #[test]
+    fn enabling_an_alternative_ahead_of_the_default_takes_the_group() {
+        let mut servers = resolve(&Config::default());
+        let ty = servers.iter().position(|s| s.spec.id == "ty").unwrap();
+        let mut ty = servers.remove(ty);
+        ty.enabled = true;
+        servers.insert(0, ty);
+        assert_eq!(ids(&servers, "a.py"), ["ty", "ruff"]);
+    }
+
+    #[test]
+    fn disabling_the_default_leaves_its_group_to_the_next_enabled() {
+        let mut config = Config::default();
+        for (id, enabled) in [("typescript-language-server", false), ("tsgo", true)] {
+            let enabled = ServerOverride {
+                enabled: Some(enabled),
+                ..Default::default()
+            };
+            config.servers.insert(id.into(), enabled);
+        }
+        let servers = resolve(&config);
+        assert_eq!(ids(&servers, "a.ts"), ["tsgo", "eslint"]);
+    }
+
     #[test]
     fn python_gets_pyright_and_ruff_by_default_and_config_can_swap_the_checker() {
         let config = Config::default();
         let servers = resolve(&config);
-        let ids: Vec<_> = serving(Path::new("a.py"), &servers)
-            .iter()
-            .map(|(s, _)| s.spec.id.clone())
-            .collect();
-        assert_eq!(ids, ["pyright", "ruff"]);
+        assert_eq!(ids(&servers, "a.py"), ["pyright", "ruff"]);
 
         let mut config = Config::default();
         config.servers.insert(
@@ -221,11 +272,7 @@ mod tests {
             },
         );
         let servers = resolve(&config);
-        let ids: Vec<_> = serving(Path::new("a.py"), &servers)
-            .iter()
-            .map(|(s, _)| s.spec.id.clone())
-            .collect();
-        assert_eq!(ids, ["basedpyright", "ruff"]);
+        assert_eq!(ids(&servers, "a.py"), ["basedpyright", "ruff"]);
     }
 
     /// Built-in timing comes from the registry; configuration overrides it
@@ -279,8 +326,9 @@ mod tests {
         let servers = resolve(&config);
         let chosen = serving(Path::new("f.XYZ"), &servers);
         assert_eq!(chosen.len(), 1);
+        let (index, language) = &chosen[0];
         assert_eq!(
-            (chosen[0].0.spec.id.as_str(), chosen[0].1.as_str()),
+            (servers[*index].spec.id.as_str(), language.as_str()),
             ("mylsp", "xyz")
         );
     }

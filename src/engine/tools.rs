@@ -170,75 +170,9 @@ impl Engine {
                 p.to_string(),
             )),
         })?;
-        // Every step of the patch, in order: what to write, what to remove,
-        // and what to tell the servers. Applied below as one transaction.
-        let mut checked = Vec::new();
-        let mut events: Vec<(PathBuf, FileChangeKind)> = Vec::new();
-        let mut writes: Vec<(PathBuf, String)> = Vec::new();
-        let mut removes: Vec<(PathBuf, String)> = Vec::new();
-        for change in &planned {
-            match change {
-                PlannedChange::Write {
-                    path,
-                    content,
-                    created,
-                } => {
-                    let t = vetted(&targets, path)?;
-                    let before = std::fs::read_to_string(&t.canonical).ok();
-                    writes.push((t.canonical.clone(), content.clone()));
-                    events.push((t.canonical.clone(), FileChangeKind::of_write(*created)));
-                    checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
-                }
-                PlannedChange::Delete { path } => {
-                    let canonical = vetted(&targets, path)?.canonical.clone();
-                    removes.push((canonical.clone(), path.clone()));
-                    events.push((canonical, FileChangeKind::Deleted));
-                }
-                PlannedChange::Rename { from, to, content } => {
-                    let (old, new) = (
-                        vetted(&targets, from)?.canonical.clone(),
-                        vetted(&targets, to)?,
-                    );
-                    writes.push((new.canonical.clone(), content.clone()));
-                    removes.push((old.clone(), from.clone()));
-                    events.push((old, FileChangeKind::Deleted));
-                    events.push((new.canonical.clone(), FileChangeKind::Created));
-                    checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
-                }
-            }
-        }
+        let steps = patch_steps(&planned, &targets)?;
         if !dry_run {
-            // All or nothing on disk too: a write that fails half-way (a full
-            // disk, an immutable file) puts back every file already touched.
-            let ops: Vec<FileOp<'_>> = writes
-                .iter()
-                .map(|(path, content)| FileOp::Write {
-                    path,
-                    content: content.as_bytes(),
-                })
-                .chain(removes.iter().map(|(path, _)| FileOp::Remove { path }))
-                .collect();
-            if let Err(e) = apply_all(&ops) {
-                let failed = match e.index.checked_sub(writes.len()) {
-                    None => writes.get(e.index),
-                    Some(i) => removes.get(i),
-                };
-                let path = failed
-                    .and_then(|(p, _)| self.workspace.relative(p))
-                    .unwrap_or_else(|| "a file of the patch".to_string());
-                return Err(ToolError::Write {
-                    path,
-                    reason: format!("{}; no file of the patch was changed", e.source),
-                });
-            }
-            for (path, _) in &removes {
-                self.close_everywhere(path);
-            }
-        }
-        if !dry_run {
-            let refs: Vec<(&Path, FileChangeKind)> =
-                events.iter().map(|(p, k)| (p.as_path(), *k)).collect();
-            self.watched(&refs);
+            self.commit_patch(&steps)?;
         }
         let files = planned.len();
         let message = if dry_run {
@@ -246,11 +180,12 @@ impl Engine {
         } else {
             "Patch applied successfully.".to_string()
         };
-        let restore: Vec<(PathBuf, Option<String>)> = checked
+        let restore: Vec<(PathBuf, Option<String>)> = steps
+            .checked
             .iter()
             .map(|(p, b, _)| (p.clone(), b.clone()))
             .collect();
-        let result = self.feedback(message, checked, false, dry_run).await;
+        let result = self.feedback(message, steps.checked, false, dry_run).await;
         if dry_run {
             for (path, before) in restore {
                 if let Some(before) = before {
@@ -259,6 +194,44 @@ impl Engine {
             }
         }
         Ok(result)
+    }
+
+    /// Applies a patch's steps on disk, all or nothing: a write that fails
+    /// half-way (a full disk, an immutable file) puts back every file
+    /// already touched. Then the servers hear of the removed and changed files.
+    fn commit_patch(&self, steps: &PatchSteps) -> Result<(), ToolError> {
+        let (writes, removes) = (&steps.writes, &steps.removes);
+        let ops: Vec<FileOp<'_>> = writes
+            .iter()
+            .map(|(path, content)| FileOp::Write {
+                path,
+                content: content.as_bytes(),
+            })
+            .chain(removes.iter().map(|(path, _)| FileOp::Remove { path }))
+            .collect();
+        if let Err(e) = apply_all(&ops) {
+            let failed = match e.index.checked_sub(writes.len()) {
+                None => writes.get(e.index),
+                Some(i) => removes.get(i),
+            };
+            let path = failed
+                .and_then(|(p, _)| self.workspace.relative(p))
+                .unwrap_or_else(|| "a file of the patch".to_string());
+            return Err(ToolError::Write {
+                path,
+                reason: format!("{}; no file of the patch was changed", e.source),
+            });
+        }
+        for (path, _) in removes {
+            self.close_everywhere(path);
+        }
+        let refs: Vec<(&Path, FileChangeKind)> = steps
+            .events
+            .iter()
+            .map(|(p, k)| (p.as_path(), *k))
+            .collect();
+        self.watched(&refs);
+        Ok(())
     }
 
     /// Puts every server's copy of `path` back to `text` (after a dry run).
@@ -283,6 +256,62 @@ impl Engine {
             client.did_change_watched_files(changes);
         }
     }
+}
+
+/// Every step of a patch, in order: what to write, what to remove, what to
+/// tell the servers, and which files to check (with their text before).
+struct PatchSteps {
+    checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+    events: Vec<(PathBuf, FileChangeKind)>,
+    writes: Vec<(PathBuf, String)>,
+    removes: Vec<(PathBuf, String)>,
+}
+
+fn patch_steps(
+    planned: &[PlannedChange],
+    targets: &BTreeMap<String, Target>,
+) -> Result<PatchSteps, ToolError> {
+    let mut checked = Vec::new();
+    let mut events: Vec<(PathBuf, FileChangeKind)> = Vec::new();
+    let mut writes: Vec<(PathBuf, String)> = Vec::new();
+    let mut removes: Vec<(PathBuf, String)> = Vec::new();
+    for change in planned {
+        match change {
+            PlannedChange::Write {
+                path,
+                content,
+                created,
+            } => {
+                let t = vetted(targets, path)?;
+                let before = std::fs::read_to_string(&t.canonical).ok();
+                writes.push((t.canonical.clone(), content.clone()));
+                events.push((t.canonical.clone(), FileChangeKind::of_write(*created)));
+                checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
+            }
+            PlannedChange::Delete { path } => {
+                let canonical = vetted(targets, path)?.canonical.clone();
+                removes.push((canonical.clone(), path.clone()));
+                events.push((canonical, FileChangeKind::Deleted));
+            }
+            PlannedChange::Rename { from, to, content } => {
+                let (old, new) = (
+                    vetted(targets, from)?.canonical.clone(),
+                    vetted(targets, to)?,
+                );
+                writes.push((new.canonical.clone(), content.clone()));
+                removes.push((old.clone(), from.clone()));
+                events.push((old, FileChangeKind::Deleted));
+                events.push((new.canonical.clone(), FileChangeKind::Created));
+                checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
+            }
+        }
+    }
+    Ok(PatchSteps {
+        checked,
+        events,
+        writes,
+        removes,
+    })
 }
 
 /// One file's mutation lock, held.

@@ -5,11 +5,12 @@
 //! matches each tool's `outputSchema`. Diagnostics are also served as
 //! subscribable resources (`squiggle://diagnostics[/{path}]`).
 
+mod catalog;
 pub mod http;
 mod inputs;
 mod resources;
 mod server;
 mod tools;
 
-pub use server::McpServer;
-pub use tools::Exposure;
+pub use catalog::Exposure;
+pub use server::{McpServer, serve_stdio};

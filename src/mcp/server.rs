@@ -14,8 +14,9 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 
+use super::catalog::{Exposure, catalog, writes};
 use super::resources::{self, Resources};
-use super::tools::{Exposure, call, catalog};
+use super::tools::call;
 use crate::engine::Engine;
 
 #[derive(Clone)]
@@ -37,6 +38,19 @@ impl McpServer {
     pub fn engine(&self) -> &Arc<Engine> {
         &self.engine
     }
+}
+
+/// Serves MCP over stdin and stdout until the client closes them. The error
+/// is the message to print when the client never initialized.
+pub async fn serve_stdio(engine: Arc<Engine>, exposure: Exposure) -> Result<(), String> {
+    use rmcp::ServiceExt;
+    let server = McpServer::new(engine, exposure);
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("the client did not initialize: {e}"))?;
+    let _ = running.waiting().await;
+    Ok(())
 }
 
 const INSTRUCTIONS: &str = "squiggle runs the project's real language servers. Paths are workspace-relative; lines and columns are 1-based (columns in characters). Position tools accept `symbol` instead of a column. Edit tools report the diagnostics of the new content.";
@@ -77,7 +91,7 @@ impl ServerHandler for McpServer {
         let args = request.arguments.unwrap_or_default();
         tracing::debug!(tool = %request.name, "call");
         let answer = call(&self.engine, self.exposure, &request.name, args).await;
-        if ["edit_file", "write_file", "apply_patch"].contains(&request.name.as_ref()) {
+        if writes(&request.name) {
             self.resources.poke(&self.engine);
         }
         match answer {

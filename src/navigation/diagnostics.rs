@@ -68,42 +68,7 @@ pub async fn diagnostics(
 ) -> Result<(DiagnosticsResult, String), NavError> {
     let mut notes = Vec::new();
     let by_file: BTreeMap<String, Vec<Diagnostic>> = match path {
-        Some(path) => {
-            let (canonical, relative) = workspace_path(engine, path)?;
-            engine.servers_for(&canonical)?;
-            let check = engine
-                .check_files(vec![FileInput::on_disk(canonical)], false)
-                .await;
-            let mut map = BTreeMap::new();
-            for report in check.files {
-                for o in &report.outcomes {
-                    let label = if o.server.is_empty() {
-                        "squiggle"
-                    } else {
-                        &o.server
-                    };
-                    match o.outcome {
-                        Outcome::TimedOut => notes.push(format!(
-                            "{label} did not finish within the timeout; the list may be incomplete"
-                        )),
-                        Outcome::Pulled | Outcome::Settled => {}
-                        _ => notes.push(format!(
-                            "{label}: {} {}",
-                            o.outcome.as_str(),
-                            o.detail.clone().unwrap_or_default()
-                        )),
-                    }
-                }
-                map.insert(relative.clone(), report.diagnostics);
-            }
-            if !check_answered(&notes, &map) {
-                return Err(NavError(format!(
-                    "no server could check {relative}: {}",
-                    notes.join("; ")
-                )));
-            }
-            map
-        }
+        Some(path) => checked_now(engine, path, &mut notes).await?,
         None => {
             let clients = engine.pool.clients();
             if clients.is_empty() {
@@ -148,6 +113,49 @@ pub async fn diagnostics(
         notes,
     };
     Ok((result, text.trim_end().to_string()))
+}
+
+/// `path` checked now against the file on disk; what the servers said
+/// besides their diagnostics goes to `notes`.
+async fn checked_now(
+    engine: &Arc<Engine>,
+    path: &str,
+    notes: &mut Vec<String>,
+) -> Result<BTreeMap<String, Vec<Diagnostic>>, NavError> {
+    let (canonical, relative) = workspace_path(engine, path)?;
+    engine.servers_for(&canonical)?;
+    let check = engine
+        .check_files(vec![FileInput::on_disk(canonical)], false)
+        .await;
+    let mut map = BTreeMap::new();
+    for report in check.files {
+        for o in &report.outcomes {
+            let label = if o.server.is_empty() {
+                "squiggle"
+            } else {
+                &o.server
+            };
+            match o.outcome {
+                Outcome::TimedOut => notes.push(format!(
+                    "{label} did not finish within the timeout; the list may be incomplete"
+                )),
+                Outcome::Pulled | Outcome::Settled => {}
+                _ => notes.push(format!(
+                    "{label}: {} {}",
+                    o.outcome.as_str(),
+                    o.detail.clone().unwrap_or_default()
+                )),
+            }
+        }
+        map.insert(relative.clone(), report.diagnostics);
+    }
+    if !check_answered(notes, &map) {
+        return Err(NavError(format!(
+            "no server could check {relative}: {}",
+            notes.join("; ")
+        )));
+    }
+    Ok(map)
 }
 
 fn check_answered(notes: &[String], map: &BTreeMap<String, Vec<Diagnostic>>) -> bool {

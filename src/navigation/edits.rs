@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::parse::lsp_range;
 use super::render::position as render_position;
-use super::session::{NavError, Need, open};
+use super::session::{NavError, Need, Session, open};
 use super::{Location, PositionArgs};
 use crate::engine::Engine;
 use crate::lsp::position::LineIndex;
@@ -56,52 +56,8 @@ pub async fn code_actions(engine: &Arc<Engine>, args: &RangeArgs) -> Answer<Code
         feature: "code actions",
     };
     let session = open(engine, &args.start.path, &need).await?;
-    let text = session.text.clone();
-    let start = if args.start.column.is_some() || args.start.symbol.is_some() {
-        session.position(&args.start).await?
-    } else {
-        let line = args
-            .start
-            .line
-            .ok_or_else(|| NavError::new("give `line` (and optionally `column` or `symbol`)"))?;
-        Position::new(line.saturating_sub(1), 0)
-    };
-    let end_line = args.end_line.map_or(start.line, |l| l.saturating_sub(1));
-    let end = match args.end_column {
-        Some(c) => {
-            let probe = PositionArgs {
-                path: args.start.path.clone(),
-                line: Some(end_line + 1),
-                column: Some(c),
-                symbol: None,
-            };
-            session.position(&probe).await?
-        }
-        // Past the end of the line: clamped to its end by every server.
-        None => Position::new(end_line, u32::MAX / 2),
-    };
-    let end = session.index.position(
-        &text,
-        session.index.offset(&text, end, session.encoding),
-        session.encoding,
-    );
-    let diagnostics: Vec<Value> = session
-        .client
-        .known_diagnostics()
-        .into_iter()
-        .filter(|(u, _)| *u == session.uri)
-        .flat_map(|(_, list)| list.to_vec())
-        .filter(|d| d.range.start.line <= end.line && d.range.end.line >= start.line)
-        .map(|d| {
-            json!({
-                "range": d.range,
-                "severity": d.severity,
-                "code": d.code,
-                "source": d.source,
-                "message": d.message,
-            })
-        })
-        .collect();
+    let (start, end) = action_range(&session, args).await?;
+    let diagnostics = diagnostics_between(&session, start, end);
     session.wait_indexed().await;
     let result = session
         .request(
@@ -130,38 +86,103 @@ pub async fn code_actions(engine: &Arc<Engine>, args: &RangeArgs) -> Answer<Code
         })
         .collect();
     let range = session.here(start, end);
-    let rendered = if actions.is_empty() {
-        format!(
-            "No code actions for {}-{}",
-            render_position(&range),
-            range.end_line
-        )
-    } else {
-        let mut out = format!(
-            "{} for {} (not applied):\n",
-            plural(actions.len(), "code action", "code actions"),
-            render_position(&range)
-        );
-        for a in &actions {
-            out.push_str(&format!("- {}", a.title));
-            if let Some(kind) = &a.kind {
-                out.push_str(&format!(" [{kind}]"));
-            }
-            if a.preferred {
-                out.push_str(" (preferred)");
-            }
-            out.push('\n');
-        }
-        out.trim_end().to_string()
-    };
+    let rendered = render_actions(&actions, &range);
+    let server = session.server;
     Ok((
         CodeActionsResult {
-            server: session.server,
+            server,
             range,
             actions,
         },
         rendered,
     ))
+}
+
+/// The range code actions are asked for: from the position (a bare line
+/// starts at its first column) to the end column of the end line, or past
+/// its end, clamped to the text.
+async fn action_range(
+    session: &Session,
+    args: &RangeArgs,
+) -> Result<(Position, Position), NavError> {
+    let text = &session.text;
+    let start = if args.start.column.is_some() || args.start.symbol.is_some() {
+        session.position(&args.start).await?
+    } else {
+        let line = args
+            .start
+            .line
+            .ok_or_else(|| NavError::new("give `line` (and optionally `column` or `symbol`)"))?;
+        Position::new(line.saturating_sub(1), 0)
+    };
+    let end_line = args.end_line.map_or(start.line, |l| l.saturating_sub(1));
+    let end = match args.end_column {
+        Some(c) => {
+            let probe = PositionArgs {
+                path: args.start.path.clone(),
+                line: Some(end_line + 1),
+                column: Some(c),
+                symbol: None,
+            };
+            session.position(&probe).await?
+        }
+        // Past the end of the line: clamped to its end by every server.
+        None => Position::new(end_line, u32::MAX / 2),
+    };
+    let end = session.index.position(
+        text,
+        session.index.offset(text, end, session.encoding),
+        session.encoding,
+    );
+    Ok((start, end))
+}
+
+/// The diagnostics the server published for the session's file on the
+/// lines from `start` to `end`, as the code action context sends them.
+fn diagnostics_between(session: &Session, start: Position, end: Position) -> Vec<Value> {
+    session
+        .client
+        .known_diagnostics()
+        .into_iter()
+        .filter(|(u, _)| *u == session.uri)
+        .flat_map(|(_, list)| list.to_vec())
+        .filter(|d| d.range.start.line <= end.line && d.range.end.line >= start.line)
+        .map(|d| {
+            json!({
+                "range": d.range,
+                "severity": d.severity,
+                "code": d.code,
+                "source": d.source,
+                "message": d.message,
+            })
+        })
+        .collect()
+}
+
+fn render_actions(actions: &[CodeAction], range: &Location) -> String {
+    if actions.is_empty() {
+        return format!(
+            "No code actions for {}-{}",
+            render_position(range),
+            range.end_line
+        );
+    }
+    let mut out = format!(
+        "{} for {} (not applied):\n",
+        plural(actions.len(), "code action", "code actions"),
+        render_position(range)
+    );
+    for a in actions {
+        out.push_str(&format!("- {}", a.title));
+        if let Some(kind) = &a.kind {
+            out.push_str(&format!(" [{kind}]"));
+        }
+        if a.preferred {
+            out.push_str(" (preferred)");
+        }
+        out.push('\n');
+    }
+    out.trim_end().to_string()
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -225,17 +246,51 @@ pub async fn rename(
     let mut params = session.position_params(pos);
     params["newName"] = json!(new_name);
     let result = session.request(need.method, params).await?;
+    let per_uri = edits_per_uri(&result);
+    if per_uri.is_empty() {
+        let here = session.here(pos, pos);
+        return Err(NavError(format!(
+            "{} cannot rename at {}",
+            session.server,
+            render_position(&here)
+        )));
+    }
+    let (files, diff) = previews(engine, &session, &per_uri);
+    let edits: usize = files.iter().map(|f| f.edits).sum();
+    let mut text = format!(
+        "Rename preview (nothing was written): {} in {}",
+        plural(edits, "edit", "edits"),
+        plural(files.len(), "file", "files")
+    );
+    if files.iter().any(|f| f.outside) {
+        text.push_str("; some files are outside the workspace");
+    }
+    text.push_str(":\n");
+    text.push_str(&diff);
+    Ok((
+        RenameResult {
+            server: session.server,
+            files,
+            diff,
+        },
+        text.trim_end().to_string(),
+    ))
+}
+
+/// A WorkspaceEdit's text edits per document URI, from `changes` and
+/// `documentChanges` alike, in the order the server listed them.
+fn edits_per_uri(edit: &Value) -> Vec<(String, Vec<Value>)> {
     let mut per_uri: Vec<(String, Vec<Value>)> = Vec::new();
     let mut push = |u: &str, edits: &[Value]| match per_uri.iter_mut().find(|(k, _)| k == u) {
         Some((_, list)) => list.extend_from_slice(edits),
         None => per_uri.push((u.to_string(), edits.to_vec())),
     };
-    if let Some(changes) = result.get("changes").and_then(Value::as_object) {
+    if let Some(changes) = edit.get("changes").and_then(Value::as_object) {
         for (u, edits) in changes {
             push(u, edits.as_array().map(Vec::as_slice).unwrap_or_default());
         }
     }
-    for change in result
+    for change in edit
         .get("documentChanges")
         .and_then(Value::as_array)
         .map(Vec::as_slice)
@@ -248,17 +303,19 @@ pub async fn rename(
             push(u, edits);
         }
     }
-    if per_uri.is_empty() {
-        let here = session.here(pos, pos);
-        return Err(NavError(format!(
-            "{} cannot rename at {}",
-            session.server,
-            render_position(&here)
-        )));
-    }
+    per_uri
+}
+
+/// Each file's edits applied in memory, as a unified diff against the text
+/// the server has (or the file on disk); the files sorted by path.
+fn previews(
+    engine: &Engine,
+    session: &Session,
+    per_uri: &[(String, Vec<Value>)],
+) -> (Vec<RenameFile>, String) {
     let mut files = Vec::new();
     let mut diff = String::new();
-    for (u, edits) in &per_uri {
+    for (u, edits) in per_uri {
         let Some(path) = uri::to_path(u) else {
             continue;
         };
@@ -286,25 +343,7 @@ pub async fn rename(
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    let edits: usize = files.iter().map(|f| f.edits).sum();
-    let mut text = format!(
-        "Rename preview (nothing was written): {} in {}",
-        plural(edits, "edit", "edits"),
-        plural(files.len(), "file", "files")
-    );
-    if files.iter().any(|f| f.outside) {
-        text.push_str("; some files are outside the workspace");
-    }
-    text.push_str(":\n");
-    text.push_str(&diff);
-    Ok((
-        RenameResult {
-            server: session.server,
-            files,
-            diff,
-        },
-        text.trim_end().to_string(),
-    ))
+    (files, diff)
 }
 
 /// The path the model gave, checked to be a workspace file.

@@ -73,77 +73,13 @@ pub async fn file_context(
         Ok((r, text)) => (r.symbols, text),
         Err(e) => (Vec::new(), format!("(no outline: {e})")),
     };
-    let need = Need {
-        capability: "definitionProvider",
-        method: "textDocument/definition",
-        feature: "definition",
-    };
-    let mut external = Vec::new();
-    if let Ok(session) = open(engine, path, &need).await {
-        session.wait_indexed().await;
-        let declared: HashSet<&str> = outline.iter().map(|s| s.name.as_str()).collect();
-        let mut seen: HashSet<&str> = HashSet::new();
-        let text = session.text.clone();
-        let hover_ok = session
-            .client
-            .facts()
-            .is_some_and(|f| f.declares("hoverProvider"));
-        for (offset, word) in identifiers(&text) {
-            if seen.len() >= MAX_LOOKUPS {
-                break;
-            }
-            if declared.contains(word) || !seen.insert(word) {
-                continue;
-            }
-            let pos = session.index.position(&text, offset, session.encoding);
-            let params = json!({
-                "textDocument": { "uri": session.uri },
-                "position": { "line": pos.line, "character": pos.character },
-            });
-            let Ok(found) = session
-                .request("textDocument/definition", params.clone())
-                .await
-            else {
-                continue;
-            };
-            let raws = locations(&found);
-            let Some(raw) = raws.iter().find(|r| r.uri != session.uri) else {
-                continue;
-            };
-            let definition = session.locate(std::slice::from_ref(raw)).remove(0);
-            let signature = if hover_ok {
-                match session.request("textDocument/hover", params).await {
-                    Ok(h) => signature_of(&hover_text(&h)),
-                    Err(_) => String::new(),
-                }
-            } else {
-                String::new()
-            };
-            external.push(External {
-                name: word.to_string(),
-                definition,
-                signature,
-            });
-        }
-    }
+    let mut external = externals(engine, path, &outline).await;
     // Workspace definitions first: they are what the file is built on.
     external.sort_by_key(|e| e.definition.outside);
     let diags = diagnostics(engine, Some(path)).await;
     let mut sections = vec![outline_text];
     if !external.is_empty() {
-        let mut s = String::from("Used from other files:\n");
-        for e in &external {
-            let sig = if e.signature.is_empty() {
-                e.name.clone()
-            } else {
-                e.signature.clone()
-            };
-            s.push_str(&format!(
-                "- {sig}  ({}:{})\n",
-                e.definition.path, e.definition.line
-            ));
-        }
-        sections.push(s.trim_end().to_string());
+        sections.push(render_externals(&external));
     }
     let (diagnostics, diag_text) = match diags {
         Ok((r, text)) => (Some(r), text),
@@ -167,6 +103,83 @@ pub async fn file_context(
         },
         text,
     ))
+}
+
+/// The names `path` uses that are defined in other files (at most
+/// [`MAX_LOOKUPS`] distinct names asked), each with the signature its hover
+/// shows. Empty when no server answers definitions for the file.
+async fn externals(engine: &Arc<Engine>, path: &str, outline: &[Symbol]) -> Vec<External> {
+    let need = Need {
+        capability: "definitionProvider",
+        method: "textDocument/definition",
+        feature: "definition",
+    };
+    let mut external = Vec::new();
+    let Ok(session) = open(engine, path, &need).await else {
+        return external;
+    };
+    session.wait_indexed().await;
+    let declared: HashSet<&str> = outline.iter().map(|s| s.name.as_str()).collect();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let text = session.text.clone();
+    let hover_ok = session
+        .client
+        .facts()
+        .is_some_and(|f| f.declares("hoverProvider"));
+    for (offset, word) in identifiers(&text) {
+        if seen.len() >= MAX_LOOKUPS {
+            break;
+        }
+        if declared.contains(word) || !seen.insert(word) {
+            continue;
+        }
+        let pos = session.index.position(&text, offset, session.encoding);
+        let params = json!({
+            "textDocument": { "uri": session.uri },
+            "position": { "line": pos.line, "character": pos.character },
+        });
+        let Ok(found) = session
+            .request("textDocument/definition", params.clone())
+            .await
+        else {
+            continue;
+        };
+        let raws = locations(&found);
+        let Some(raw) = raws.iter().find(|r| r.uri != session.uri) else {
+            continue;
+        };
+        let definition = session.locate(std::slice::from_ref(raw)).remove(0);
+        let signature = if hover_ok {
+            match session.request("textDocument/hover", params).await {
+                Ok(h) => signature_of(&hover_text(&h)),
+                Err(_) => String::new(),
+            }
+        } else {
+            String::new()
+        };
+        external.push(External {
+            name: word.to_string(),
+            definition,
+            signature,
+        });
+    }
+    external
+}
+
+fn render_externals(external: &[External]) -> String {
+    let mut s = String::from("Used from other files:\n");
+    for e in external {
+        let sig = if e.signature.is_empty() {
+            e.name.clone()
+        } else {
+            e.signature.clone()
+        };
+        s.push_str(&format!(
+            "- {sig}  ({}:{})\n",
+            e.definition.path, e.definition.line
+        ));
+    }
+    s.trim_end().to_string()
 }
 
 /// The signature in a hover: its first code block (or first line) on one

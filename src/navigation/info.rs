@@ -107,61 +107,10 @@ pub async fn signature_help(engine: &Arc<Engine>, args: &PositionArgs) -> Answer
         .map(Vec::as_slice)
         .unwrap_or_default()
         .iter()
-        .filter_map(|s| {
-            let label = s.get("label")?.as_str()?.to_string();
-            let parameters = s
-                .get("parameters")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|p| match p.get("label")? {
-                    Value::String(l) => Some(l.clone()),
-                    Value::Array(span) => {
-                        let a = span.first()?.as_u64()? as usize;
-                        let b = span.get(1)?.as_u64()? as usize;
-                        // Offsets are UTF-16 units into the label.
-                        let units: Vec<u16> = label.encode_utf16().collect();
-                        String::from_utf16(units.get(a..b)?).ok()
-                    }
-                    _ => None,
-                })
-                .collect();
-            Some(Signature {
-                documentation: doc_text(s.get("documentation")),
-                parameters,
-                active_parameter: s
-                    .get("activeParameter")
-                    .and_then(Value::as_u64)
-                    .or(top_active)
-                    .map(|n| n as u32),
-                label,
-            })
-        })
+        .filter_map(|s| signature(s, top_active))
         .collect();
     let here = session.here(pos, pos);
-    let text = if signatures.is_empty() {
-        format!(
-            "No signature help at {} (put the position inside a call's parentheses)",
-            render_position(&here)
-        )
-    } else {
-        let mut out = String::new();
-        for s in &signatures {
-            out.push_str(&s.label);
-            if let Some(p) = s
-                .active_parameter
-                .and_then(|a| s.parameters.get(a as usize))
-            {
-                out.push_str(&format!("\n  active parameter: {p}"));
-            }
-            if let Some(d) = &s.documentation {
-                out.push_str(&format!("\n  {}", d.replace('\n', "\n  ")));
-            }
-            out.push('\n');
-        }
-        out.trim_end().to_string()
-    };
+    let text = render_signatures(&signatures, &here);
     Ok((
         SignatureResult {
             server: session.server,
@@ -170,4 +119,63 @@ pub async fn signature_help(engine: &Arc<Engine>, args: &PositionArgs) -> Answer
         },
         text,
     ))
+}
+
+/// One `SignatureInformation`; a parameter label may be a string or a span
+/// of the signature's label (UTF-16 offsets). `top_active` is the active
+/// parameter the whole answer names, for signatures that name none.
+fn signature(s: &Value, top_active: Option<u64>) -> Option<Signature> {
+    let label = s.get("label")?.as_str()?.to_string();
+    let parameters = s
+        .get("parameters")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| match p.get("label")? {
+            Value::String(l) => Some(l.clone()),
+            Value::Array(span) => {
+                let a = span.first()?.as_u64()? as usize;
+                let b = span.get(1)?.as_u64()? as usize;
+                // Offsets are UTF-16 units into the label.
+                let units: Vec<u16> = label.encode_utf16().collect();
+                String::from_utf16(units.get(a..b)?).ok()
+            }
+            _ => None,
+        })
+        .collect();
+    Some(Signature {
+        documentation: doc_text(s.get("documentation")),
+        parameters,
+        active_parameter: s
+            .get("activeParameter")
+            .and_then(Value::as_u64)
+            .or(top_active)
+            .map(|n| n as u32),
+        label,
+    })
+}
+
+fn render_signatures(signatures: &[Signature], here: &Location) -> String {
+    if signatures.is_empty() {
+        return format!(
+            "No signature help at {} (put the position inside a call's parentheses)",
+            render_position(here)
+        );
+    }
+    let mut out = String::new();
+    for s in signatures {
+        out.push_str(&s.label);
+        if let Some(p) = s
+            .active_parameter
+            .and_then(|a| s.parameters.get(a as usize))
+        {
+            out.push_str(&format!("\n  active parameter: {p}"));
+        }
+        if let Some(d) = &s.documentation {
+            out.push_str(&format!("\n  {}", d.replace('\n', "\n  ")));
+        }
+        out.push('\n');
+    }
+    out.trim_end().to_string()
 }

@@ -32,6 +32,11 @@ pub struct ServerSpec {
     pub root_markers: Vec<String>,
     /// How `root_markers` pick the root when several directories match.
     pub root_strategy: RootStrategy,
+    /// Declared monorepo roots the server serves whole from one instance
+    /// (a root `tsconfig.json` with `references`, a node or uv workspace):
+    /// they win over `root_markers` for the files of their packages. Empty
+    /// for servers not measured to handle one (`docs/servers.md`, Scale).
+    pub declared_roots: Vec<Declaration>,
     /// The server only starts when one of these exists between the file and
     /// the workspace root (see [`marker_present`]); empty means no requirement.
     pub requires_marker: Vec<String>,
@@ -83,6 +88,7 @@ pub enum ServerRole {
     Linter,
 }
 
+pub use crate::workspace::Declaration;
 /// How root markers choose a project root: the workspace module's search,
 /// named for the registry's entries.
 pub use crate::workspace::RootSearch as RootStrategy;
@@ -102,36 +108,6 @@ pub fn builtin_servers() -> Vec<ServerSpec> {
         servers::others::servers,
     ];
     families.iter().flat_map(|family| family()).collect()
-}
-
-/// The enabled servers for `path`'s language, in list order, keeping only the
-/// first enabled server of each exclusive group. Empty when the language is
-/// unknown. `requires_marker` is not checked here: see [`marker_present`].
-pub fn servers_for<'a>(path: &Path, specs: &'a [ServerSpec]) -> Vec<&'a ServerSpec> {
-    match languages::language_id(path) {
-        Some(language) => servers_for_language(language, specs),
-        None => Vec::new(),
-    }
-}
-
-/// The enabled servers for a language id, in list order, keeping only the
-/// first enabled server of each exclusive group.
-pub fn servers_for_language<'a>(language: &str, specs: &'a [ServerSpec]) -> Vec<&'a ServerSpec> {
-    let mut taken_groups: Vec<&str> = Vec::new();
-    let mut chosen = Vec::new();
-    for spec in specs {
-        if !spec.enabled_by_default || !spec.languages.iter().any(|l| l == language) {
-            continue;
-        }
-        if let Some(group) = spec.exclusive_group.as_deref() {
-            if taken_groups.contains(&group) {
-                continue;
-            }
-            taken_groups.push(group);
-        }
-        chosen.push(spec);
-    }
-    chosen
 }
 
 /// Whether `spec` may start for a file in `file_dir`: true when it requires no
@@ -187,6 +163,7 @@ fn spec(
         languages: strings(languages),
         root_markers: strings(root_markers),
         root_strategy: RootStrategy::Nearest,
+        declared_roots: Vec::new(),
         requires_marker: Vec::new(),
         initialization_options: serde_json::Value::Null,
         settings: serde_json::Value::Null,

@@ -1,23 +1,10 @@
-//! Invariants of the built-in registry and the server selection rules.
+//! Invariants of the built-in registry. Which servers a file gets is tested
+//! where production chooses them (`engine::servers::serving`).
 
 use std::collections::HashSet;
 use std::fs;
-use std::path::Path;
 
 use super::*;
-
-fn ids<'a>(servers: &[&'a ServerSpec]) -> Vec<&'a str> {
-    servers.iter().map(|spec| spec.id.as_str()).collect()
-}
-
-fn check_servers_for(path: &str, expected: &[&str]) {
-    let specs = builtin_servers();
-    assert_eq!(
-        ids(&servers_for(Path::new(path), &specs)),
-        expected,
-        "servers for {path}"
-    );
-}
 
 fn builtin(id: &str) -> ServerSpec {
     builtin_servers()
@@ -91,57 +78,6 @@ fn settings_and_options_are_objects_or_null() {
             assert!(value.is_null() || value.is_object(), "{}: {value}", spec.id);
         }
     }
-}
-
-#[test]
-fn python_gets_pyright_and_ruff() {
-    check_servers_for("app/main.py", &["pyright", "ruff"]);
-    check_servers_for("stubs/lib.pyi", &["pyright", "ruff"]);
-}
-
-#[test]
-fn typescript_gets_the_language_server_and_eslint() {
-    check_servers_for("src/index.ts", &["typescript-language-server", "eslint"]);
-    check_servers_for("src/App.jsx", &["typescript-language-server", "eslint"]);
-}
-
-#[test]
-fn other_languages_get_their_server() {
-    check_servers_for("main.go", &["gopls"]);
-    check_servers_for("go.mod", &["gopls"]);
-    check_servers_for("src/lib.rs", &["rust-analyzer"]);
-    check_servers_for("src/main.cpp", &["clangd"]);
-    check_servers_for("Cargo.toml", &["tombi"]);
-    check_servers_for(".bashrc", &["bash-language-server"]);
-    check_servers_for("Dockerfile", &["docker-langserver"]);
-    check_servers_for("README.md", &[]);
-    check_servers_for("notes.txt", &[]);
-}
-
-#[test]
-fn enabling_an_alternative_ahead_of_the_default_takes_the_group() {
-    let mut specs = builtin_servers();
-    let ty = specs.iter().position(|s| s.id == "ty").unwrap();
-    let mut ty = specs.remove(ty);
-    ty.enabled_by_default = true;
-    specs.insert(0, ty);
-    assert_eq!(ids(&servers_for_language("python", &specs)), ["ty", "ruff"]);
-}
-
-#[test]
-fn disabling_the_default_leaves_its_group_to_the_next_enabled() {
-    let mut specs = builtin_servers();
-    for spec in &mut specs {
-        match spec.id.as_str() {
-            "typescript-language-server" => spec.enabled_by_default = false,
-            "tsgo" => spec.enabled_by_default = true,
-            _ => {}
-        }
-    }
-    assert_eq!(
-        ids(&servers_for_language("typescript", &specs)),
-        ["tsgo", "eslint"]
-    );
 }
 
 #[test]

@@ -85,13 +85,14 @@ where
     });
     let mut frames = FrameReader::new(BufReader::new(reader));
     let mut tasks = JoinSet::new();
+    let connection = Connection { engine, host, tx };
     let end = loop {
         while tasks.try_join_next().is_some() {}
         let body = match frames.read_frame().await {
             Ok(Some(body)) => body,
             Ok(None) => break ConnectionEnd::Eof,
             Err(e) if e.is_recoverable() => {
-                send_error(&tx, None, codes::PARSE_ERROR, e.to_string());
+                send_error(&connection.tx, None, codes::PARSE_ERROR, e.to_string());
                 continue;
             }
             Err(e) => {
@@ -99,24 +100,54 @@ where
                 break ConnectionEnd::Eof;
             }
         };
-        match Message::parse(&body) {
+        if let Some(end) = connection.on_frame(&body, &mut tasks).await {
+            break end;
+        }
+    };
+    if end == ConnectionEnd::Exit {
+        tasks.abort_all();
+    }
+    while tasks.join_next().await.is_some() {}
+    drop(connection);
+    match writer_task.await {
+        Ok(Ok(())) | Err(_) => {}
+        Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Ok(Err(e)) => return Err(e),
+    }
+    Ok(end)
+}
+
+/// What a connection's requests need: the engine, the host, and the way
+/// to the writer task.
+struct Connection {
+    engine: Arc<Engine>,
+    host: Arc<dyn Host>,
+    tx: mpsc::UnboundedSender<Vec<u8>>,
+}
+
+impl Connection {
+    /// Handles one frame: a request is answered in its own task (or, for
+    /// `lsp/shutdown`, here), a bad message is answered with its error.
+    /// `Some` when the connection ends with it.
+    async fn on_frame(&self, body: &[u8], tasks: &mut JoinSet<()>) -> Option<ConnectionEnd> {
+        match Message::parse(body) {
             Ok(Message::Request { id, method, params }) if method == "lsp/shutdown" => {
-                host.request_started();
-                let reply = methods::handle(&engine, &method, params).await;
+                self.host.request_started();
+                let reply = methods::handle(&self.engine, &method, params).await;
                 let reply = reply.unwrap_or(Ok(Value::Null));
                 send(
-                    &tx,
+                    &self.tx,
                     Message::Response {
                         id: Some(id),
                         result: reply,
                     },
                 );
-                host.request_finished();
-                break ConnectionEnd::Shutdown;
+                self.host.request_finished();
+                return Some(ConnectionEnd::Shutdown);
             }
             Ok(Message::Request { id, method, params }) => {
-                host.request_started();
-                let (engine, host, tx) = (engine.clone(), host.clone(), tx.clone());
+                self.host.request_started();
+                let (engine, host, tx) = (self.engine.clone(), self.host.clone(), self.tx.clone());
                 tasks.spawn(async move {
                     let result = answer(engine, host.clone(), method, params).await;
                     send(
@@ -130,38 +161,28 @@ where
                 });
             }
             Ok(Message::Notification { method, .. }) if method == "exit" => {
-                break ConnectionEnd::Exit;
+                return Some(ConnectionEnd::Exit);
             }
             Ok(_) => {} // other notifications and stray responses
             Err(MessageError::InvalidId) => {
                 send_error(
-                    &tx,
+                    &self.tx,
                     None,
                     codes::INVALID_REQUEST,
                     MessageError::InvalidId.to_string(),
                 );
             }
             Err(MessageError::Json(e)) => {
-                send_error(&tx, None, codes::PARSE_ERROR, format!("{e}"));
+                send_error(&self.tx, None, codes::PARSE_ERROR, format!("{e}"));
             }
             Err(MessageError::NotJsonRpc) => {
-                let id = request_id(&body);
+                let id = request_id(body);
                 let message = "not a JSON-RPC request: expected an object with `method`";
-                send_error(&tx, id, codes::INVALID_REQUEST, message.into());
+                send_error(&self.tx, id, codes::INVALID_REQUEST, message.into());
             }
         }
-    };
-    if end == ConnectionEnd::Exit {
-        tasks.abort_all();
+        None
     }
-    while tasks.join_next().await.is_some() {}
-    drop(tx);
-    match writer_task.await {
-        Ok(Ok(())) | Err(_) => {}
-        Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Ok(Err(e)) => return Err(e),
-    }
-    Ok(end)
 }
 
 /// Runs one request in its own task, so that a panic becomes InternalError

@@ -6,8 +6,10 @@
 //! whatever directory a stray path pointed into). Dependency and build
 //! directories inside the root are classified as ignored, so nobody indexes
 //! `node_modules`. The per-server project root (`tsconfig.json`, `go.work`,
-//! a Cargo workspace) is found in [`roots`], never above the workspace root.
+//! a Cargo workspace, a declared monorepo root) is found in [`roots`], never
+//! above the workspace root.
 
+mod declared;
 mod roots;
 #[cfg(test)]
 mod tests;
@@ -16,7 +18,8 @@ pub mod watch;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-pub use roots::{RootSearch, project_root};
+pub use declared::{Declaration, declared_root};
+pub use roots::{RootSearch, project_root, server_root};
 
 /// Directories whose files are never sent to a server.
 pub const IGNORED_DIRS: &[&str] = &[

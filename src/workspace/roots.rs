@@ -4,9 +4,12 @@
 //! sees the wrong `tsconfig.json` or none. Each server names its marker files;
 //! the search walks from the file's directory up to the workspace root and
 //! never above it, so a stray marker in a home directory cannot widen what a
-//! server indexes.
+//! server indexes. A root the project declares for a group of packages
+//! ([`declared`](super::declared)) comes first when the server accepts it.
 
 use std::path::{Path, PathBuf};
+
+use super::declared::{Declaration, declared_root};
 
 /// How to choose among the directories holding a marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +25,20 @@ pub enum RootSearch {
     /// Markers in priority order: the nearest `markers[0]` anywhere on the
     /// way up beats a nearer `markers[1]` (`go.work` over `go.mod`).
     PreferFirstMarker,
+}
+
+/// The project root for `file`: the nearest root declaring a package that
+/// holds `file` by one of `declared` (see [`declared_root`]), else
+/// [`project_root`] by `markers` and `strategy`.
+pub fn server_root(
+    file: &Path,
+    workspace_root: &Path,
+    markers: &[String],
+    strategy: RootSearch,
+    declared: &[Declaration],
+) -> PathBuf {
+    declared_root(file, workspace_root, declared)
+        .unwrap_or_else(|| project_root(file, workspace_root, markers, strategy))
 }
 
 /// The project root for `file` by `markers` (plain file or directory names,

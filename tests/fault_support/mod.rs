@@ -1,7 +1,10 @@
 //! Process and resource accounting for the fault, bad-input and soak tests:
 //! which processes descend from a pid (walking `/proc`), which of them work
-//! in a given directory, and how many file descriptors a process holds.
+//! in a given directory, and how many file descriptors a process holds; and
+//! the fault matrix the engine, service and MCP fault tests share (`table`).
 #![allow(dead_code)]
+
+pub mod table;
 
 use std::collections::HashMap;
 use std::path::Path;

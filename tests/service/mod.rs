@@ -4,67 +4,29 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-/// A temp dir holding the workspace `ws/`, an empty `config/` for
-/// `XDG_CONFIG_HOME` and a private `run/` for `XDG_RUNTIME_DIR`.
-pub struct Workspace {
-    pub tmp: tempfile::TempDir,
-    pub root: PathBuf,
-    pub config_home: PathBuf,
-    pub runtime_dir: PathBuf,
-}
+use crate::support::fake_server::FakeServer;
+
+// The service tests' workspace: the shared scratch workspace.
+pub use crate::support::scratch::Scratch as Workspace;
 
 impl Workspace {
     /// `script` is the fake's JSON script; pull mode is the default.
     pub fn new(script: Value) -> Workspace {
         let ws = Workspace::bare();
-        let toml = format!(
-            "[lsp.servers.fake]\ncommand = {command:?}\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = {script:?} }}\n",
-            command = env!("CARGO_BIN_EXE_squiggle-fake-lsp"),
-            script = script.to_string(),
-        );
+        let toml = FakeServer::new(script).toml("fake");
         ws.write(".squiggle.toml", &toml);
         ws
     }
 
-    /// The directories only, with no `.squiggle.toml` (real servers).
-    pub fn bare() -> Workspace {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
-        let root = outer.join("ws");
-        let config_home = outer.join("config");
-        let runtime_dir = outer.join("run");
-        for dir in [&root, &config_home, &runtime_dir] {
-            std::fs::create_dir(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
-            .unwrap_or_else(|e| panic!("chmod: {e}"));
-        Workspace {
-            tmp,
-            root,
-            config_home,
-            runtime_dir,
-        }
-    }
-
     pub fn pull() -> Workspace {
         Workspace::new(json!({"diagnosticMode": "pull"}))
-    }
-
-    pub fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.root.join(name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir for {name}: {e}"));
-        }
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {name}: {e}"));
-        path
     }
 
     /// `squiggle ARGS` with this workspace's environment.

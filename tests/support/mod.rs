@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use squiggle::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
+
+pub mod fake_server;
+pub mod scratch;
 use tokio::time::Instant;
 
 pub struct Fake {

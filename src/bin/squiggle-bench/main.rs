@@ -14,6 +14,7 @@ mod overhead;
 mod prewarm;
 mod projects;
 mod real;
+mod scale;
 mod stats;
 mod throughput;
 
@@ -78,6 +79,9 @@ enum Scenario {
         #[arg(long, default_value_t = 10)]
         runs: usize,
     },
+    /// A generated monorepo (TypeScript, Python) of 1 to 200 packages through
+    /// the daemon and the real servers: instances, RSS, latency per size.
+    Scale(scale::Args),
     /// RSS and open fds of a daemon over many edits.
     Memory {
         #[arg(long, default_value_t = 10_000)]
@@ -106,6 +110,7 @@ fn main() -> std::process::ExitCode {
         } => prewarm::run(runs, &servers, think_ms),
         Scenario::Throughput { files, runs } => throughput::run(files, runs),
         Scenario::Memory { edits, every } => memory::run(edits, every),
+        Scenario::Scale(args) => scale::Options::parse(args).and_then(|opts| scale::run(&opts)),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -324,6 +324,52 @@ fn ts_importers_through_a_re_export_hub() {
     assert_eq!(p.importers("src/plain.ts"), Vec::<String>::new());
 }
 
+/// A monorepo's package alias (`@mono/*` → `packages/*/src/index.ts`) names
+/// a package by its directory, which neither the barrel's stem nor its
+/// directory (`src`) is: the importers in other packages are found.
+#[test]
+fn ts_wildcard_package_alias_names_the_barrel_of_another_package() {
+    let p = Project::new(&[
+        (
+            "tsconfig.base.json",
+            "{\"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\"@mono/*\": [\"packages/*/src/index.ts\"], \"~/*\": [\"packages/*/src\"]}}}\n",
+        ),
+        (
+            "packages/a/tsconfig.json",
+            "{\"extends\": \"../../tsconfig.base.json\"}\n",
+        ),
+        (
+            "packages/b/tsconfig.json",
+            "{\"extends\": \"../../tsconfig.base.json\"}\n",
+        ),
+        ("packages/a/src/index.ts", "export * from \"./m00\";\n"),
+        (
+            "packages/a/src/m00.ts",
+            "export function f(x: number) { return x; }\n",
+        ),
+        (
+            "packages/b/src/use.ts",
+            "import { f } from \"@mono/a\";\nf(1);\n",
+        ),
+        (
+            "packages/b/src/dir.ts",
+            "import { f } from \"~/a\";\nf(1);\n",
+        ),
+        (
+            "packages/b/src/other.ts",
+            "import { g } from \"@mono/b\";\n",
+        ),
+    ]);
+    assert_eq!(
+        p.importers("packages/a/src/m00.ts"),
+        [
+            "packages/a/src/index.ts",
+            "packages/b/src/dir.ts",
+            "packages/b/src/use.ts"
+        ]
+    );
+}
+
 #[test]
 fn rust_crate_root_is_used_by_its_modules_and_a_module_by_its_path() {
     let p = Project::new(&[

@@ -123,8 +123,8 @@ fn reexport_specifiers(text: &str) -> Vec<&str> {
 }
 
 /// Words one of which every specifier naming `edited` contains: its name
-/// without extension, its directory's name for an `index` file, and the
-/// exact `paths` aliases.
+/// without extension, its directory's name for an `index` file, the exact
+/// `paths` aliases, and what a wildcard alias maps onto it (`@mono/a`).
 fn needles(edited: &Path, configs: &Configs) -> Vec<String> {
     let name = edited.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let stem = EXTENSIONS
@@ -144,7 +144,10 @@ fn needles(edited: &Path, configs: &Configs) -> Vec<String> {
     }
     for config in configs.by_dir.values() {
         out.extend(config.exact_aliases().map(str::to_string));
+        out.extend(config.wildcard_specifiers(edited));
     }
+    out.sort();
+    out.dedup();
     out
 }
 

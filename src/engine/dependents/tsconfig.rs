@@ -59,6 +59,51 @@ impl TsConfig {
         out
     }
 
+    /// The specifiers a wildcard `paths` pattern would map onto `target`
+    /// (`@mono/*` → `packages/*/src/index.ts` names `packages/a/src/index.ts`
+    /// as `@mono/a`): the words a monorepo's importers use for it. A
+    /// substitution without an extension is tried against the target
+    /// without its extension and, for an `index` file, its directory.
+    pub fn wildcard_specifiers(&self, target: &Path) -> Vec<String> {
+        let Some(base) = &self.paths_base else {
+            return Vec::new();
+        };
+        let full = target.to_string_lossy();
+        let mut forms = vec![full.to_string()];
+        if let Some(dot) = full
+            .rfind('.')
+            .filter(|&d| d > full.rfind('/').unwrap_or(0))
+        {
+            let stem = &full[..dot];
+            forms.push(stem.to_string());
+            if let Some(dir) = stem.strip_suffix("/index") {
+                forms.push(dir.to_string());
+            }
+        }
+        let mut out = Vec::new();
+        for (pattern, subs) in &self.paths {
+            if !pattern.contains('*') {
+                continue;
+            }
+            for sub in subs {
+                let joined = base.join(sub).to_string_lossy().into_owned();
+                let Some((pre, post)) = joined.split_once('*') else {
+                    continue;
+                };
+                for form in &forms {
+                    if form.len() > pre.len() + post.len()
+                        && form.starts_with(pre)
+                        && form.ends_with(post)
+                    {
+                        let captured = &form[pre.len()..form.len() - post.len()];
+                        out.push(pattern.replacen('*', captured, 1));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The `paths` patterns without a wildcard: specifiers that need not
     /// contain the target's name.
     pub fn exact_aliases(&self) -> impl Iterator<Item = &str> {

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::registry::{ServerRole, ServerSpec, spec};
+use crate::registry::{Declaration, ServerRole, ServerSpec, spec};
 
 const ROOT_MARKERS: &[&str] = &[
     "pyproject.toml",
@@ -22,6 +22,9 @@ pub fn servers() -> Vec<ServerSpec> {
         ServerSpec {
             settings: analysis_settings("python"),
             exclusive_group: Some(GROUP.to_string()),
+            // One pyright at a uv workspace's root reads the root's
+            // `[tool.pyright]` for every member (docs/servers.md, Scale).
+            declared_roots: vec![Declaration::UvWorkspace],
             ..spec(
                 "pyright",
                 &["pyright-langserver", "--stdio"],

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use std::time::Duration;
 
-use crate::registry::{ServerRole, ServerSpec, WaitProfile, settle, spec};
+use crate::registry::{Declaration, ServerRole, ServerSpec, WaitProfile, settle, spec};
 
 const LANGUAGES: &[&str] = &[
     "typescript",
@@ -39,6 +39,10 @@ pub fn servers() -> Vec<ServerSpec> {
         ServerSpec {
             initialization_options: json!({}),
             exclusive_group: Some("ts-types".to_string()),
+            // One tsserver serves every project of a declared monorepo (it
+            // finds each file's own tsconfig): measured in docs/servers.md
+            // (Scale) to give the same diagnostics as per-package instances.
+            declared_roots: vec![Declaration::TsconfigReferences, Declaration::NodeWorkspaces],
             // Unversioned waves with no completion signal: measured quiet
             // windows stand in for one (docs/servers.md). A publish within
             // the stale window after a change is the round before it's; the

@@ -1,0 +1,61 @@
+//! Running the check: the files chosen by the arguments (or the diff), then
+//! one engine run over all of them, through the warm daemon when the content
+//! is on disk.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::super::warm::Route;
+use super::baseline::{self, Changes};
+use super::report::plural;
+use super::{Args, select};
+use crate::engine::{CheckReport, Engine};
+
+/// The files to check: the paths given, else the changed files of the diff,
+/// else the whole workspace.
+pub fn selected(
+    engine: &Engine,
+    cwd: &Path,
+    paths: &[std::path::PathBuf],
+    changes: Option<&Changes>,
+) -> Result<Vec<String>, String> {
+    let root = engine.workspace.root().to_path_buf();
+    match changes {
+        Some(changes) if paths.is_empty() => Ok(select::served(engine, changes.files.clone())),
+        _ if paths.is_empty() => select::walk(engine, cwd, std::slice::from_ref(&root)),
+        _ => select::walk(engine, cwd, paths),
+    }
+}
+
+/// Checks the selected files and stops the engine's servers.
+pub async fn run(
+    engine: &Arc<Engine>,
+    args: &Args,
+    selected: &[String],
+    changes: Option<&Changes>,
+    progress: bool,
+) -> Result<CheckReport, String> {
+    let inputs = baseline::inputs(engine, selected, changes)?;
+    if progress {
+        eprintln!(
+            "squiggle: checking {} {}…",
+            inputs.len(),
+            plural(inputs.len(), "file")
+        );
+    }
+    // On-disk content can be checked by the warm daemon; staged content is
+    // passed by value, which only an in-process check takes.
+    let report = if inputs.iter().all(|i| i.content.is_none()) {
+        let files = inputs.into_iter().map(|i| i.path).collect();
+        let route = Route {
+            no_daemon: args.no_daemon,
+            trust_workspace: args.workspace.trust_workspace,
+        };
+        super::super::warm::check(engine, files, false, route).await
+    } else {
+        let report = engine.check_files(inputs, false).await;
+        engine.shutdown().await;
+        report
+    };
+    Ok(report)
+}

@@ -1,0 +1,99 @@
+//! A TypeScript monorepo that declares its packages (a root `tsconfig.json`
+//! with `references` and `package.json` `workspaces`) is served by one
+//! typescript-language-server at its root: a signature change in one
+//! package reports the broken call in the package that imports it through
+//! the workspace alias, through the real binary and the real server.
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const BASE: &str = "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2022\", \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"composite\": true, \"skipLibCheck\": true, \"baseUrl\": \".\", \"paths\": {\"@mono/*\": [\"packages/*/src/index.ts\"]}}}\n";
+
+const FILES: &[(&str, &str)] = &[
+    (
+        "package.json",
+        "{\"name\": \"mono\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+    ),
+    (
+        "tsconfig.json",
+        "{\"files\": [], \"references\": [{\"path\": \"packages/a\"}, {\"path\": \"packages/b\"}]}\n",
+    ),
+    ("tsconfig.base.json", BASE),
+    (
+        "packages/a/package.json",
+        "{\"name\": \"@mono/a\", \"private\": true}\n",
+    ),
+    (
+        "packages/a/tsconfig.json",
+        "{\"extends\": \"../../tsconfig.base.json\", \"include\": [\"src\"]}\n",
+    ),
+    ("packages/a/src/index.ts", "export * from \"./lib\";\n"),
+    (
+        "packages/a/src/lib.ts",
+        "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
+    ),
+    (
+        "packages/b/package.json",
+        "{\"name\": \"@mono/b\", \"private\": true}\n",
+    ),
+    (
+        "packages/b/tsconfig.json",
+        "{\"extends\": \"../../tsconfig.base.json\", \"include\": [\"src\"], \"references\": [{\"path\": \"../a\"}]}\n",
+    ),
+    (
+        "packages/b/src/use.ts",
+        "import { scale } from \"@mono/a\";\n\nexport const big: number = scale(2, 3);\n",
+    ),
+];
+
+#[test]
+fn a_signature_change_reports_the_importer_in_another_package() {
+    if support::require_program("typescript-language-server").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let config_home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (rel, text) in FILES {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap_or(dir.path())).ok();
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::write(
+        dir.path().join(".squiggle.toml"),
+        "[lsp]\ndiagnosticTimeout = 20000\nfirstTouchTimeout = 60000\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
+        .args(["write", "packages/a/src/lib.ts", "--json", "--root"])
+        .arg(dir.path())
+        .current_dir(dir.path())
+        .env("XDG_CONFIG_HOME", config_home.path())
+        .env("SQUIGGLE_NO_DAEMON", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(mut input) = child.stdin.take() {
+        input
+            .write_all(b"export function scale(x: number): number {\n  return x;\n}\n")
+            .ok();
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let text = format!(
+        "{}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let found = json["diagnostics"].as_array().is_some_and(|all| {
+        all.iter().any(|d| {
+            d["file"] == "packages/b/src/use.ts" && d["line"] == 3 && d["severity"] == "error"
+        })
+    });
+    assert!(found, "no error for the importer in package b: {json:#}");
+}
