@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use squiggle::lsp::framing::{FrameReader, write_frame};
+use squiggle::jsonrpc::framing::{FrameReader, write_frame};
 
 const LIMIT: usize = 64 * 1024;
 

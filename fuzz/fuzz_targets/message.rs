@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use squiggle::lsp::message::Message;
+use squiggle::jsonrpc::message::Message;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(message) = Message::parse(data) else {

@@ -18,8 +18,8 @@ use tokio::time::Instant;
 
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus};
-use crate::lsp::framing::{FrameReader, write_frame};
-use crate::lsp::message::{Message, RequestId};
+use crate::jsonrpc::framing::{FrameReader, write_frame};
+use crate::jsonrpc::message::{Message, RequestId};
 use crate::service::CheckReply;
 use crate::workspace::Workspace;
 

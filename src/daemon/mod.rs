@@ -11,7 +11,7 @@ pub mod socket;
 
 use std::path::PathBuf;
 
-use crate::lsp::message::ResponseError;
+use crate::jsonrpc::message::ResponseError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {

@@ -21,8 +21,8 @@ use tokio::time::Instant;
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus};
 use crate::engine::{Engine, EngineOptions};
-use crate::lsp::client::lock;
-use crate::lsp::message::ResponseError;
+use crate::jsonrpc::message::ResponseError;
+use crate::mutex::lock;
 use crate::service::{Host, serve_connection_with, status_rows};
 
 /// Overrides `daemonIdleMinutes` in milliseconds (tests, debugging).

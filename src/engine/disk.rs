@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Engine;
-use crate::lsp::client::lock;
+use crate::lsp::FileChangeKind;
+use crate::mutex::lock;
 use crate::workspace::watch::{DiskChange, DiskWatch};
 
 impl Engine {
@@ -60,17 +61,17 @@ impl Engine {
         if changes.is_empty() && !overflowed {
             return false;
         }
-        let mut announced: Vec<(PathBuf, u8)> = Vec::new();
+        let mut announced: Vec<(PathBuf, FileChangeKind)> = Vec::new();
         for (path, change) in &changes {
             let kind = match change {
-                DiskChange::Created => 1,
-                DiskChange::Changed => 2,
-                DiskChange::Deleted => 3,
+                DiskChange::Created => FileChangeKind::Created,
+                DiskChange::Changed => FileChangeKind::Changed,
+                DiskChange::Deleted => FileChangeKind::Deleted,
             };
             announced.push((path.clone(), kind));
         }
         for client in self.pool.clients() {
-            let refs: Vec<(&std::path::Path, u8)> =
+            let refs: Vec<(&std::path::Path, FileChangeKind)> =
                 announced.iter().map(|(p, k)| (p.as_path(), *k)).collect();
             client.did_change_watched_files(&refs);
         }

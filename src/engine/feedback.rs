@@ -17,7 +17,7 @@ use super::check::FileInput;
 use super::report::{CheckReport, ServerOutcome};
 use crate::classify::{Classification, classify};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::lsp::client::lock;
+use crate::mutex::lock;
 use crate::render::{FileDiagnostics, ReportMode};
 
 /// How many files' last-checked snapshots are kept: the baseline that

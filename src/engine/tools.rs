@@ -14,7 +14,8 @@ use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
     write_atomic,
 };
-use crate::lsp::client::lock;
+use crate::lsp::FileChangeKind;
+use crate::mutex::lock;
 use crate::workspace::PathClass;
 
 #[derive(Debug, thiserror::Error)]
@@ -128,7 +129,7 @@ impl Engine {
         let created = !target.canonical.exists();
         if !dry_run {
             write(&target, content)?;
-            self.watched(&[(&target.canonical, if created { 1 } else { 2 })]);
+            self.watched(&[(&target.canonical, FileChangeKind::of_write(created))]);
         }
         let message = if dry_run {
             "Dry run: the file was not written.".to_string()
@@ -224,7 +225,7 @@ impl Engine {
         for (path, _) in removes {
             self.close_everywhere(path);
         }
-        let refs: Vec<(&Path, u8)> = steps
+        let refs: Vec<(&Path, FileChangeKind)> = steps
             .events
             .iter()
             .map(|(p, k)| (p.as_path(), *k))
@@ -250,7 +251,7 @@ impl Engine {
         lock(&self.history).remove(path);
     }
 
-    fn watched(&self, changes: &[(&Path, u8)]) {
+    fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }
@@ -261,7 +262,7 @@ impl Engine {
 /// tell the servers, and which files to check (with their text before).
 struct PatchSteps {
     checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
-    events: Vec<(PathBuf, u8)>,
+    events: Vec<(PathBuf, FileChangeKind)>,
     writes: Vec<(PathBuf, String)>,
     removes: Vec<(PathBuf, String)>,
 }
@@ -271,7 +272,7 @@ fn patch_steps(
     targets: &BTreeMap<String, Target>,
 ) -> Result<PatchSteps, ToolError> {
     let mut checked = Vec::new();
-    let mut events: Vec<(PathBuf, u8)> = Vec::new();
+    let mut events: Vec<(PathBuf, FileChangeKind)> = Vec::new();
     let mut writes: Vec<(PathBuf, String)> = Vec::new();
     let mut removes: Vec<(PathBuf, String)> = Vec::new();
     for change in planned {
@@ -284,13 +285,13 @@ fn patch_steps(
                 let t = vetted(targets, path)?;
                 let before = std::fs::read_to_string(&t.canonical).ok();
                 writes.push((t.canonical.clone(), content.clone()));
-                events.push((t.canonical.clone(), if *created { 1 } else { 2 }));
+                events.push((t.canonical.clone(), FileChangeKind::of_write(*created)));
                 checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
             }
             PlannedChange::Delete { path } => {
                 let canonical = vetted(targets, path)?.canonical.clone();
                 removes.push((canonical.clone(), path.clone()));
-                events.push((canonical, 3));
+                events.push((canonical, FileChangeKind::Deleted));
             }
             PlannedChange::Rename { from, to, content } => {
                 let (old, new) = (
@@ -299,8 +300,8 @@ fn patch_steps(
                 );
                 writes.push((new.canonical.clone(), content.clone()));
                 removes.push((old.clone(), from.clone()));
-                events.push((old, 3));
-                events.push((new.canonical.clone(), 1));
+                events.push((old, FileChangeKind::Deleted));
+                events.push((new.canonical.clone(), FileChangeKind::Created));
                 checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
             }
         }

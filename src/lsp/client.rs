@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
@@ -18,50 +17,19 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::client_config::ClientConfig;
+
 use super::capabilities::{ServerFacts, client_capabilities};
-use super::framing::DEFAULT_MAX_FRAME;
-use super::message::{Message, RequestId, ResponseError};
-use super::process::{ServerProcess, Spawn};
+use super::process::ServerProcess;
 use super::profile::WaitProfile;
 use super::state::ClientState;
 use super::uri;
-use super::wakeups::Signals;
+use super::wakeups::SharedState;
+use crate::jsonrpc::message::{Message, RequestId, ResponseError};
+use crate::mutex::lock;
 use tasks::{read_loop, write_loop};
 
 mod tasks;
-
-/// Everything needed to start one server instance.
-#[derive(Debug, Clone)]
-pub struct ClientConfig {
-    /// The server's id in squiggle's registry (`pyright`), for logs and results.
-    pub server_id: String,
-    pub spawn: Spawn,
-    /// The project root this instance serves: `rootUri` and the one workspace folder.
-    pub root: PathBuf,
-    pub initialization_options: Value,
-    /// Answers to `workspace/configuration`, looked up by section.
-    pub settings: Value,
-    /// How the server signals it is done with a change (`lsp::profile`).
-    pub wait: WaitProfile,
-    /// Default timeout for requests that are not given one.
-    pub request_timeout: Duration,
-    pub max_frame: usize,
-}
-
-impl ClientConfig {
-    pub fn new(server_id: impl Into<String>, spawn: Spawn, root: PathBuf) -> Self {
-        ClientConfig {
-            server_id: server_id.into(),
-            spawn,
-            root,
-            initialization_options: Value::Null,
-            settings: Value::Null,
-            wait: WaitProfile::default(),
-            request_timeout: Duration::from_secs(10),
-            max_frame: DEFAULT_MAX_FRAME,
-        }
-    }
-}
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ClientError {
@@ -94,18 +62,19 @@ struct Outgoing {
     written: Option<oneshot::Sender<()>>,
 }
 
-pub(crate) struct Inner {
-    pub(crate) config: ClientConfig,
-    pub(crate) process: ServerProcess,
+/// What the handles, the I/O tasks and the code elsewhere in `lsp` share.
+/// Private to `lsp`: other modules use `LspClient`'s methods.
+pub(super) struct Inner {
+    pub(super) config: ClientConfig,
+    pub(super) process: ServerProcess,
     out: mpsc::UnboundedSender<Outgoing>,
     next_id: AtomicI64,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
-    pub(crate) facts: OnceLock<ServerFacts>,
-    pub(crate) state: Mutex<ClientState>,
-    /// Wakes waiters on the events they care about (see `wakeups`).
-    pub(crate) signals: Signals,
+    pub(super) facts: OnceLock<ServerFacts>,
+    /// The state and the signals that wake waits on it (see `wakeups`).
+    pub(super) state: SharedState,
     /// Count of messages received: orders publishes against changes sent.
-    pub(crate) received: AtomicU64,
+    pub(super) received: AtomicU64,
     /// When the last response arrived (for benchmarks: a pull's answer time).
     last_response: Mutex<Option<std::time::Instant>>,
     dead: OnceLock<String>,
@@ -115,7 +84,7 @@ pub(crate) struct Inner {
 /// handle kills its process group.
 #[derive(Clone)]
 pub struct LspClient {
-    pub(crate) inner: Arc<Inner>,
+    pub(super) inner: Arc<Inner>,
 }
 
 impl LspClient {
@@ -140,8 +109,7 @@ impl LspClient {
             next_id: AtomicI64::new(1),
             pending: Mutex::new(HashMap::new()),
             facts: OnceLock::new(),
-            state: Mutex::new(ClientState::default()),
-            signals: Signals::new(),
+            state: SharedState::new(),
             received: AtomicU64::new(0),
             last_response: Mutex::new(None),
             dead: OnceLock::new(),
@@ -186,6 +154,12 @@ impl LspClient {
         let _ = self.inner.facts.set(facts);
         self.notify("initialized", json!({}));
         Ok(())
+    }
+
+    /// The state, locked: for `lsp`'s own reads and bookkeeping (a change
+    /// the server causes goes through `SharedState::change` instead).
+    pub(super) fn state(&self) -> MutexGuard<'_, ClientState> {
+        self.inner.state.lock()
     }
 
     pub fn server_id(&self) -> &str {
@@ -328,9 +302,9 @@ impl LspClient {
         }
         self.inner.process.kill();
         self.inner.process.wait_exit(grace).await;
-        lock(&self.inner.state).clear();
+        self.state().clear();
         let _ = self.inner.dead.set("shut down".into());
-        self.inner.bump();
+        self.inner.state.died();
     }
 
     /// Kills the server without the shutdown handshake.
@@ -341,7 +315,7 @@ impl LspClient {
     /// Open work-done progress ("is the server still indexing?"): the title
     /// and latest message of each.
     pub fn active_progress(&self) -> Vec<(Option<String>, Option<String>)> {
-        lock(&self.inner.state)
+        self.state()
             .progress
             .values()
             .map(|p| (p.title.clone(), p.message.clone()))
@@ -350,20 +324,33 @@ impl LspClient {
 
     /// How many `workspace/diagnostic/refresh` requests the server has sent.
     pub fn diagnostic_refreshes(&self) -> u64 {
-        lock(&self.inner.state).refreshes
+        self.state().refreshes
     }
 
     /// The methods the server registered dynamically.
     pub fn registered_methods(&self) -> Vec<String> {
-        lock(&self.inner.state)
+        self.state()
             .registrations
             .values()
             .map(|r| r.method.clone())
             .collect()
     }
 
-    pub(crate) fn subscribe(&self) -> watch::Receiver<u64> {
-        self.inner.signals.any()
+    /// A receiver that changes on every publish, progress, registration,
+    /// refresh or death: wait on it instead of polling the accessors above.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.inner.state.any()
+    }
+
+    /// How this server signals it is done with a change.
+    pub fn wait_profile(&self) -> &WaitProfile {
+        &self.inner.config.wait
+    }
+
+    /// Whether the server has published diagnostics for the document at
+    /// `uri` (and they were not forgotten since).
+    pub fn has_published(&self, uri: &str) -> bool {
+        self.state().published.contains_key(uri)
     }
 
     /// For benchmarks: when the server's own answer arrived, as seen on the
@@ -374,7 +361,8 @@ impl LspClient {
         path: &std::path::Path,
     ) -> (Option<std::time::Instant>, Option<std::time::Instant>) {
         let response = *lock(&self.inner.last_response);
-        let publish = lock(&self.inner.state)
+        let publish = self
+            .state()
             .published
             .get(&uri::from_path(path))
             .map(|p| p.arrived);
@@ -383,13 +371,7 @@ impl LspClient {
 
     /// For benchmarks: how many publishDiagnostics were stored so far.
     pub fn publish_count(&self) -> u64 {
-        lock(&self.inner.state).publishes
-    }
-
-    /// For benchmarks: a receiver that changes on every publish, progress,
-    /// registration, refresh or death.
-    pub fn events(&self) -> watch::Receiver<u64> {
-        self.subscribe()
+        self.state().publishes
     }
 }
 
@@ -400,19 +382,14 @@ impl Inner {
         let _ = self.out.send(Outgoing { bytes, written });
     }
 
-    /// Wakes waiters after an event that is not a publish.
-    pub(crate) fn bump(&self) {
-        self.signals.event();
-    }
-
-    pub(crate) fn dead_error(&self, detail: &str) -> ClientError {
+    pub(super) fn dead_error(&self, detail: &str) -> ClientError {
         ClientError::Dead {
             server: self.config.server_id.clone(),
             detail: detail.to_string(),
         }
     }
 
-    pub(crate) fn is_dead(&self) -> bool {
+    pub(super) fn is_dead(&self) -> bool {
         self.dead.get().is_some()
     }
 }
@@ -446,12 +423,4 @@ impl Drop for CancelGuard {
             self.inner.send(message.to_bytes(), None);
         }
     }
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it: the
-/// state here stays consistent between statements.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -21,14 +21,14 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::client::{ClientError, LspClient, lock};
+use super::client::{ClientError, LspClient};
 use super::decide::{
     Answer, Decision, OtherView, PartialView, PartialWait, PushView, PushWait, decide_other,
 };
 use super::documents::DocumentVersion;
-use super::message::codes;
 use super::state::{LspDiagnostic, Pulled};
 use crate::diagnostic::Outcome;
+use crate::jsonrpc::message::codes;
 
 /// How one wait ended and what it found.
 #[derive(Debug, Clone)]
@@ -50,8 +50,7 @@ enum Partial {
 impl LspClient {
     /// Whether diagnostics are pulled from this server (static or dynamic).
     pub fn pulls_diagnostics(&self) -> bool {
-        self.facts().is_some_and(|f| f.static_pull)
-            || lock(&self.inner.state).has_registration(PULL_METHOD)
+        self.facts().is_some_and(|f| f.static_pull) || self.state().has_registration(PULL_METHOD)
     }
 
     /// Waits for the diagnostics of `doc` (a version given by `sync_document`)
@@ -97,7 +96,7 @@ impl LspClient {
         since: u64,
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
-        let mut wakeups = self.inner.signals.for_document(&doc.uri);
+        let mut wakeups = self.inner.state.for_document(&doc.uri);
         let profile = &self.inner.config.wait;
         let mut wait = PushWait::new(Instant::now(), deadline);
         loop {
@@ -106,7 +105,7 @@ impl LspClient {
             }
             wakeups.mark_seen();
             let (view, counting, held) = {
-                let state = lock(&self.inner.state);
+                let state = self.state();
                 let held = state.published.get(&doc.uri);
                 let counting = held
                     .filter(|p| p.seq > since)
@@ -159,12 +158,12 @@ impl LspClient {
             return self.diagnostics_since(doc, since, deadline).await;
         }
         let started = Instant::now();
-        let mut wakeups = self.inner.signals.for_document(&doc.uri);
+        let mut wakeups = self.inner.state.for_document(&doc.uri);
         let profile = &self.inner.config.wait;
         loop {
             wakeups.mark_seen();
             let (view, latest) = {
-                let state = lock(&self.inner.state);
+                let state = self.state();
                 let published = state.published.get(&doc.uri);
                 let status = state.file_status.get(&doc.uri);
                 let view = OtherView {
@@ -207,7 +206,8 @@ impl LspClient {
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
         let mut events = self.subscribe();
         let mut partial = PartialWait::new(Instant::now(), deadline);
-        let mut previous = lock(&self.inner.state)
+        let mut previous = self
+            .state()
             .pulled
             .get(&doc.uri)
             .and_then(|p| p.result_id.clone());
@@ -216,7 +216,8 @@ impl LspClient {
             if let Some(id) = &previous {
                 params["previousResultId"] = Value::String(id.clone());
             }
-            let identifier = lock(&self.inner.state)
+            let identifier = self
+                .state()
                 .registration_options(PULL_METHOD)
                 .and_then(|o| o.get("identifier"))
                 .cloned()
@@ -228,7 +229,7 @@ impl LspClient {
                 params["identifier"] = identifier;
             }
             let remaining = deadline.saturating_duration_since(Instant::now());
-            let refreshes_before = lock(&self.inner.state).refreshes;
+            let refreshes_before = self.state().refreshes;
             match self
                 .request_with_timeout(PULL_METHOD, params, remaining)
                 .await
@@ -293,14 +294,14 @@ impl LspClient {
         refreshes_before: u64,
         wait: &mut PartialWait,
     ) -> Partial {
-        let mut wakeups = self.inner.signals.for_document(&doc.uri);
+        let mut wakeups = self.inner.state.for_document(&doc.uri);
         let after = doc.changed_at.max(since);
         let profile = &self.inner.config.wait;
         wait.pulled(Instant::now());
         loop {
             wakeups.mark_seen();
             let (view, pushed) = {
-                let state = lock(&self.inner.state);
+                let state = self.state();
                 let pushed = state
                     .published
                     .get(&doc.uri)
@@ -375,7 +376,7 @@ impl LspClient {
     /// returns the diagnostics for `uri`, or None for an `unchanged` report
     /// whose earlier result we do not have.
     fn store_pull_report(&self, uri: &str, report: &Value) -> Option<Arc<[LspDiagnostic]>> {
-        let mut state = lock(&self.inner.state);
+        let mut state = self.state();
         if let Some(Value::Object(related)) = report.get("relatedDocuments") {
             for (other, sub) in related {
                 if sub.get("kind").and_then(Value::as_str) == Some("full") {
@@ -421,7 +422,7 @@ impl LspClient {
     /// Every URI with non-empty diagnostics this server has reported (pushed
     /// or pulled), with the latest set for each. Used for "other files".
     pub fn known_diagnostics(&self) -> Vec<(String, Arc<[LspDiagnostic]>)> {
-        let state = lock(&self.inner.state);
+        let state = self.state();
         let mut all: Vec<(String, Arc<[LspDiagnostic]>)> = state
             .published
             .iter()

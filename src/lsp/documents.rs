@@ -9,14 +9,41 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::capabilities::SyncKind;
-use super::client::{LspClient, lock};
+use super::client::LspClient;
 use super::position::PositionEncoding;
 use super::state::{ClientState, OpenDocument};
 use super::text_sync::{full_change, incremental_changes};
 use super::uri;
+
+/// What happened to a file on disk, for `workspace/didChangeWatchedFiles`;
+/// serialized as the protocol's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileChangeKind {
+    Created = 1,
+    Changed = 2,
+    Deleted = 3,
+}
+
+impl FileChangeKind {
+    /// The kind of a write: a file created, or one that was there changed.
+    pub fn of_write(created: bool) -> FileChangeKind {
+        if created {
+            FileChangeKind::Created
+        } else {
+            FileChangeKind::Changed
+        }
+    }
+}
+
+impl Serialize for FileChangeKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(*self as u8)
+    }
+}
 
 /// A document version the server has been given.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +92,7 @@ impl LspClient {
     ) -> DocumentVersion {
         let uri = uri::from_path(path);
         let (version, written, save) = {
-            let mut state = lock(&self.inner.state);
+            let mut state = self.state();
             let facts = self.inner.facts.get();
             let sync = facts.map_or(SyncKind::Full, |f| f.sync);
             let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
@@ -122,7 +149,7 @@ impl LspClient {
         if let Some(include_text) = save {
             self.send_save(&uri, include_text.then_some(&*text));
         }
-        if let Some(doc) = lock(&self.inner.state).documents.get_mut(&uri)
+        if let Some(doc) = self.state().documents.get_mut(&uri)
             && doc.version == version
         {
             doc.changed_at = changed_at;
@@ -146,7 +173,7 @@ impl LspClient {
         }
         {
             // Saves of several files can race here: keep the latest count.
-            let mut state = lock(&self.inner.state);
+            let mut state = self.state();
             let now = self.inner.received.load(Ordering::Acquire);
             state.saved_at = state.saved_at.max(now);
             state.saved_when = Some(std::time::Instant::now());
@@ -157,7 +184,7 @@ impl LspClient {
     /// Closes the document and forgets its diagnostics.
     pub fn close_document(&self, path: &Path) {
         let uri = uri::from_path(path);
-        let mut state = lock(&self.inner.state);
+        let mut state = self.state();
         self.close_uri(&mut state, &uri);
     }
 
@@ -172,7 +199,7 @@ impl LspClient {
         now: Instant,
         idle: Duration,
     ) -> (usize, Option<Instant>) {
-        let mut state = lock(&self.inner.state);
+        let mut state = self.state();
         let newest = state
             .documents
             .iter()
@@ -198,7 +225,7 @@ impl LspClient {
 
     /// How many documents the server has open.
     pub fn open_document_count(&self) -> usize {
-        lock(&self.inner.state).documents.len()
+        self.state().documents.len()
     }
 
     fn close_uri(&self, state: &mut ClientState, uri: &str) {
@@ -217,7 +244,7 @@ impl LspClient {
     /// The server's current copy of a document, if open.
     pub fn document(&self, path: &Path) -> Option<(i32, Arc<str>)> {
         let uri = uri::from_path(path);
-        lock(&self.inner.state)
+        self.state()
             .documents
             .get(&uri)
             .map(|d| (d.version, d.text.clone()))
@@ -227,7 +254,7 @@ impl LspClient {
     /// callers that already hold the URI (no path → URI encoding).
     /// The paths of the documents this server has open.
     pub fn open_paths(&self) -> Vec<std::path::PathBuf> {
-        lock(&self.inner.state)
+        self.state()
             .documents
             .keys()
             .filter_map(|u| uri::to_path(u))
@@ -235,17 +262,15 @@ impl LspClient {
     }
 
     pub fn document_by_uri(&self, uri: &str) -> Option<Arc<str>> {
-        lock(&self.inner.state)
-            .documents
-            .get(uri)
-            .map(|d| d.text.clone())
+        self.state().documents.get(uri).map(|d| d.text.clone())
     }
 
     /// Tells servers that registered for file watching about changed files.
-    /// `changes` are (path, kind): 1 created, 2 changed, 3 deleted.
-    pub fn did_change_watched_files(&self, changes: &[(&Path, u8)]) {
+    pub fn did_change_watched_files(&self, changes: &[(&Path, FileChangeKind)]) {
         if changes.is_empty()
-            || !lock(&self.inner.state).has_registration("workspace/didChangeWatchedFiles")
+            || !self
+                .state()
+                .has_registration("workspace/didChangeWatchedFiles")
         {
             return;
         }
@@ -257,5 +282,21 @@ impl LspClient {
             "workspace/didChangeWatchedFiles",
             json!({ "changes": events }),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FileChangeKind;
+
+    #[test]
+    fn file_change_kinds_are_the_protocol_numbers() {
+        let kinds = [
+            FileChangeKind::Created,
+            FileChangeKind::Changed,
+            FileChangeKind::Deleted,
+        ];
+        let json = serde_json::to_value(kinds).ok();
+        assert_eq!(json, Some(serde_json::json!([1, 2, 3])));
     }
 }

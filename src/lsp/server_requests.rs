@@ -2,130 +2,146 @@
 //! an unanswered request stalls some servers (pyright publishes nothing until
 //! `workspace/configuration` is answered) — and a server is never allowed to
 //! write files (`workspace/applyEdit` is refused).
+//!
+//! Answering is pure: a request's answer comes back with what it changes in
+//! the client's state (`ServerChange`), and the client's dispatcher applies
+//! that and wakes the waits, in one place.
 
 use serde_json::{Value, json};
 
-use super::client::{Inner, lock};
-use super::message::{ResponseError, codes};
-use super::state::{Progress, Registration, token_key};
+use super::client_config::ClientConfig;
+use super::state::{Registration, ServerChange, token_key};
 use super::uri;
+use crate::jsonrpc::message::{ResponseError, codes};
 
-pub(crate) fn answer(inner: &Inner, method: &str, params: &Value) -> Result<Value, ResponseError> {
-    let server = &inner.config.server_id;
+/// The answer to one server request, and what it changes in the state.
+pub(crate) struct Answer {
+    pub reply: Result<Value, ResponseError>,
+    pub change: Option<ServerChange>,
+}
+
+impl Answer {
+    fn reply(value: Value) -> Answer {
+        Answer {
+            reply: Ok(value),
+            change: None,
+        }
+    }
+
+    fn change(change: ServerChange) -> Answer {
+        Answer {
+            reply: Ok(Value::Null),
+            change: Some(change),
+        }
+    }
+}
+
+pub(crate) fn answer(config: &ClientConfig, method: &str, params: &Value) -> Answer {
+    let server = &config.server_id;
     tracing::trace!(server = %server, method, "server request");
     match method {
-        "workspace/configuration" => {
-            let items = params
-                .get("items")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            let settings = &inner.config.settings;
-            let answers = items
-                .iter()
-                .map(|item| {
-                    configuration_section(settings, item.get("section").and_then(Value::as_str))
-                })
-                .collect();
-            Ok(Value::Array(answers))
-        }
-        "client/registerCapability" => {
-            let registrations = params
-                .get("registrations")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut state = lock(&inner.state);
-            for r in registrations {
-                let (Some(id), Some(method)) = (
-                    r.get("id").and_then(Value::as_str),
-                    r.get("method").and_then(Value::as_str),
-                ) else {
-                    continue;
-                };
-                tracing::debug!(server = %server, method, "capability registered");
-                let options = r.get("registerOptions").cloned().unwrap_or(Value::Null);
-                state.registrations.insert(
-                    id.to_string(),
-                    Registration {
-                        method: method.to_string(),
-                        options,
-                    },
-                );
-            }
-            drop(state);
-            inner.bump();
-            Ok(Value::Null)
-        }
-        "client/unregisterCapability" => {
-            // The protocol spells the member `unregisterations`.
-            let list = params
-                .get("unregisterations")
-                .or_else(|| params.get("unregistrations"))
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut state = lock(&inner.state);
-            for u in list {
-                if let Some(id) = u.get("id").and_then(Value::as_str) {
-                    state.registrations.remove(id);
-                }
-            }
-            drop(state);
-            inner.bump();
-            Ok(Value::Null)
-        }
-        "window/workDoneProgress/create" => {
-            // A created token counts as open work until its `end`: servers
-            // create the token, then begin a moment later, and a wait that
-            // looked in between would miss that the server is still busy.
-            if let Some(token) = params.get("token") {
+        "workspace/configuration" => Answer::reply(configuration(&config.settings, params)),
+        "client/registerCapability" => Answer::change(register(server, params)),
+        "client/unregisterCapability" => Answer::change(unregister(params)),
+        "window/workDoneProgress/create" => match params.get("token") {
+            Some(token) => {
                 let key = token_key(token);
                 tracing::trace!(server = %server, token = %key, "progress token created");
-                let seq = inner.received.load(std::sync::atomic::Ordering::Acquire);
-                lock(&inner.state).progress.entry(key).or_insert(Progress {
-                    title: None,
-                    message: None,
-                    began: seq,
-                    began_at: std::time::Instant::now(),
-                });
-                inner.bump();
+                Answer::change(ServerChange::ProgressCreated(key))
             }
-            Ok(Value::Null)
-        }
-        "workspace/workspaceFolders" => {
-            let root = &inner.config.root;
-            let name = root
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Ok(json!([{ "uri": uri::from_path(root), "name": name }]))
-        }
-        "workspace/diagnostic/refresh" => {
-            lock(&inner.state).refreshes += 1;
-            inner.bump();
-            Ok(Value::Null)
-        }
+            None => Answer::reply(Value::Null),
+        },
+        "workspace/workspaceFolders" => Answer::reply(workspace_folders(config)),
+        "workspace/diagnostic/refresh" => Answer::change(ServerChange::Refresh),
         "window/showMessageRequest" => {
             let text = params
                 .get("message")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             tracing::info!(server = %server, "{text}");
-            Ok(Value::Null)
+            Answer::reply(Value::Null)
         }
         "workspace/applyEdit" => {
             tracing::info!(server = %server, "refused workspace/applyEdit");
-            Ok(
+            Answer::reply(
                 json!({ "applied": false, "failureReason": "squiggle never lets a language server write files" }),
             )
         }
-        _ => Err(ResponseError {
-            code: codes::METHOD_NOT_FOUND,
-            message: format!("squiggle does not handle {method}"),
-            data: None,
-        }),
+        _ => Answer {
+            reply: Err(ResponseError {
+                code: codes::METHOD_NOT_FOUND,
+                message: format!("squiggle does not handle {method}"),
+                data: None,
+            }),
+            change: None,
+        },
     }
+}
+
+/// `workspace/configuration`: one answer per item, by section.
+fn configuration(settings: &Value, params: &Value) -> Value {
+    let answers = array(params, "items")
+        .iter()
+        .map(|item| configuration_section(settings, item.get("section").and_then(Value::as_str)))
+        .collect();
+    Value::Array(answers)
+}
+
+/// `client/registerCapability`: the well-formed registrations, by id.
+fn register(server: &str, params: &Value) -> ServerChange {
+    let mut added = Vec::new();
+    for r in array(params, "registrations") {
+        let (Some(id), Some(method)) = (
+            r.get("id").and_then(Value::as_str),
+            r.get("method").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        tracing::debug!(server = %server, method, "capability registered");
+        let options = r.get("registerOptions").cloned().unwrap_or(Value::Null);
+        let registration = Registration {
+            method: method.to_string(),
+            options,
+        };
+        added.push((id.to_string(), registration));
+    }
+    ServerChange::Register(added)
+}
+
+/// `client/unregisterCapability`: the ids to forget.
+fn unregister(params: &Value) -> ServerChange {
+    // The protocol spells the member `unregisterations`.
+    let list = params
+        .get("unregisterations")
+        .or_else(|| params.get("unregistrations"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let ids = list
+        .iter()
+        .filter_map(|u| u.get("id").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect();
+    ServerChange::Unregister(ids)
+}
+
+/// The array `params[key]`, empty when absent or not an array.
+fn array<'a>(params: &'a Value, key: &str) -> &'a [Value] {
+    params
+        .get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// `workspace/workspaceFolders`: the one root this instance serves.
+fn workspace_folders(config: &ClientConfig) -> Value {
+    let root = &config.root;
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    json!([{ "uri": uri::from_path(root), "name": name }])
 }
 
 /// The settings for one `workspace/configuration` item: the whole object for
@@ -151,6 +167,74 @@ pub(crate) fn configuration_section(settings: &Value, section: Option<&str>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn config() -> ClientConfig {
+        let spawn = crate::lsp::Spawn {
+            program: "server".into(),
+            args: vec![],
+            env: vec![],
+            cwd: "/ws".into(),
+        };
+        ClientConfig::new("fake", spawn, "/ws".into())
+    }
+
+    #[test]
+    fn requests_that_change_the_state_say_how_and_change_nothing_themselves() {
+        let register = json!({"registrations": [
+            {"id": "1", "method": "textDocument/diagnostic", "registerOptions": {"identifier": "x"}},
+            {"method": "no id"}
+        ]});
+        let answered = answer(&config(), "client/registerCapability", &register);
+        assert_eq!(answered.reply, Ok(Value::Null));
+        let Some(ServerChange::Register(added)) = answered.change else {
+            panic!("{:?}", answered.change)
+        };
+        assert_eq!(added.len(), 1);
+        assert_eq!(added[0].0, "1");
+        assert_eq!(added[0].1.options, json!({"identifier": "x"}));
+
+        for member in ["unregisterations", "unregistrations"] {
+            let params = json!({ member: [{"id": "1", "method": "m"}] });
+            let answered = answer(&config(), "client/unregisterCapability", &params);
+            assert_eq!(
+                answered.change,
+                Some(ServerChange::Unregister(vec!["1".into()]))
+            );
+        }
+        let created = answer(
+            &config(),
+            "window/workDoneProgress/create",
+            &json!({"token": 7}),
+        );
+        assert_eq!(
+            created.change,
+            Some(ServerChange::ProgressCreated("7".into()))
+        );
+        let refresh = answer(&config(), "workspace/diagnostic/refresh", &Value::Null);
+        assert_eq!(refresh.change, Some(ServerChange::Refresh));
+    }
+
+    #[test]
+    fn other_requests_are_answered_without_a_change() {
+        let folders = answer(&config(), "workspace/workspaceFolders", &Value::Null);
+        assert_eq!(
+            folders.reply,
+            Ok(json!([{"uri": "file:///ws", "name": "ws"}]))
+        );
+        let edit = answer(&config(), "workspace/applyEdit", &json!({}));
+        assert_eq!(
+            edit.reply.as_ref().map(|r| r["applied"].clone()),
+            Ok(json!(false))
+        );
+        let unknown = answer(&config(), "something/unheardOf", &json!({}));
+        assert_eq!(
+            unknown.reply.as_ref().map_err(|e| e.code),
+            Err(codes::METHOD_NOT_FOUND)
+        );
+        for answered in [folders, edit, unknown] {
+            assert_eq!(answered.change, None);
+        }
+    }
 
     #[test]
     fn configuration_sections_resolve_by_dotted_path() {

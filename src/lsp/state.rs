@@ -2,7 +2,8 @@
 //! registrations, open work-done progress, open documents, and the latest
 //! diagnostics per document — pushed or pulled, each with the document
 //! version it belongs to. Plain data behind one mutex, never held across an
-//! await.
+//! await. Each change the server causes says whom it concerns (`Wake`), and
+//! `wakeups::SharedState` wakes them.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -95,7 +96,7 @@ pub struct Pulled {
     pub diagnostics: Arc<[LspDiagnostic]>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Registration {
     pub method: String,
     pub options: Value,
@@ -124,6 +125,31 @@ pub struct OpenDocument {
     /// When a check or edit last synced it, changed or not: documents
     /// unused for `documentIdleMinutes` are closed.
     pub used: Instant,
+}
+
+/// Whom a change to the state concerns: the waits `wakeups` wakes for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Wake {
+    /// No wait looks at what changed.
+    Nobody,
+    /// The waits on this document (a publish or a status for its URI).
+    Document(String),
+    /// Every wait: progress, a registration, a refresh.
+    Everyone,
+}
+
+/// What a server's request changes in the state: `server_requests` says it,
+/// the client's dispatcher applies it (`ClientState::apply`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ServerChange {
+    /// `client/registerCapability`: registrations by id.
+    Register(Vec<(String, Registration)>),
+    /// `client/unregisterCapability`: the ids to forget.
+    Unregister(Vec<String>),
+    /// `window/workDoneProgress/create`: a token, keyed as text.
+    ProgressCreated(String),
+    /// `workspace/diagnostic/refresh`.
+    Refresh,
 }
 
 #[derive(Debug, Default)]
@@ -171,10 +197,10 @@ pub struct FileStatus {
 }
 
 impl ClientState {
-    /// Stores a publish; returns false when it was malformed.
-    pub fn on_publish(&mut self, params: Value, seq: u64) -> bool {
+    /// Stores a publish; wakes nobody when it was malformed.
+    pub(crate) fn on_publish(&mut self, params: Value, seq: u64) -> Wake {
         let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-            return false;
+            return Wake::Nobody;
         };
         let version = params
             .get("version")
@@ -185,11 +211,11 @@ impl ClientState {
             // The server's clear for a didClose we sent, late: it says
             // nothing of a document reopened since.
             // Not reopened: a publish like any (its waiters, if any, wake).
-            let closed = !self.documents.contains_key(uri);
-            if closed {
-                self.published.remove(uri);
+            if self.documents.contains_key(uri) {
+                return Wake::Nobody;
             }
-            return closed;
+            self.published.remove(uri);
+            return Wake::Document(uri.to_string());
         }
         let arrived = Instant::now();
         self.last_publish = Some(arrived);
@@ -199,7 +225,7 @@ impl ClientState {
             // or one a server checks unasked): keep no entry for it, or the
             // map would grow with every file the server ever mentioned.
             self.published.remove(uri);
-            return true;
+            return Wake::Document(uri.to_string());
         }
         self.published.insert(
             uri.to_string(),
@@ -210,13 +236,20 @@ impl ClientState {
                 diagnostics,
             },
         );
-        true
+        Wake::Document(uri.to_string())
     }
 
     /// Notes a per-file status notification (`status_method` of the profile).
-    pub fn on_file_status(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
+    /// A file's status decides its wait like a publish does: it wakes the
+    /// document's waits.
+    pub(crate) fn on_file_status(
+        &mut self,
+        params: &Value,
+        seq: u64,
+        profile: &WaitProfile,
+    ) -> Wake {
         let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-            return;
+            return Wake::Nobody;
         };
         let text = params.get("state").and_then(Value::as_str).unwrap_or("");
         let idle = profile.status_idle.as_deref() == Some(text);
@@ -228,9 +261,16 @@ impl ClientState {
         if !idle && !queued {
             status.worked = seq;
         }
+        Wake::Document(uri.to_string())
     }
 
-    pub fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
+    /// Applies `$/progress`; every wait looks again, whatever it said.
+    pub(crate) fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) -> Wake {
+        self.progress_update(params, seq, profile);
+        Wake::Everyone
+    }
+
+    fn progress_update(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
         let Some(token) = params.get("token").map(token_key) else {
             return;
         };
@@ -271,6 +311,33 @@ impl ClientState {
             }
             _ => {}
         }
+    }
+
+    /// Applies what a server's request changed; `seq` is the `received`
+    /// count when it arrived.
+    pub(crate) fn apply(&mut self, change: ServerChange, seq: u64) -> Wake {
+        match change {
+            ServerChange::Register(registrations) => self.registrations.extend(registrations),
+            ServerChange::Unregister(ids) => {
+                for id in ids {
+                    self.registrations.remove(&id);
+                }
+            }
+            ServerChange::ProgressCreated(token) => {
+                // A created token counts as open work until its `end`:
+                // servers create the token, then begin a moment later, and a
+                // wait that looked in between would miss that the server is
+                // still busy.
+                self.progress.entry(token).or_insert(Progress {
+                    title: None,
+                    message: None,
+                    began: seq,
+                    began_at: Instant::now(),
+                });
+            }
+            ServerChange::Refresh => self.refreshes += 1,
+        }
+        Wake::Everyone
     }
 
     pub fn has_registration(&self, method: &str) -> bool {
@@ -322,110 +389,4 @@ pub fn token_key(token: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn diagnostics_are_read_leniently() {
-        let list = LspDiagnostic::parse_list(Some(&json!([
-            {"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 5}}, "message": "m", "code": 2322, "extra": 1},
-            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": {"kind": "markdown", "value": "md"}, "code": "E1", "severity": 2},
-            {"message": "no range"},
-            "garbage"
-        ])));
-        assert_eq!(list.len(), 2);
-        assert_eq!(list[0].code.as_deref(), Some("2322"));
-        assert_eq!(list[0].severity, None);
-        assert_eq!(list[1].message, "md");
-    }
-
-    fn checks() -> WaitProfile {
-        WaitProfile {
-            check_progress: vec![super::super::profile::ProgressPattern::token("flycheck")],
-            ..WaitProfile::default()
-        }
-    }
-
-    #[test]
-    fn a_late_clear_for_a_reopened_document_does_not_count() {
-        let mut state = ClientState::default();
-        let uri = "file:///a.fk";
-        let open = |state: &mut ClientState| {
-            let now = Instant::now();
-            let doc = OpenDocument {
-                version: 1,
-                language_id: "fake".into(),
-                text: Arc::from("x"),
-                changed_at: 0,
-                written: now,
-                used: now,
-            };
-            state.documents.insert(uri.into(), doc);
-        };
-        let clear = json!({"uri": uri, "diagnostics": []});
-        let error = json!({"uri": uri, "version": 1, "diagnostics": [
-            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": "e"}
-        ]});
-        // Closed, then reopened before the server's clear arrived.
-        open(&mut state);
-        state.documents.remove(uri);
-        state.closed(uri);
-        open(&mut state);
-        assert!(!state.on_publish(clear.clone(), 5), "the late clear counts");
-        assert!(!state.published.contains_key(uri));
-        assert!(state.on_publish(error, 6));
-        assert_eq!(state.published[uri].diagnostics.len(), 1);
-        // Once consumed, an empty publish is an answer again.
-        assert!(state.on_publish(clear, 7));
-        assert!(state.published[uri].diagnostics.is_empty());
-    }
-
-    #[test]
-    fn empty_publishes_for_files_not_open_are_not_kept() {
-        let mut state = ClientState::default();
-        let uri = "file:///b.fk";
-        state.closed(uri);
-        assert!(state.on_publish(json!({"uri": uri, "diagnostics": []}), 1));
-        assert!(state.published.is_empty() && state.clear_pending.is_empty());
-        assert!(state.on_publish(json!({"uri": uri, "diagnostics": []}), 2));
-        assert!(state.published.is_empty());
-    }
-
-    #[test]
-    fn progress_begin_report_end() {
-        let profile = checks();
-        let mut state = ClientState::default();
-        state.on_progress(
-            &json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}),
-            10,
-            &profile,
-        );
-        assert!(state.busy_since(9, &profile));
-        assert!(!state.busy_since(10, &profile));
-        state.on_progress(
-            &json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}),
-            11,
-            &profile,
-        );
-        assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
-        state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12, &profile);
-        assert!(state.progress.is_empty());
-        assert_eq!(state.check_ended, 0, "indexing is not a check");
-    }
-
-    #[test]
-    fn an_ended_check_is_remembered_by_when_it_began() {
-        let profile = checks();
-        let mut state = ClientState::default();
-        let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
-        let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
-        state.on_progress(&begin, 20, &profile);
-        assert_eq!(state.check_ended, 0, "still running");
-        state.on_progress(&end, 25, &profile);
-        assert_eq!(state.check_ended, 20);
-        // An end for a token never begun changes nothing.
-        state.on_progress(&end, 30, &profile);
-        assert_eq!(state.check_ended, 20);
-    }
-}
+mod tests;

@@ -6,16 +6,70 @@
 //! with the number of files. So a wait for one document wakes only on that
 //! document's publishes, plus the events that concern every wait (progress,
 //! registration, refresh, death), which are few.
+//!
+//! The state and its signals live together in `SharedState`: a change the
+//! server causes goes through `SharedState::change`, which wakes whom the
+//! change says it concerns, so no call site has to remember to.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use super::client::lock;
+use super::state::{ClientState, Wake};
+use crate::mutex::lock;
 
-pub(crate) struct Signals {
+/// A client's state behind its lock, with the signals that wake its waits.
+pub(crate) struct SharedState {
+    state: Mutex<ClientState>,
+    signals: Signals,
+}
+
+impl SharedState {
+    pub(crate) fn new() -> Self {
+        Self {
+            state: Mutex::new(ClientState::default()),
+            signals: Signals::new(),
+        }
+    }
+
+    /// The state, for reading and for the client's own bookkeeping (the
+    /// documents it sent, the pulls it made), which no wait is woken by.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, ClientState> {
+        lock(&self.state)
+    }
+
+    /// Applies a change the server caused, then wakes the waits it concerns
+    /// (after the lock is released, so a woken wait finds the change).
+    pub(crate) fn change(&self, apply: impl FnOnce(&mut ClientState) -> Wake) {
+        let wake = apply(&mut lock(&self.state));
+        match wake {
+            Wake::Nobody => {}
+            Wake::Document(uri) => self.signals.published(&uri),
+            Wake::Everyone => self.signals.event(),
+        }
+    }
+
+    /// The server died or was shut down: every wait looks again.
+    pub(crate) fn died(&self) {
+        self.signals.event();
+    }
+
+    /// A receiver that changes on every event, publishes included: for code
+    /// that watches the whole server (navigation waiting for indexing,
+    /// doctor's probe, benchmarks).
+    pub(crate) fn any(&self) -> watch::Receiver<u64> {
+        self.signals.any.subscribe()
+    }
+
+    /// The wakeups of a wait for `uri`.
+    pub(crate) fn for_document(&self, uri: &str) -> DocumentWakeups {
+        self.signals.for_document(uri)
+    }
+}
+
+struct Signals {
     /// Every event, publishes included: for code that watches the whole
     /// server (navigation waiting for indexing, doctor's probe, benchmarks).
     any: watch::Sender<u64>,
@@ -26,7 +80,7 @@ pub(crate) struct Signals {
 }
 
 impl Signals {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Self {
             any: watch::channel(0).0,
             control: watch::channel(0).0,
@@ -34,20 +88,15 @@ impl Signals {
         }
     }
 
-    /// A receiver that changes on every event.
-    pub(crate) fn any(&self) -> watch::Receiver<u64> {
-        self.any.subscribe()
-    }
-
     /// Progress, a registration, a refresh, death: anything but a publish.
-    pub(crate) fn event(&self) {
+    fn event(&self) {
         bump(&self.any);
         bump(&self.control);
     }
 
     /// A publish (or a status, for servers that report one per file) for
     /// `uri` was stored.
-    pub(crate) fn published(&self, uri: &str) {
+    fn published(&self, uri: &str) {
         bump(&self.any);
         let mut documents = lock(&self.documents);
         if let Some(sender) = documents.get(uri) {
@@ -61,8 +110,7 @@ impl Signals {
         }
     }
 
-    /// The wakeups of a wait for `uri`.
-    pub(crate) fn for_document(&self, uri: &str) -> DocumentWakeups {
+    fn for_document(&self, uri: &str) -> DocumentWakeups {
         let document = lock(&self.documents)
             .entry(uri.to_string())
             .or_insert_with(|| watch::channel(0).0)
@@ -105,5 +153,48 @@ impl DocumentWakeups {
             }
         };
         let _ = tokio::time::timeout_at(deadline, next).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::lsp::state::ServerChange;
+
+    fn woken(w: &DocumentWakeups) -> (bool, bool) {
+        let changed = |r: &watch::Receiver<u64>| r.has_changed().unwrap_or(true);
+        (changed(&w.control), changed(&w.document))
+    }
+
+    #[test]
+    fn a_change_wakes_whom_it_concerns_after_it_is_stored() {
+        let shared = SharedState::new();
+        let mut a = shared.for_document("file:///a");
+        let mut b = shared.for_document("file:///b");
+        let seen = |a: &mut DocumentWakeups, b: &mut DocumentWakeups| {
+            a.mark_seen();
+            b.mark_seen();
+        };
+
+        seen(&mut a, &mut b);
+        let publish = json!({"uri": "file:///a", "diagnostics": []});
+        shared.change(|s| s.on_publish(publish, 1));
+        assert_eq!(shared.lock().publishes, 1);
+        assert_eq!((woken(&a), woken(&b)), ((false, true), (false, false)));
+
+        seen(&mut a, &mut b);
+        shared.change(|s| s.on_publish(json!({"no uri": 1}), 2));
+        assert_eq!((woken(&a), woken(&b)), ((false, false), (false, false)));
+
+        seen(&mut a, &mut b);
+        shared.change(|s| s.apply(ServerChange::Refresh, 3));
+        assert_eq!(shared.lock().refreshes, 1);
+        assert_eq!((woken(&a), woken(&b)), ((true, false), (true, false)));
+
+        seen(&mut a, &mut b);
+        shared.died();
+        assert_eq!((woken(&a), woken(&b)), ((true, false), (true, false)));
     }
 }

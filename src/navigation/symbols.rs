@@ -11,7 +11,6 @@ use super::render::{position as render_position, render_symbols};
 use super::session::{NavError, Need, Session, open};
 use super::{PositionArgs, Symbol};
 use crate::engine::Engine;
-use crate::lsp::uri;
 use crate::workspace::PathClass;
 
 use super::requests::*;
@@ -119,13 +118,8 @@ pub async fn workspace_symbols(
 /// A file some running server has open, to route a workspace-wide request.
 pub(super) fn any_open_file(engine: &Arc<Engine>) -> Option<String> {
     engine.pool.clients().iter().find_map(|c| {
-        let open: Vec<String> = crate::lsp::client::lock(&c.inner.state)
-            .documents
-            .keys()
-            .cloned()
-            .collect();
-        open.into_iter()
-            .filter_map(|u| uri::to_path(&u))
+        c.open_paths()
+            .into_iter()
             .find_map(|p| match engine.workspace.classify(&p) {
                 PathClass::Inside { relative, .. } => Some(relative),
                 _ => None,

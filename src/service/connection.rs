@@ -19,8 +19,8 @@ use tokio::task::JoinSet;
 
 use super::methods;
 use crate::engine::Engine;
-use crate::lsp::framing::{FrameReader, write_frame};
-use crate::lsp::message::{Message, MessageError, RequestId, ResponseError, codes};
+use crate::jsonrpc::framing::{FrameReader, write_frame};
+use crate::jsonrpc::message::{Message, MessageError, RequestId, ResponseError, codes};
 
 /// Why a connection ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

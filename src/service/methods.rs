@@ -15,7 +15,7 @@ use super::wire::{
 use crate::diagnostic::{Diagnostic, sort_and_dedupe};
 use crate::engine::tools::{ToolError, ToolResult};
 use crate::engine::{Engine, FileInput, ServerState};
-use crate::lsp::message::ResponseError;
+use crate::jsonrpc::message::ResponseError;
 use crate::lsp::normalize::normalize;
 use crate::lsp::uri;
 use crate::registry::detect::find_command;

@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::lsp::message::{ResponseError, codes};
+use crate::jsonrpc::message::{ResponseError, codes};
 
 pub fn invalid(message: impl Into<String>) -> ResponseError {
     ResponseError {

@@ -89,6 +89,33 @@ impl Fake {
     }
 }
 
+/// Waits on the client's events (`LspClient::subscribe`) until `pred` holds.
+/// The bound only turns a hang into a failure naming `what`.
+pub async fn wait_for(client: &LspClient, what: &str, pred: impl Fn(&LspClient) -> bool) {
+    let mut events = client.subscribe();
+    let bound = Instant::now() + Duration::from_secs(60);
+    loop {
+        events.borrow_and_update();
+        if pred(client) {
+            return;
+        }
+        if !matches!(
+            tokio::time::timeout_at(bound, events.changed()).await,
+            Ok(Ok(()))
+        ) {
+            panic!("gave up waiting for {what}");
+        }
+    }
+}
+
+/// Whether the server has work-done progress titled `title` open.
+pub fn progress_open(client: &LspClient, title: &str) -> bool {
+    client
+        .active_progress()
+        .iter()
+        .any(|(t, _)| t.as_deref() == Some(title))
+}
+
 pub async fn sync(client: &LspClient, path: &Path, text: &str) -> DocumentVersion {
     client
         .sync_document(path, "plaintext", Arc::from(text))

@@ -16,7 +16,6 @@ use super::samples::{self, Sample};
 use crate::diagnostic::Outcome;
 use crate::engine::ResolvedServer;
 use crate::lsp::capabilities::SyncKind;
-use crate::lsp::client::lock;
 use crate::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
 
 /// The navigation features doctor asks about: (name shown, capability key).
@@ -239,7 +238,7 @@ async fn examine(
 }
 
 fn client_settle_ms(client: &LspClient) -> u64 {
-    millis(client.inner.config.wait.settle)
+    millis(client.wait_profile().settle)
 }
 
 /// Whether the server publishes diagnostics for `doc`, waiting until
@@ -248,7 +247,7 @@ async fn published_within(client: &LspClient, doc: &DocumentVersion, deadline: I
     let mut events = client.subscribe();
     loop {
         events.borrow_and_update();
-        if lock(&client.inner.state).published.contains_key(&doc.uri) {
+        if client.has_published(&doc.uri) {
             return true;
         }
         if !client.is_alive() {
@@ -257,7 +256,7 @@ async fn published_within(client: &LspClient, doc: &DocumentVersion, deadline: I
         match tokio::time::timeout_at(deadline, events.changed()).await {
             Ok(Ok(())) => continue,
             Ok(Err(_)) | Err(_) => {
-                return lock(&client.inner.state).published.contains_key(&doc.uri);
+                return client.has_published(&doc.uri);
             }
         }
     }

@@ -24,7 +24,7 @@ use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
 
 use super::{Checkout, Instance, InstanceKey, Limits, ServerState, StopReason, Table, Unavailable};
 use crate::lsp::LspClient;
-use crate::lsp::client::lock;
+use crate::mutex::lock;
 
 pub(super) struct Shared {
     pub(super) limits: Limits,

@@ -25,8 +25,8 @@ use tokio::sync::Mutex as AsyncMutex;
 
 use super::servers::ResolvedServer;
 use crate::config::Config;
-use crate::lsp::client::lock;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
+use crate::mutex::lock;
 use crate::registry::detect::find_command;
 pub use lifecycle::Busy;
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::lifecycle::Shared;
-use crate::lsp::client::lock;
+use crate::mutex::lock;
 
 /// A server instance's state, as `status` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

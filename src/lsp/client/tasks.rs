@@ -12,10 +12,11 @@ use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{ClientError, Inner, Outgoing, lock};
-use crate::lsp::framing::{FrameReader, push_frame};
-use crate::lsp::message::{Message, RequestId, ResponseError};
+use super::{ClientError, Inner, Outgoing};
+use crate::jsonrpc::framing::{FrameReader, push_frame};
+use crate::jsonrpc::message::{Message, RequestId, ResponseError};
 use crate::lsp::server_requests;
+use crate::mutex::lock;
 
 impl Inner {
     fn respond(&self, id: RequestId, result: Result<Value, ResponseError>) {
@@ -56,8 +57,12 @@ impl Inner {
                 tracing::debug!(server = %self.config.server_id, ?result, "response without id ignored");
             }
             Message::Request { id, method, params } => {
-                let answer = server_requests::answer(self, &method, &params);
-                self.respond(id, answer);
+                let answer = server_requests::answer(&self.config, &method, &params);
+                if let Some(change) = answer.change {
+                    let seq = self.received.load(Ordering::Acquire);
+                    self.state.change(|state| state.apply(change, seq));
+                }
+                self.respond(id, answer.reply);
             }
             Message::Notification { method, params } => self.on_notification(&method, params),
         }
@@ -67,26 +72,20 @@ impl Inner {
         match method {
             "textDocument/publishDiagnostics" => {
                 let seq = self.received.load(Ordering::Acquire);
-                let uri = params.get("uri").and_then(Value::as_str).map(str::to_owned);
-                if lock(&self.state).on_publish(params, seq)
-                    && let Some(uri) = uri
-                {
-                    self.signals.published(&uri);
-                }
+                self.state.change(|state| state.on_publish(params, seq));
             }
             "$/progress" => {
                 tracing::trace!(server = %self.config.server_id, ?params, "progress");
                 let seq = self.received.load(Ordering::Acquire);
-                lock(&self.state).on_progress(&params, seq, &self.config.wait);
-                self.bump();
+                let profile = &self.config.wait;
+                self.state
+                    .change(|state| state.on_progress(&params, seq, profile));
             }
             method if self.config.wait.status_method.as_deref() == Some(method) => {
                 let seq = self.received.load(Ordering::Acquire);
-                lock(&self.state).on_file_status(&params, seq, &self.config.wait);
-                // A file's status decides its wait like a publish does.
-                if let Some(uri) = params.get("uri").and_then(Value::as_str) {
-                    self.signals.published(uri);
-                }
+                let profile = &self.config.wait;
+                self.state
+                    .change(|state| state.on_file_status(&params, seq, profile));
             }
             "window/logMessage" | "window/showMessage" => {
                 let text = params
@@ -123,7 +122,7 @@ impl Inner {
             let _ = tx.send(Err(self.dead_error(&detail)));
         }
         self.process.kill();
-        self.bump();
+        self.state.died();
     }
 }
 

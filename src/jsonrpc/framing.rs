@@ -1,4 +1,5 @@
-//! Content-Length framing, the wire under every LSP message.
+//! Content-Length framing, the wire under every JSON-RPC message squiggle
+//! reads or writes (LSP's base protocol, also used by the service and daemon).
 //!
 //! Lenient reading, strict writing: header names match case-insensitively,
 //! `Content-Type` and unknown headers are ignored, junk lines some servers

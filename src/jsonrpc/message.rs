@@ -1,4 +1,4 @@
-//! JSON-RPC 2.0 messages as LSP uses them.
+//! JSON-RPC 2.0 messages, as LSP, the service and the daemon use them.
 //!
 //! Parsed by hand from a JSON object rather than derived, because the shapes
 //! differ only by which members are present: `"result": null` is a successful

@@ -1,0 +1,46 @@
+//! What starting one server instance takes: the command, the root it serves,
+//! the settings it is answered with, and how to tell when it is done. Its own
+//! module so that the code answering server requests reads the settings
+//! without depending on the client that owns them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::process::Spawn;
+use super::profile::WaitProfile;
+use crate::jsonrpc::framing::DEFAULT_MAX_FRAME;
+
+/// Everything needed to start one server instance.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// The server's id in squiggle's registry (`pyright`), for logs and results.
+    pub server_id: String,
+    pub spawn: Spawn,
+    /// The project root this instance serves: `rootUri` and the one workspace folder.
+    pub root: PathBuf,
+    pub initialization_options: Value,
+    /// Answers to `workspace/configuration`, looked up by section.
+    pub settings: Value,
+    /// How the server signals it is done with a change (`lsp::profile`).
+    pub wait: WaitProfile,
+    /// Default timeout for requests that are not given one.
+    pub request_timeout: Duration,
+    pub max_frame: usize,
+}
+
+impl ClientConfig {
+    pub fn new(server_id: impl Into<String>, spawn: Spawn, root: PathBuf) -> Self {
+        ClientConfig {
+            server_id: server_id.into(),
+            spawn,
+            root,
+            initialization_options: Value::Null,
+            settings: Value::Null,
+            wait: WaitProfile::default(),
+            request_timeout: Duration::from_secs(10),
+            max_frame: DEFAULT_MAX_FRAME,
+        }
+    }
+}

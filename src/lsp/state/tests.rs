@@ -1,0 +1,116 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn diagnostics_are_read_leniently() {
+    let list = LspDiagnostic::parse_list(Some(&json!([
+        {"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 5}}, "message": "m", "code": 2322, "extra": 1},
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": {"kind": "markdown", "value": "md"}, "code": "E1", "severity": 2},
+        {"message": "no range"},
+        "garbage"
+    ])));
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0].code.as_deref(), Some("2322"));
+    assert_eq!(list[0].severity, None);
+    assert_eq!(list[1].message, "md");
+}
+
+fn checks() -> WaitProfile {
+    WaitProfile {
+        check_progress: vec![super::super::profile::ProgressPattern::token("flycheck")],
+        ..WaitProfile::default()
+    }
+}
+
+#[test]
+fn a_late_clear_for_a_reopened_document_does_not_count() {
+    let mut state = ClientState::default();
+    let uri = "file:///a.fk";
+    let open = |state: &mut ClientState| {
+        let now = Instant::now();
+        let doc = OpenDocument {
+            version: 1,
+            language_id: "fake".into(),
+            text: Arc::from("x"),
+            changed_at: 0,
+            written: now,
+            used: now,
+        };
+        state.documents.insert(uri.into(), doc);
+    };
+    let clear = json!({"uri": uri, "diagnostics": []});
+    let error = json!({"uri": uri, "version": 1, "diagnostics": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "message": "e"}
+    ]});
+    // Closed, then reopened before the server's clear arrived.
+    open(&mut state);
+    state.documents.remove(uri);
+    state.closed(uri);
+    open(&mut state);
+    assert_eq!(
+        state.on_publish(clear.clone(), 5),
+        Wake::Nobody,
+        "the late clear counts"
+    );
+    assert!(!state.published.contains_key(uri));
+    assert_eq!(state.on_publish(error, 6), Wake::Document(uri.into()));
+    assert_eq!(state.published[uri].diagnostics.len(), 1);
+    // Once consumed, an empty publish is an answer again.
+    assert_eq!(state.on_publish(clear, 7), Wake::Document(uri.into()));
+    assert!(state.published[uri].diagnostics.is_empty());
+}
+
+#[test]
+fn empty_publishes_for_files_not_open_are_not_kept() {
+    let mut state = ClientState::default();
+    let uri = "file:///b.fk";
+    state.closed(uri);
+    let wake = Wake::Document(uri.into());
+    assert_eq!(
+        state.on_publish(json!({"uri": uri, "diagnostics": []}), 1),
+        wake
+    );
+    assert!(state.published.is_empty() && state.clear_pending.is_empty());
+    assert_eq!(
+        state.on_publish(json!({"uri": uri, "diagnostics": []}), 2),
+        wake
+    );
+    assert!(state.published.is_empty());
+}
+
+#[test]
+fn progress_begin_report_end() {
+    let profile = checks();
+    let mut state = ClientState::default();
+    state.on_progress(
+        &json!({"token": 7, "value": {"kind": "begin", "title": "Indexing"}}),
+        10,
+        &profile,
+    );
+    assert!(state.busy_since(9, &profile));
+    assert!(!state.busy_since(10, &profile));
+    state.on_progress(
+        &json!({"token": 7, "value": {"kind": "report", "message": "3/9"}}),
+        11,
+        &profile,
+    );
+    assert_eq!(state.progress["7"].message.as_deref(), Some("3/9"));
+    state.on_progress(&json!({"token": 7, "value": {"kind": "end"}}), 12, &profile);
+    assert!(state.progress.is_empty());
+    assert_eq!(state.check_ended, 0, "indexing is not a check");
+}
+
+#[test]
+fn an_ended_check_is_remembered_by_when_it_began() {
+    let profile = checks();
+    let mut state = ClientState::default();
+    let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
+    let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
+    state.on_progress(&begin, 20, &profile);
+    assert_eq!(state.check_ended, 0, "still running");
+    state.on_progress(&end, 25, &profile);
+    assert_eq!(state.check_ended, 20);
+    // An end for a token never begun changes nothing.
+    state.on_progress(&end, 30, &profile);
+    assert_eq!(state.check_ended, 20);
+}
