@@ -208,7 +208,23 @@ async fn a_stale_socket_file_is_replaced() {
     let opts = options(&ws, None);
     let (_, paths) = opts.locate(&ws.root).unwrap_or_else(|e| panic!("{e}"));
     squiggle::daemon::socket::ensure_private_dir(&paths.dir).unwrap_or_else(|e| panic!("{e}"));
-    drop(std::os::unix::net::UnixListener::bind(&paths.socket).unwrap_or_else(|e| panic!("{e}")));
+    // The stale socket is bound by a process that then exits: a listener
+    // bound and dropped here would live on, still listening, in any child
+    // another test forks in between (until its exec closes it), and the
+    // client would connect to that instead of starting a daemon.
+    let bound = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+        ])
+        .arg(&paths.socket)
+        .status()
+        .unwrap_or_else(|e| panic!("python3: {e}"));
+    assert!(
+        bound.success(),
+        "python3 could not bind {}",
+        paths.socket.display()
+    );
     assert!(paths.socket.exists(), "a socket file nobody listens on");
     let mut connection = client::try_connect_or_spawn(&ws.root, &opts)
         .await
