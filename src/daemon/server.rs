@@ -131,40 +131,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     });
     tracing::info!(socket = %paths.socket.display(), root = %engine.workspace.root().display(), "daemon listening");
     let mut connections = tokio::task::JoinSet::new();
-    let terminated = crate::signals::terminated();
-    tokio::pin!(terminated);
-    let ended = loop {
-        while connections.try_join_next().is_some() {}
-        let busy = daemon.in_flight.load(Ordering::SeqCst) > 0;
-        let deadline = if busy {
-            Instant::now() + idle
-        } else {
-            *lock(&daemon.last_activity) + idle
-        };
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    if !same_user(&stream) {
-                        continue;
-                    }
-                    *lock(&daemon.last_activity) = Instant::now();
-                    let (read, write) = stream.into_split();
-                    let host: Arc<dyn Host> = daemon.clone();
-                    connections.spawn(serve_connection_with(engine.clone(), host, read, write));
-                }
-                Err(e) => tracing::warn!("accept failed: {e}"),
-            },
-            _ = daemon.shutdown.notified() => break Ended::Shutdown,
-            () = &mut terminated => break Ended::Shutdown,
-            _ = tokio::time::sleep_until(deadline) => {
-                let quiet = daemon.in_flight.load(Ordering::SeqCst) == 0
-                    && lock(&daemon.last_activity).elapsed() >= idle;
-                if quiet {
-                    break Ended::Idle;
-                }
-            }
-        }
-    };
+    let ended = serve(&daemon, &listener, &mut connections).await;
     // Unlink first, so no new client connects into a closing daemon; only
     // our own socket file, in case another daemon has replaced it.
     if std::fs::metadata(&paths.socket).map(|m| m.ino()).ok() == inode {
@@ -182,6 +149,50 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     engine.shutdown().await;
     tracing::info!(?ended, "daemon done");
     Ok(ended)
+}
+
+/// Accepts connections until the daemon is told to stop, is terminated, or
+/// has been idle (no request in flight, none for `idle`).
+async fn serve(
+    daemon: &Arc<Daemon>,
+    listener: &UnixListener,
+    connections: &mut tokio::task::JoinSet<std::io::Result<crate::service::ConnectionEnd>>,
+) -> Ended {
+    let idle = daemon.idle;
+    let terminated = crate::signals::terminated();
+    tokio::pin!(terminated);
+    loop {
+        while connections.try_join_next().is_some() {}
+        let busy = daemon.in_flight.load(Ordering::SeqCst) > 0;
+        let deadline = if busy {
+            Instant::now() + idle
+        } else {
+            *lock(&daemon.last_activity) + idle
+        };
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    if !same_user(&stream) {
+                        continue;
+                    }
+                    *lock(&daemon.last_activity) = Instant::now();
+                    let (read, write) = stream.into_split();
+                    let host: Arc<dyn Host> = daemon.clone();
+                    connections.spawn(serve_connection_with(daemon.engine.clone(), host, read, write));
+                }
+                Err(e) => tracing::warn!("accept failed: {e}"),
+            },
+            _ = daemon.shutdown.notified() => return Ended::Shutdown,
+            () = &mut terminated => return Ended::Shutdown,
+            _ = tokio::time::sleep_until(deadline) => {
+                let quiet = daemon.in_flight.load(Ordering::SeqCst) == 0
+                    && lock(&daemon.last_activity).elapsed() >= idle;
+                if quiet {
+                    return Ended::Idle;
+                }
+            }
+        }
+    }
 }
 
 /// Binds the socket, or `None` when a live daemon already has it.
