@@ -30,18 +30,7 @@ pub fn run(runs: usize) -> Result<()> {
         ("XDG_RUNTIME_DIR", run_dir.display().to_string()),
         ("SQUIGGLE_DAEMON_IDLE_MS", "600000".to_string()),
     ];
-    let payload = json!({
-        "session_id": "bench",
-        "transcript_path": outer.join("transcript.jsonl").display().to_string(),
-        "cwd": root.display().to_string(),
-        "permission_mode": "default",
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Edit",
-        "tool_input": {"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"},
-        "tool_response": {"filePath": file.display().to_string(), "success": true},
-        "tool_use_id": "toolu_01"
-    })
-    .to_string();
+    let payload = payload(&outer, &root, &file);
     let hook = |n: usize, no_daemon: bool| -> Result<Output> {
         std::fs::write(&file, format!("x = {n} @error(e{n})\n"))?;
         let mut args = vec!["hook", "claude"];
@@ -96,6 +85,22 @@ pub fn run(runs: usize) -> Result<()> {
     ratio("hook via warm daemon / process start", &warm, &floor);
     ratio("hook without daemon / hook via warm daemon", &cold, &warm);
     Ok(())
+}
+
+/// A real Claude Code PostToolUse payload for an Edit of `file`.
+fn payload(outer: &Path, root: &Path, file: &Path) -> String {
+    json!({
+        "session_id": "bench",
+        "transcript_path": outer.join("transcript.jsonl").display().to_string(),
+        "cwd": root.display().to_string(),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"},
+        "tool_response": {"filePath": file.display().to_string(), "success": true},
+        "tool_use_id": "toolu_01"
+    })
+    .to_string()
 }
 
 fn spawn(

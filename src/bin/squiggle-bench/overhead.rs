@@ -75,6 +75,29 @@ pub fn run(runs: usize, delay_ms: u64) -> Result<()> {
     for case in &cases {
         row(&case.name, &case.samples);
     }
+    print_ratios(&cases, delay_ms);
+    for case in &cases {
+        rt.block_on(case.engine.shutdown());
+    }
+    // The fakes have exited and been reaped: their CPU time is the children's.
+    let (ours, fakes) = (
+        cpu_seconds(libc::RUSAGE_SELF),
+        cpu_seconds(libc::RUSAGE_CHILDREN),
+    );
+    // Every file check of the run, warm-up included, as the CPU times are.
+    let checks: usize = cases.iter().map(|c| c.count).sum::<usize>() * (5 + runs);
+    println!();
+    println!(
+        "CPU time over the whole run: squiggle (this process) {ours:.2} s, the fake servers {fakes:.2} s; \
+         per file check: squiggle {:.0} µs, fake {:.0} µs ({checks} file checks)",
+        ours * 1e6 / checks as f64,
+        fakes * 1e6 / checks as f64,
+    );
+    Ok(())
+}
+
+/// 100 files against 1, per mode and delay, as ratios of the medians.
+fn print_ratios(cases: &[Case], delay_ms: u64) {
     println!();
     println!("| ratio (same run) | medians |");
     println!("| --- | --- |");
@@ -95,24 +118,6 @@ pub fn run(runs: usize, delay_ms: u64) -> Result<()> {
             }
         }
     }
-    for case in &cases {
-        rt.block_on(case.engine.shutdown());
-    }
-    // The fakes have exited and been reaped: their CPU time is the children's.
-    let (ours, fakes) = (
-        cpu_seconds(libc::RUSAGE_SELF),
-        cpu_seconds(libc::RUSAGE_CHILDREN),
-    );
-    // Every file check of the run, warm-up included, as the CPU times are.
-    let checks: usize = cases.iter().map(|c| c.count).sum::<usize>() * (5 + runs);
-    println!();
-    println!(
-        "CPU time over the whole run: squiggle (this process) {ours:.2} s, the fake servers {fakes:.2} s; \
-         per file check: squiggle {:.0} µs, fake {:.0} µs ({checks} file checks)",
-        ours * 1e6 / checks as f64,
-        fakes * 1e6 / checks as f64,
-    );
-    Ok(())
 }
 
 /// User plus system CPU seconds of this process or of its reaped children.

@@ -45,26 +45,9 @@ fn warm_one(
 ) -> Result<()> {
     let (_dir, root) = workspace_dir()?;
     project.create(&root)?;
-    let mut opts = EngineOptions {
-        root: Some(root.to_path_buf()),
-        ..Default::default()
-    };
-    if let Some(ms) = settle {
-        opts.cli.servers.insert(
-            project.server.to_string(),
-            squiggle::config::ServerOverride {
-                settle_ms: Some(ms),
-                ..Default::default()
-            },
-        );
-    }
-    let engine = Arc::new(Engine::new(&opts, &root)?);
+    let engine = warm_engine(project, &root, settle)?;
     let path = root.join(project.edited);
-    let (mut ours, mut wire, mut cli) =
-        (Samples::default(), Samples::default(), Samples::default());
-    let mut outcomes: Vec<String> = Vec::new();
-    let mut found_errors = 0;
-    let mut publishes: Vec<u64> = Vec::new();
+    let mut stats = WarmStats::default();
     // Rounds 0 and 1 start the server and warm it; the checker's first run
     // fills its caches.
     for n in 0..2 + runs {
@@ -97,43 +80,84 @@ fn warm_one(
         if n < 2 {
             continue;
         }
-        ours.push(elapsed);
+        stats.ours.push(elapsed);
         if let Some(at) = answered {
-            wire.push(at - t0);
+            stats.wire.push(at - t0);
         }
-        cli.push(checker);
-        publishes.push(published);
-        let file = &report.files[0];
+        stats.cli.push(checker);
+        stats.publishes.push(published);
+        stats.add(&report.files[0]);
+    }
+    stats.print(project, runs);
+    rt.block_on(engine.shutdown());
+    Ok(())
+}
+
+/// An engine for `project` at `root`, with the server's settle window
+/// overridden when `settle` is given.
+fn warm_engine(project: &Project, root: &Path, settle: Option<u64>) -> Result<Arc<Engine>> {
+    let mut opts = EngineOptions {
+        root: Some(root.to_path_buf()),
+        ..Default::default()
+    };
+    if let Some(ms) = settle {
+        opts.cli.servers.insert(
+            project.server.to_string(),
+            squiggle::config::ServerOverride {
+                settle_ms: Some(ms),
+                ..Default::default()
+            },
+        );
+    }
+    Ok(Arc::new(Engine::new(&opts, root)?))
+}
+
+/// One server's warm rounds: squiggle's time, the wire's, the checker's.
+#[derive(Default)]
+struct WarmStats {
+    ours: Samples,
+    wire: Samples,
+    cli: Samples,
+    outcomes: Vec<String>,
+    found_errors: usize,
+    publishes: Vec<u64>,
+}
+
+impl WarmStats {
+    fn add(&mut self, file: &squiggle::engine::FileReport) {
         if file
             .diagnostics
             .iter()
             .any(|d| d.severity == squiggle::diagnostic::Severity::Error)
         {
-            found_errors += 1;
+            self.found_errors += 1;
         }
         for o in &file.outcomes {
             let text = format!("{} {}", o.server, o.outcome.as_str());
-            if !outcomes.contains(&text) {
-                outcomes.push(text);
+            if !self.outcomes.contains(&text) {
+                self.outcomes.push(text);
             }
         }
     }
-    println!(
-        "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {found_errors}/{runs}; publishes per edit {:?} |",
-        project.server,
-        ms(ours.median()),
-        ms(ours.p95()),
-        ms(wire.median()),
-        ms(wire.p95()),
-        ms(cli.median()),
-        ms(cli.p95()),
-        ours.median() / wire.median(),
-        cli.median() / ours.median(),
-        outcomes.join(", "),
-        publishes,
-    );
-    rt.block_on(engine.shutdown());
-    Ok(())
+
+    fn print(&self, project: &Project, runs: usize) {
+        let (ours, wire, cli) = (&self.ours, &self.wire, &self.cli);
+        println!(
+            "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {}/{runs}; publishes per edit {:?} |",
+            project.server,
+            ms(ours.median()),
+            ms(ours.p95()),
+            ms(wire.median()),
+            ms(wire.p95()),
+            ms(cli.median()),
+            ms(cli.p95()),
+            ours.median() / wire.median(),
+            cli.median() / ours.median(),
+            self.outcomes.join(", "),
+            self.found_errors,
+            self.publishes,
+        );
+    }
 }
 
 fn run_checker(project: &Project, root: &Path) -> Result<()> {
