@@ -31,13 +31,7 @@ fn claude(project: &Project, program: &Path, port: u16) -> Command {
 }
 
 async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    let (p, program) = (project.clone(), program.to_path_buf());
-    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
-        claude(&p, &program, port)
-    })
-    .await;
-    project.stop_daemon();
-    run
+    project.run(anthropic::router, program, steps, claude).await
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -62,17 +56,7 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
         "the edit did not happen\n{}",
         run.log()
     );
-    let rendered = project.rendered("app.py");
-    assert!(
-        rendered.contains("<diagnostics file=\"app.py\">"),
-        "{rendered}"
-    );
-    let seen = strings(run.after_step(1));
-    assert!(
-        seen.contains(rendered.trim_end()),
-        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
-        run.log()
-    );
+    agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }
 
 /// The real Claude Code runs `init`'s SessionStart hook: with no edit at
@@ -162,17 +146,8 @@ async fn a_sed_through_bash_is_reported() {
     .await;
     project.stop_daemon();
     assert!(project.read("app.py").contains("return 1"), "{}", run.log());
-    let rendered = project.rendered("app.py");
-    assert!(
-        rendered.contains("<diagnostics file=\"app.py\">"),
-        "{rendered}"
-    );
+    agents_support::assert_model_saw_block(&project, &run, "app.py", 0);
     let seen = strings(run.after_step(0));
-    assert!(
-        seen.contains(rendered.trim_end()),
-        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
-        run.log()
-    );
     assert!(
         !seen.contains("other.py\">"),
         "an unchanged file was reported:\n{seen}"

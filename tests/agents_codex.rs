@@ -30,12 +30,7 @@ fn codex(project: &Project, program: &Path, port: u16) -> Command {
 }
 
 async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    let (p, program) = (project.clone(), program.to_path_buf());
-    let run =
-        agents_support::run_agent(openai::router, steps, move |port| codex(&p, &program, port))
-            .await;
-    project.stop_daemon();
-    run
+    project.run(openai::router, program, steps, codex).await
 }
 
 fn patch(body: &str) -> Value {
@@ -73,17 +68,7 @@ async fn a_patch_that_breaks_the_file_shows_the_block_to_the_model() {
         "the patch was not applied\n{}",
         run.log()
     );
-    let rendered = project.rendered("app.py");
-    assert!(
-        rendered.contains("<diagnostics file=\"app.py\">"),
-        "{rendered}"
-    );
-    let seen = strings(run.after_step(0));
-    assert!(
-        seen.contains(rendered.trim_end()),
-        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
-        run.log()
-    );
+    agents_support::assert_model_saw_block(&project, &run, "app.py", 0);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -175,15 +160,6 @@ async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
         "the patch was not applied\n{}",
         run.log()
     );
-    let rendered = project.rendered("app.py");
-    assert!(
-        rendered.contains("<diagnostics file=\"app.py\">"),
-        "{rendered}"
-    );
-    let seen = strings(run.after_step(1));
-    assert!(
-        seen.contains(rendered.trim_end()),
-        "the model's request after the next command lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
-        run.log()
-    );
+    // The request after the next command Codex runs.
+    agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }

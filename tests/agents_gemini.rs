@@ -51,13 +51,9 @@ fn setup(project: &Project) -> String {
 }
 
 async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    let (p, program) = (project.clone(), program.to_path_buf());
-    let run = agents_support::run_agent(gemini::router, steps, move |port| {
-        gemini_cli(&p, &program, port)
-    })
-    .await;
-    project.stop_daemon();
-    run
+    project
+        .run(gemini::router, program, steps, gemini_cli)
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -9,7 +9,7 @@ mod agents_support;
 
 use std::path::Path;
 
-use agents_support::{Project, Run, anthropic, strings};
+use agents_support::{Project, Run, anthropic};
 use serde_json::json;
 
 /// Runs a `claude plugin …` command in the project's private environment,
@@ -98,15 +98,5 @@ async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
         "the edit did not happen\n{}",
         run.log()
     );
-    let rendered = project.rendered("app.py");
-    assert!(
-        rendered.contains("<diagnostics file=\"app.py\">"),
-        "{rendered}"
-    );
-    let seen = strings(run.after_step(1));
-    assert!(
-        seen.contains(rendered.trim_end()),
-        "the model's next request lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
-        run.log()
-    );
+    agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }

@@ -289,10 +289,41 @@ impl Project {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Runs the agent (`command` builds its command line for the model
+    /// server's port) through `steps`, then stops the project's daemon.
+    pub async fn run(
+        &self,
+        api: fn(Shared) -> axum::Router,
+        program: &Path,
+        steps: Vec<Value>,
+        command: fn(&Project, &Path, u16) -> Command,
+    ) -> Run {
+        let (project, program) = (self.clone(), program.to_path_buf());
+        let run = run_agent(api, steps, move |port| command(&project, &program, port)).await;
+        self.stop_daemon();
+        run
+    }
+
     /// Stops the project's daemon, if a hook started one.
     pub fn stop_daemon(&self) {
         let _ = self.squiggle(&["daemon", "stop"]);
     }
+}
+
+/// The model's request after step `step` carries squiggle's block for
+/// `file` exactly as squiggle renders it now (`Project::rendered`).
+pub fn assert_model_saw_block(project: &Project, run: &Run, file: &str, step: usize) {
+    let rendered = project.rendered(file);
+    assert!(
+        rendered.contains(&format!("<diagnostics file=\"{file}\">")),
+        "{rendered}"
+    );
+    let seen = strings(run.after_step(step));
+    assert!(
+        seen.contains(rendered.trim_end()),
+        "the model's request after step {step} lacks the block\nrendered:\n{rendered}\nrequest text:\n{seen}\n{}",
+        run.log()
+    );
 }
 
 /// A server-sent-events body from `(event, data)` pairs (`event` empty for
