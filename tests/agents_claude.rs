@@ -6,29 +6,10 @@
 mod agents_support;
 
 use std::path::Path;
-use std::process::Command;
 
-use agents_support::{Project, Run, anthropic, strings};
+use agents_support::anthropic::{self, claude};
+use agents_support::{Project, Run, strings};
 use serde_json::{Value, json};
-
-fn claude(project: &Project, program: &Path, port: u16) -> Command {
-    let mut cmd = project.command(program);
-    cmd.args([
-        "-p",
-        "Make the change.",
-        "--permission-mode",
-        "acceptEdits",
-        "--model",
-        "claude-sonnet-4-5",
-    ])
-    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-    .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
-    .env("DISABLE_TELEMETRY", "1")
-    .env("DISABLE_AUTOUPDATER", "1")
-    .env("DISABLE_ERROR_REPORTING", "1")
-    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
-    cmd
-}
 
 async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
     project.run(anthropic::router, program, steps, claude).await

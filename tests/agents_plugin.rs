@@ -9,7 +9,7 @@ mod agents_support;
 
 use std::path::Path;
 
-use agents_support::{Project, Run, anthropic};
+use agents_support::{Project, anthropic};
 use serde_json::json;
 
 /// Runs a `claude plugin …` command in the project's private environment,
@@ -69,27 +69,9 @@ async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
         json!({"name": "Edit", "input": {"file_path": file,
             "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
     ];
-    let (p, prog) = (project.clone(), program.clone());
-    let run: Run = agents_support::run_agent(anthropic::router, steps, move |port| {
-        let mut cmd = p.command(&prog);
-        cmd.args([
-            "-p",
-            "Make the change.",
-            "--permission-mode",
-            "acceptEdits",
-            "--model",
-            "claude-sonnet-4-5",
-        ])
-        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-        .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
-        .env("DISABLE_TELEMETRY", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("DISABLE_ERROR_REPORTING", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
-        cmd
-    })
-    .await;
-    project.stop_daemon();
+    let run = project
+        .run(anthropic::router, &program, steps, anthropic::claude)
+        .await;
 
     assert!(
         project

@@ -12,7 +12,28 @@ use axum::http::Uri;
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::{Shared, json_response, record, sse};
+use super::{Project, Shared, json_response, record, sse};
+
+/// Claude Code, headless, against the scripted model server on `port`,
+/// with every phone-home opted out.
+pub fn claude(project: &Project, program: &std::path::Path, port: u16) -> std::process::Command {
+    let mut cmd = project.command(program);
+    cmd.args([
+        "-p",
+        "Make the change.",
+        "--permission-mode",
+        "acceptEdits",
+        "--model",
+        "claude-sonnet-4-5",
+    ])
+    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+    .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
+    .env("DISABLE_TELEMETRY", "1")
+    .env("DISABLE_AUTOUPDATER", "1")
+    .env("DISABLE_ERROR_REPORTING", "1")
+    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    cmd
+}
 
 pub fn router(model: Shared) -> Router {
     Router::new().fallback(answer).with_state(model)
