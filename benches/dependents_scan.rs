@@ -3,14 +3,16 @@
 //! files, each file importing three neighbours and one file of another
 //! directory, so a few dozen files import the edited one and every file
 //! must be listed (and, but for the cheap name test, read). The scan runs
-//! inside `write`'s deadline; it must stay far below it.
+//! inside `write`'s deadline; it must stay far below it. Each tree is
+//! scanned from the disk (a one-shot command) and through a warm
+//! `ScanCache` (the daemon's, between writes that change nothing it holds).
 //!
 //! Run: `cargo bench --bench dependents_scan`
 
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use squiggle::engine::dependents::likely_dependents;
+use squiggle::engine::dependents::{ScanCache, likely_dependents};
 
 const DIRS: usize = 200;
 const FILES: usize = 100;
@@ -139,6 +141,12 @@ fn bench(c_: &mut Criterion) {
         eprintln!("{name}: {} importers of {}", found.len(), edited.display());
         group.bench_function(name, |b| {
             b.iter(|| likely_dependents(&edited, &root, |_| true))
+        });
+        let cache = ScanCache::new(&root);
+        let cached = cache.likely_dependents(&edited, &root, |_| true);
+        assert_eq!(cached, found, "the cache answers as the disk does");
+        group.bench_function(format!("{name}_cached"), |b| {
+            b.iter(|| cache.likely_dependents(&edited, &root, |_| true))
         });
     }
     group.finish();

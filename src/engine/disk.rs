@@ -28,8 +28,13 @@ impl Engine {
             Ok(watch) => {
                 tracing::debug!(
                     dirs = watch.watched_dirs(),
+                    complete = watch.complete(),
                     "watching the workspace for changes"
                 );
+                if watch.complete() {
+                    let cache = super::dependents::ScanCache::new(self.workspace.root());
+                    let _ = self.scan_cache.set(cache);
+                }
                 *slot = Some(watch);
             }
             Err(e) => tracing::info!(
@@ -51,6 +56,9 @@ impl Engine {
                 return false;
             };
             let changes = watch.drain();
+            if let Some(cache) = self.scan_cache.get() {
+                cache.note_drained(watch, &changes);
+            }
             (changes, std::mem::take(&mut watch.overflowed))
         };
         if overflowed {

@@ -43,6 +43,9 @@ pub struct Engine {
     history: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>,
     /// Changes on disk made outside squiggle, when watched (`watch_disk`).
     disk: std::sync::Mutex<Option<crate::workspace::watch::DiskWatch>>,
+    /// The importer scan's listing and file heads, kept in step with the
+    /// disk by the watch (set with it when it covers the whole workspace).
+    scan_cache: std::sync::OnceLock<dependents::ScanCache>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -94,6 +97,7 @@ impl Engine {
             file_locks: Default::default(),
             history: Default::default(),
             disk: Default::default(),
+            scan_cache: Default::default(),
         }
     }
 

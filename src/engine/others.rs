@@ -106,11 +106,13 @@ impl Engine {
 
     /// The files that import any of `files` (not themselves among them), at
     /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
-    /// (file, project root), whichever servers serve it.
+    /// (file, project root), whichever servers serve it, through the scan
+    /// cache when the disk is watched.
     fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
         let edited = self.canonical_paths(files);
         let engine = self.clone();
         tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
             let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
             let mut found: Vec<PathBuf> = Vec::new();
             for canonical in &edited {
@@ -124,7 +126,11 @@ impl Engine {
                         continue;
                     }
                     let serves = |p: &Path| servers.iter().any(|s| language_for(p, s).is_some());
-                    for dep in likely_dependents(canonical, &root, serves) {
+                    let deps = match engine.scan_cache.get() {
+                        Some(cache) => cache.likely_dependents(canonical, &root, serves),
+                        None => likely_dependents(canonical, &root, serves),
+                    };
+                    for dep in deps {
                         if !edited.contains(&dep)
                             && !found.contains(&dep)
                             && found.len() < MAX_DEPENDENTS
@@ -134,6 +140,12 @@ impl Engine {
                     }
                 }
             }
+            tracing::debug!(
+                found = found.len(),
+                cached = engine.scan_cache.get().is_some(),
+                us = started.elapsed().as_micros() as u64,
+                "importers found"
+            );
             found
         })
     }

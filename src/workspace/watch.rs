@@ -37,6 +37,13 @@ pub struct DiskWatch {
     dirs: HashMap<i32, PathBuf>,
     /// The queue overflowed since the last drain: some changes were lost.
     pub overflowed: bool,
+    /// Since the last drain some files changed without an event of their
+    /// own: a directory was removed or moved, or a new one held more files
+    /// than are reported one by one. Whoever keeps a listing re-lists.
+    pub lost_track: bool,
+    /// A directory could not be watched (over `MAX_DIRS`, or the kernel's
+    /// watch limit): changes there are never seen.
+    incomplete: bool,
 }
 
 const FILE_EVENTS: u32 = libc::IN_CLOSE_WRITE
@@ -61,6 +68,8 @@ impl DiskWatch {
             fd,
             dirs: HashMap::new(),
             overflowed: false,
+            lost_track: false,
+            incomplete: false,
         };
         watch.watch_tree(root);
         Ok(watch)
@@ -71,16 +80,23 @@ impl DiskWatch {
         self.dirs.len()
     }
 
+    /// Whether every directory it tried to watch is watched.
+    pub fn complete(&self) -> bool {
+        !self.incomplete
+    }
+
     fn watch_tree(&mut self, top: &Path) {
         let mut stack = vec![top.to_path_buf()];
         while let Some(dir) = stack.pop() {
             if self.dirs.len() >= MAX_DIRS {
+                self.incomplete = true;
                 tracing::info!(
                     "watching the first {MAX_DIRS} directories only; changes elsewhere are seen when their files are checked"
                 );
                 return;
             }
             if !self.add(&dir) {
+                self.incomplete = true;
                 continue;
             }
             let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -171,6 +187,12 @@ impl DiskWatch {
                     && !ignored(OsStr::from_bytes(name))
                 {
                     new_dirs.push(path);
+                } else if event.mask & (libc::IN_DELETE | libc::IN_MOVED_FROM) != 0 {
+                    // Its files are gone from here without events of their own.
+                    self.lost_track = true;
+                    if event.mask & libc::IN_MOVED_FROM != 0 {
+                        self.forget(&path);
+                    }
                 }
                 continue;
             }
@@ -193,9 +215,28 @@ impl DiskWatch {
         for dir in new_dirs {
             self.watch_tree(&dir);
             // Files written into it before its watch existed.
-            for file in files_under(&dir) {
+            let (files, all) = files_under(&dir);
+            self.lost_track |= !all;
+            for file in files {
                 seen.insert(file, DiskChange::Created);
             }
+        }
+    }
+
+    /// Stops watching a directory moved away and those under it: their
+    /// watches follow the moved directory and would report its files under
+    /// the old path. Moved back in, it is watched afresh.
+    fn forget(&mut self, gone: &Path) {
+        let stale: Vec<i32> = self
+            .dirs
+            .iter()
+            .filter(|(_, dir)| dir.starts_with(gone))
+            .map(|(wd, _)| *wd)
+            .collect();
+        for wd in stale {
+            // SAFETY: a descriptor we own and a watch it returned.
+            unsafe { libc::inotify_rm_watch(self.fd.as_raw_fd(), wd) };
+            self.dirs.remove(&wd);
         }
     }
 }
@@ -205,8 +246,9 @@ fn ignored(name: &OsStr) -> bool {
     name.starts_with('.') || IGNORED_DIRS.contains(&name.as_ref())
 }
 
-/// The files under a directory that just appeared (bounded).
-fn files_under(dir: &Path) -> Vec<PathBuf> {
+/// The files under a directory that just appeared (bounded), and whether
+/// that is all of them.
+fn files_under(dir: &Path) -> (Vec<PathBuf>, bool) {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -220,11 +262,11 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
                 _ => {}
             }
             if out.len() >= 1_000 {
-                return out;
+                return (out, false);
             }
         }
     }
-    out
+    (out, true)
 }
 
 #[cfg(test)]

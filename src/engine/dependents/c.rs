@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::walk::{Tree, normalize, read_head};
+use super::walk::{Reader, Tree, normalize};
 
 const CONFIG_NAMES: &[&str] = &["compile_flags.txt", "compile_commands.json"];
 
@@ -32,18 +32,22 @@ struct SearchDirs {
     angled: Vec<PathBuf>,
 }
 
-pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
-    let mut tree = Tree::walk(root, edited, CONFIG_NAMES, keep);
+pub(super) fn importers(
+    reader: &mut Reader,
+    edited: &Path,
+    root: &Path,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
+    let mut tree = Tree::walk(reader, root, edited, CONFIG_NAMES, keep);
     let build_db = root.join("build/compile_commands.json");
     if build_db.is_file() {
         tree.configs.push(build_db);
     }
     let dirs = search_dirs(&tree.configs);
     let mut includes: Vec<(PathBuf, Vec<(String, bool)>)> = Vec::new();
-    let mut buf = Vec::new();
     for file in &tree.sources {
-        if read_head(file, &mut buf) {
-            let found = directives(&String::from_utf8_lossy(&buf));
+        if let Some(head) = reader.head(file) {
+            let found = directives(&String::from_utf8_lossy(head));
             if !found.is_empty() {
                 includes.push((file.clone(), found));
             }

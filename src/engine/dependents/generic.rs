@@ -5,27 +5,32 @@
 
 use std::path::{Path, PathBuf};
 
-use super::walk::{Tree, read_head};
+use super::walk::{Reader, Tree};
 
 /// Words that start an import line in most languages.
 const IMPORT_WORDS: &[&str] = &[
     "import", "from", "require", "include", "use", "pub use", "mod", "pub mod", "load",
 ];
 
-pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+pub(super) fn importers(
+    reader: &mut Reader,
+    edited: &Path,
+    root: &Path,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
     let Some(stem) = edited.file_stem().and_then(|s| s.to_str()) else {
         return Vec::new();
     };
     let extension = edited.extension();
     let same_kind = |p: &Path| p.extension() == extension && keep(p);
-    let tree = Tree::walk(root, edited, &[], &same_kind);
-    let mut buf = Vec::new();
+    let tree = Tree::walk(reader, root, edited, &[], &same_kind);
     tree.sources
         .iter()
         .filter(|file| {
             *file != edited
-                && read_head(file, &mut buf)
-                && imports(&String::from_utf8_lossy(&buf), stem)
+                && reader
+                    .head(file)
+                    .is_some_and(|head| imports(&String::from_utf8_lossy(head), stem))
         })
         .cloned()
         .collect()

@@ -8,21 +8,25 @@
 
 use std::path::{Path, PathBuf};
 
-use super::walk::{Tree, mentions, normalize, read_head};
+use super::walk::{Reader, Tree, mentions, normalize};
 
-pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+pub(super) fn importers(
+    reader: &mut Reader,
+    edited: &Path,
+    root: &Path,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
     let Some(dir) = edited.parent() else {
         return Vec::new();
     };
-    let mut tree = Tree::walk(root, edited, &[], keep);
-    let mut buf = Vec::new();
-    let package = read_head(edited, &mut buf)
-        .then(|| prologue(&String::from_utf8_lossy(&buf)).package)
-        .flatten();
+    let mut tree = Tree::walk(reader, root, edited, &[], keep);
+    let package = reader
+        .head(edited)
+        .and_then(|head| prologue(&String::from_utf8_lossy(head)).package);
     let import_path = module_of(dir).map(|(module_dir, module)| {
         for member in workspace_members(&module_dir) {
             if !member.starts_with(root) {
-                tree.add(&member, &[], keep);
+                tree.add(reader, &member, &[], keep);
             }
         }
         match dir.strip_prefix(&module_dir) {
@@ -37,14 +41,17 @@ pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool
     tree.sources.sort();
     tree.sources.dedup();
     for file in &tree.sources {
-        if file == edited || !read_head(file, &mut buf) {
+        if file == edited {
             continue;
         }
+        let Some(head) = reader.head(file) else {
+            continue;
+        };
         let local = file.parent() == Some(dir);
-        if !local && !mentions(&buf, &needles) {
+        if !local && !mentions(head, &needles) {
             continue;
         }
-        let head = prologue(&String::from_utf8_lossy(&buf));
+        let head = prologue(&String::from_utf8_lossy(head));
         if local && package.is_some() && head.package == package {
             same.push(file.clone());
         } else if import_path

@@ -13,9 +13,11 @@
 //! ([`go`]); Rust modules of the same crate that name the edited module's
 //! path ([`rust`]). The scan is
 //! bounded: at most [`MAX_LISTED`] files listed, [`MAX_HEAD_BYTES`] read per
-//! file, [`MAX_DEPENDENTS`] returned. See `docs/dependents.md`.
+//! file, [`MAX_DEPENDENTS`] returned. A long-lived engine keeps the listing
+//! and the heads between writes ([`ScanCache`]). See `docs/dependents.md`.
 
 mod c;
+mod cache;
 mod generic;
 mod go;
 mod python;
@@ -25,11 +27,16 @@ mod tsconfig;
 mod walk;
 
 #[cfg(test)]
+mod cache_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::{Path, PathBuf};
 
+pub use cache::{MAX_CACHED_BYTES, MAX_CACHED_HEADS, MAX_CACHED_LISTED, MAX_ROOTS, ScanCache};
 pub use walk::{MAX_HEAD_BYTES, MAX_LISTED};
+
+use walk::Reader;
 
 /// At most this many importers are returned (and opened).
 pub const MAX_DEPENDENTS: usize = 20;
@@ -68,22 +75,32 @@ pub fn likely_dependents(
     project_root: &Path,
     serves: impl Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
+    scan(&mut Reader::disk(), edited, project_root, &serves)
+}
+
+/// [`likely_dependents`], reading through `reader`.
+fn scan(
+    reader: &mut Reader,
+    edited: &Path,
+    project_root: &Path,
+    serves: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
     let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
     let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
     let Some(family) = Family::of(&edited) else {
         // Languages squiggle does not resolve: the files whose import
         // lines name the file's stem.
-        let mut found = generic::importers(&edited, &root, &serves);
+        let mut found = generic::importers(reader, &edited, &root, serves);
         found.truncate(MAX_DEPENDENTS);
         return found;
     };
     let in_family = |p: &Path| Family::of(p) == Some(family) && serves(p);
     let mut found = match family {
-        Family::Ts => ts::importers(&edited, &root, &in_family),
-        Family::Python => python::importers(&edited, &root, &in_family),
-        Family::C => c::importers(&edited, &root, &in_family),
-        Family::Go => go::importers(&edited, &root, &in_family),
-        Family::Rust => rust::importers(&edited, &root, &in_family),
+        Family::Ts => ts::importers(reader, &edited, &root, &in_family),
+        Family::Python => python::importers(reader, &edited, &root, &in_family),
+        Family::C => c::importers(reader, &edited, &root, &in_family),
+        Family::Go => go::importers(reader, &edited, &root, &in_family),
+        Family::Rust => rust::importers(reader, &edited, &root, &in_family),
     };
     let mut seen = std::collections::HashSet::new();
     found.retain(|p| *p != edited && seen.insert(p.clone()));

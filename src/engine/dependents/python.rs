@@ -11,24 +11,31 @@
 
 use std::path::{Path, PathBuf};
 
-use super::walk::{Tree, mentions, read_head};
+use super::walk::{Reader, Tree, mentions};
 
-pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
-    let tree = Tree::walk(root, edited, &[], keep);
+pub(super) fn importers(
+    reader: &mut Reader,
+    edited: &Path,
+    root: &Path,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
+    let tree = Tree::walk(reader, root, edited, &[], keep);
     let roots = import_roots(edited, root, &tree);
     let Some(needles) = needles(edited) else {
         return Vec::new();
     };
     let mut found = Vec::new();
-    let mut buf = Vec::new();
     for file in &tree.sources {
-        if file == edited || !read_head(file, &mut buf) || !mentions(&buf, &needles) {
+        if file == edited {
             continue;
         }
+        let Some(head) = reader.head(file).filter(|h| mentions(h, &needles)) else {
+            continue;
+        };
         let Some(dir) = file.parent() else {
             continue;
         };
-        let text = String::from_utf8_lossy(&buf);
+        let text = String::from_utf8_lossy(head);
         if statements(&text)
             .iter()
             .any(|s| names_edited(s, dir, &roots, &tree, edited))
@@ -86,11 +93,29 @@ pub(super) struct Import<'a> {
 /// The import statements of a file (also indented ones, and `from x import
 /// (a,\n b)` over several lines).
 pub(super) fn statements(text: &str) -> Vec<Import<'_>> {
+    statements_and_lines(text, &mut |_| {})
+}
+
+/// The lines of `text` that [`statements`] reads, each ended by a newline:
+/// `statements` finds the same imports in them as in the whole text. What
+/// the scan cache keeps of a Python file.
+pub(super) fn import_lines(text: &str) -> String {
+    let mut kept = String::new();
+    statements_and_lines(text, &mut |line| {
+        kept.push_str(line);
+        kept.push('\n');
+    });
+    kept
+}
+
+/// [`statements`], handing every line a statement spans to `read`.
+fn statements_and_lines<'a>(text: &'a str, read: &mut dyn FnMut(&'a str)) -> Vec<Import<'a>> {
     let mut out = Vec::new();
     let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let line = line.split('#').next().unwrap_or("").trim();
+    while let Some(raw) = lines.next() {
+        let line = raw.split('#').next().unwrap_or("").trim();
         if let Some(rest) = line.strip_prefix("import ") {
+            read(raw);
             for item in rest.trim_end_matches('\\').split(',') {
                 let module = item.split_whitespace().next().unwrap_or("");
                 if !module.is_empty() {
@@ -105,11 +130,13 @@ pub(super) fn statements(text: &str) -> Vec<Import<'_>> {
             let Some((module, names)) = rest.split_once(" import") else {
                 continue;
             };
+            read(raw);
             let mut names: Vec<&str> = names_of(names);
             // A parenthesised or continued list goes on over the next lines.
             let open = line.contains('(') && !line.contains(')');
             let mut more = open || line.ends_with('\\');
             for next in lines.by_ref().take(if more { 100 } else { 0 }) {
+                read(next);
                 let next = next.split('#').next().unwrap_or("");
                 names.extend(names_of(next));
                 more = if open {

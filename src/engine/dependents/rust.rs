@@ -20,18 +20,22 @@
 
 use std::path::{Path, PathBuf};
 
-use super::walk::{Tree, mentions, read_head};
+use super::walk::{Reader, Tree, mentions};
 
-pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+pub(super) fn importers(
+    reader: &mut Reader,
+    edited: &Path,
+    root: &Path,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
     // Outside cargo's layout, the import-line guess ([`super::generic`]).
     let Some((src, module)) = crate_dir(edited, root).and_then(|krate| {
         let src = krate.join("src");
         module_path(edited, &src).map(|m| (src, m))
     }) else {
-        return super::generic::importers(edited, root, keep);
+        return super::generic::importers(reader, edited, root, keep);
     };
-    let tree = Tree::walk(&src, edited, &[], keep);
-    let mut buf = Vec::new();
+    let tree = Tree::walk(reader, &src, edited, &[], keep);
     tree.sources
         .iter()
         .filter(|file| *file != edited)
@@ -42,7 +46,9 @@ pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool
             if is_parent(&theirs, &module) {
                 return true;
             }
-            read_head(file, &mut buf) && names(&String::from_utf8_lossy(&buf), &module, &theirs)
+            reader
+                .head(file)
+                .is_some_and(|head| names(&String::from_utf8_lossy(head), &module, &theirs))
         })
         .cloned()
         .collect()

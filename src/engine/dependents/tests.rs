@@ -1,10 +1,12 @@
 //! Importers found by resolution, per language family. Each case is one a
 //! stem heuristic gets wrong: a file named `lib`, the same name in two
-//! directories, an alias, a `src/` layout, an `-I` directory.
+//! directories, an alias, a `src/` layout, an `-I` directory. Every case
+//! is also asked through a [`ScanCache`], cold and warm, which must answer
+//! as the one-shot scan does.
 
 use std::path::Path;
 
-use super::likely_dependents;
+use super::{ScanCache, likely_dependents};
 
 struct Project {
     dir: tempfile::TempDir,
@@ -23,16 +25,27 @@ impl Project {
         Project { dir }
     }
 
-    /// The importers of `rel`, relative to the project root.
+    /// The importers of `rel`, relative to the project root (the same
+    /// from the disk and from a cache, cold and warm).
     fn importers(&self, rel: &str) -> Vec<String> {
         let root = std::fs::canonicalize(self.dir.path()).unwrap_or_else(|e| panic!("{e}"));
-        likely_dependents(&root.join(rel), &root, |_: &Path| true)
-            .iter()
-            .map(|p| match p.strip_prefix(&root) {
-                Ok(rel) => rel.display().to_string(),
-                Err(_) => p.display().to_string(),
-            })
-            .collect()
+        let relative = |found: Vec<std::path::PathBuf>| -> Vec<String> {
+            found
+                .iter()
+                .map(|p| match p.strip_prefix(&root) {
+                    Ok(rel) => rel.display().to_string(),
+                    Err(_) => p.display().to_string(),
+                })
+                .collect()
+        };
+        let edited = root.join(rel);
+        let disk = relative(likely_dependents(&edited, &root, |_: &Path| true));
+        let cache = ScanCache::new(&root);
+        for pass in ["cold", "warm"] {
+            let cached = relative(cache.likely_dependents(&edited, &root, |_: &Path| true));
+            assert_eq!(cached, disk, "{pass} cache against the disk for {rel}");
+        }
+        disk
     }
 }
 

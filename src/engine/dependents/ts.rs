@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::tsconfig::TsConfig;
-use super::walk::{Tree, mentions, normalize, read_head};
+use super::walk::{Reader, Tree, mentions, normalize};
 
 const CONFIG_NAMES: &[&str] = &["tsconfig.json", "jsconfig.json"];
 
@@ -33,15 +33,20 @@ const JS_TO_TS: &[(&str, &[&str])] = &[
 /// importers (immer's `src/internal.ts` re-exports every module).
 const REEXPORT_DEPTH: usize = 3;
 
-pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
-    let tree = Tree::walk(root, edited, CONFIG_NAMES, keep);
+pub(super) fn importers(
+    reader: &mut Reader,
+    edited: &Path,
+    root: &Path,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
+    let tree = Tree::walk(reader, root, edited, CONFIG_NAMES, keep);
     let configs = Configs::new(&tree.configs);
     let mut found: Vec<PathBuf> = Vec::new();
     let mut targets = vec![edited.to_path_buf()];
     for _ in 0..=REEXPORT_DEPTH {
         let mut hubs = Vec::new();
         for target in &targets {
-            for (file, reexports) in direct_importers(target, root, &tree, &configs) {
+            for (file, reexports) in direct_importers(reader, target, root, &tree, &configs) {
                 if file == edited || found.contains(&file) {
                     continue;
                 }
@@ -61,6 +66,7 @@ pub(super) fn importers(edited: &Path, root: &Path, keep: &dyn Fn(&Path) -> bool
 
 /// The files importing `target`, each with whether it re-exports it.
 fn direct_importers(
+    reader: &mut Reader,
     target: &Path,
     root: &Path,
     tree: &Tree,
@@ -68,12 +74,14 @@ fn direct_importers(
 ) -> Vec<(PathBuf, bool)> {
     let needles = needles(target, configs);
     let mut found = Vec::new();
-    let mut buf = Vec::new();
     for file in &tree.sources {
-        if file == target || !read_head(file, &mut buf) || !mentions(&buf, &needles) {
+        if file == target {
             continue;
         }
-        let text = String::from_utf8_lossy(&buf);
+        let Some(head) = reader.head(file).filter(|h| mentions(h, &needles)) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(head);
         let Some(dir) = file.parent() else {
             continue;
         };

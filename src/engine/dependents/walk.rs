@@ -2,12 +2,15 @@
 //! project (skipping `IGNORED_DIRS` and dot-directories, as the workspace
 //! does), which also notes the configuration files resolution needs, and a
 //! read of each file's head only. Existence checks during resolution are
-//! lookups in the listing, not file-system calls.
+//! lookups in the listing, not file-system calls. Both come through a
+//! [`Reader`]: from the disk on every scan (a one-shot command), or from a
+//! [`Store`] that a long-lived engine keeps in step with the disk.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
+use super::cache::Store;
 use crate::workspace::IGNORED_DIRS;
 
 /// At most this many files are listed per scan; a bigger tree is resolved
@@ -35,51 +38,48 @@ impl Tree {
     /// Lists `root`, keeping sources that pass `keep` and configuration
     /// files named in `config_names`; `edited` always counts as known.
     pub fn walk(
+        reader: &mut Reader,
         root: &Path,
         edited: &Path,
         config_names: &[&str],
         keep: &dyn Fn(&Path) -> bool,
     ) -> Tree {
         let mut tree = Tree::default();
-        tree.add(root, config_names, keep);
+        tree.add(reader, root, config_names, keep);
         tree.known.insert(edited.to_path_buf());
         tree
     }
 
     /// Adds another root (a `go.work` member) to the listing.
-    pub fn add(&mut self, root: &Path, config_names: &[&str], keep: &dyn Fn(&Path) -> bool) {
-        let mut listed = 0usize;
-        let mut stack = vec![root.to_path_buf()];
-        'walk: while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
+    pub fn add(
+        &mut self,
+        reader: &mut Reader,
+        root: &Path,
+        config_names: &[&str],
+        keep: &dyn Fn(&Path) -> bool,
+    ) {
+        let cached = match reader.store.as_deref_mut() {
+            Some(store) if store.covers(root) => store.listing(root),
+            _ => None,
+        };
+        let fresh;
+        let listing = match cached {
+            Some(listing) => listing,
+            None => {
+                fresh = Listing::walk(root);
+                &fresh
+            }
+        };
+        self.dirs.extend(listing.dirs.iter().cloned());
+        for path in &listing.files {
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
                 continue;
             };
-            self.dirs.insert(dir);
-            for entry in entries.flatten() {
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let name = entry.file_name();
-                let Some(name) = name.to_str() else {
-                    continue;
-                };
-                if kind.is_dir() {
-                    if !IGNORED_DIRS.contains(&name) && !name.starts_with('.') {
-                        stack.push(entry.path());
-                    }
-                    continue;
-                }
-                listed += 1;
-                if listed > MAX_LISTED {
-                    break 'walk;
-                }
-                let path = entry.path();
-                if config_names.contains(&name) {
-                    self.configs.push(path);
-                } else if keep(&path) {
-                    self.known.insert(path.clone());
-                    self.sources.push(path);
-                }
+            if config_names.contains(&name) {
+                self.configs.push(path.clone());
+            } else if keep(path) {
+                self.known.insert(path.clone());
+                self.sources.push(path.clone());
             }
         }
         self.sources.sort();
@@ -91,12 +91,113 @@ impl Tree {
     }
 }
 
+/// Every file and directory of a root a walk reaches (at most
+/// [`MAX_LISTED`] files), before any resolver's filter.
+#[derive(Default)]
+pub(super) struct Listing {
+    /// In path order.
+    pub files: BTreeSet<PathBuf>,
+    pub dirs: HashSet<PathBuf>,
+    /// The walk stopped at [`MAX_LISTED`]: which files made it depends on
+    /// the walk's order, which a change on disk cannot replay.
+    pub truncated: bool,
+}
+
+impl Listing {
+    pub fn walk(root: &Path) -> Listing {
+        let mut listing = Listing::default();
+        let mut stack = vec![root.to_path_buf()];
+        'walk: while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            listing.dirs.insert(dir);
+            for entry in entries.flatten() {
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    if !skipped_dir(name) {
+                        stack.push(entry.path());
+                    }
+                    continue;
+                }
+                if listing.files.len() >= MAX_LISTED {
+                    listing.truncated = true;
+                    break 'walk;
+                }
+                listing.files.insert(entry.path());
+            }
+        }
+        listing
+    }
+}
+
+/// A directory the walk does not enter (the workspace's ignored ones and
+/// dot-directories, as the disk watch does).
+pub(super) fn skipped_dir(name: &str) -> bool {
+    IGNORED_DIRS.contains(&name) || name.starts_with('.')
+}
+
+/// Where a scan's listing and file heads come from.
+pub(super) struct Reader<'a> {
+    store: Option<&'a mut Store>,
+    buf: Vec<u8>,
+}
+
+impl<'a> Reader<'a> {
+    /// Reads everything from the disk.
+    pub fn disk() -> Reader<'static> {
+        Reader {
+            store: None,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Reads through `store`, filling it.
+    pub fn cached(store: &'a mut Store) -> Reader<'a> {
+        Reader {
+            store: Some(store),
+            buf: Vec::new(),
+        }
+    }
+
+    /// What of `path`'s head its family's resolver reads (see [`digest`]),
+    /// or `None` when it cannot be read.
+    pub fn head(&mut self, path: &Path) -> Option<&[u8]> {
+        match self.store.as_deref_mut() {
+            Some(store) if store.covers_file(path) => store.head(path, &mut self.buf),
+            _ => {
+                if !read_head(path, &mut self.buf) {
+                    return None;
+                }
+                digest(path, &mut self.buf);
+                Some(&self.buf)
+            }
+        }
+    }
+}
+
 /// Reads at most [`MAX_HEAD_BYTES`] of `path` into `buf` (cleared first).
 pub(super) fn read_head(path: &Path, buf: &mut Vec<u8>) -> bool {
     buf.clear();
     match std::fs::File::open(path) {
         Ok(file) => file.take(MAX_HEAD_BYTES).read_to_end(buf).is_ok(),
         Err(_) => false,
+    }
+}
+
+/// Cuts a head down to what its family's resolver reads, which is what a
+/// cache then holds: a Python file's import statements (about a tenth of
+/// a typical module); other families keep the whole head.
+pub(super) fn digest(path: &Path, head: &mut Vec<u8>) {
+    if super::Family::of(path) == Some(super::Family::Python) {
+        let kept = super::python::import_lines(&String::from_utf8_lossy(head));
+        *head = kept.into_bytes();
     }
 }
 

@@ -1,0 +1,239 @@
+//! The scan's listing and file heads, kept between writes by a long-lived
+//! engine. Without it every write re-lists the project root and re-reads
+//! the head of every candidate file: 12,000 files of a 200-package
+//! monorepo served from its root cost about half a second per write, more
+//! than the type checker's own answer. The disk watch
+//! ([`crate::workspace::watch`]) says what changed since the last query;
+//! those changes are applied before the next scan, so the cache answers
+//! as a fresh walk would:
+//! - a file created, deleted or renamed is added to or taken from every
+//!   listing it lies in, and its head forgotten;
+//! - a file changed has its head forgotten (read again when a scan asks);
+//! - the written file's own head is forgotten on every scan;
+//! - when the watch lost track (queue overflow, a directory removed or
+//!   moved, a new directory too big to report file by file, or a
+//!   directory it could not watch) everything is dropped and rebuilt.
+//!
+//! Only what the watch covers is cached: roots and files under the
+//! workspace and outside ignored and dot-directories; anything else is
+//! read from the disk on every scan, as a one-shot command does.
+//!
+//! Bounded: at most [`MAX_ROOTS`] listings of at most [`MAX_CACHED_LISTED`]
+//! files in all (least recently used dropped first), and at most
+//! [`MAX_CACHED_HEADS`] heads of at most [`MAX_CACHED_BYTES`] bytes in all
+//! (past that, heads are read from the disk each time). Python heads are
+//! kept as their import lines only ([`super::walk::digest`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::walk::{Listing, Reader, digest, read_head, skipped_dir};
+use crate::mutex::lock;
+use crate::workspace::watch::{DiskChange, DiskWatch};
+
+/// At most this many project roots' listings are kept.
+pub const MAX_ROOTS: usize = 8;
+/// At most this many listed files are kept over all listings.
+pub const MAX_CACHED_LISTED: usize = 200_000;
+/// At most this many file heads are kept.
+pub const MAX_CACHED_HEADS: usize = 100_000;
+/// At most this many bytes of file heads are kept.
+pub const MAX_CACHED_BYTES: usize = 32 * 1024 * 1024;
+/// More changes than this between two scans drop everything: rebuilding
+/// costs one walk, keeping them costs memory for nothing.
+const MAX_PENDING: usize = 10_000;
+
+/// A workspace's scan cache; see the module's doc.
+pub struct ScanCache {
+    /// Changes noted since the last scan. Kept apart from the store so that
+    /// noting never waits for a scan in progress, and applied by the next
+    /// scan only after any scan in progress has stored what it read.
+    pending: Mutex<Pending>,
+    /// Held through a scan: scans are serialized.
+    store: Mutex<Store>,
+}
+
+#[derive(Default)]
+struct Pending {
+    changes: Vec<(PathBuf, DiskChange)>,
+    reset: bool,
+}
+
+impl ScanCache {
+    /// A cache for a workspace whose every directory (but the ignored ones)
+    /// is watched from `workspace_root` (canonical).
+    pub fn new(workspace_root: &Path) -> ScanCache {
+        ScanCache {
+            pending: Mutex::default(),
+            store: Mutex::new(Store {
+                workspace: workspace_root.to_path_buf(),
+                listings: Vec::new(),
+                heads: HashMap::new(),
+                head_bytes: 0,
+            }),
+        }
+    }
+
+    /// Notes what `watch` just drained (call before its `overflowed` flag
+    /// is taken); when it could not see every change, everything cached is
+    /// dropped.
+    pub fn note_drained(&self, watch: &mut DiskWatch, changes: &BTreeMap<PathBuf, DiskChange>) {
+        let lost_track =
+            watch.overflowed || std::mem::take(&mut watch.lost_track) || !watch.complete();
+        let mut pending = lock(&self.pending);
+        if pending.reset {
+            return;
+        }
+        pending
+            .changes
+            .extend(changes.iter().map(|(p, c)| (p.clone(), *c)));
+        if lost_track || pending.changes.len() > MAX_PENDING {
+            pending.reset = true;
+            pending.changes = Vec::new();
+        }
+    }
+
+    /// [`super::likely_dependents`] through the cache.
+    pub fn likely_dependents(
+        &self,
+        edited: &Path,
+        project_root: &Path,
+        serves: impl Fn(&Path) -> bool,
+    ) -> Vec<PathBuf> {
+        let mut store = lock(&self.store);
+        let pending = std::mem::take(&mut *lock(&self.pending));
+        if pending.reset {
+            store.clear();
+        }
+        for (path, change) in &pending.changes {
+            store.apply(path, *change);
+        }
+        let canonical = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
+        // Squiggle's own write (or the agent's, just before the query).
+        store.forget_head(&canonical);
+        super::scan(
+            &mut Reader::cached(&mut store),
+            edited,
+            project_root,
+            &serves,
+        )
+    }
+
+    /// How many listings and heads are cached (for tests and logs).
+    pub fn sizes(&self) -> (usize, usize) {
+        let store = lock(&self.store);
+        (store.listings.len(), store.heads.len())
+    }
+}
+
+/// What is cached; see the module's doc.
+pub(super) struct Store {
+    workspace: PathBuf,
+    /// Least recently used first.
+    listings: Vec<(PathBuf, Listing)>,
+    heads: HashMap<PathBuf, Box<[u8]>>,
+    head_bytes: usize,
+}
+
+impl Store {
+    fn clear(&mut self) {
+        self.listings.clear();
+        self.heads.clear();
+        self.head_bytes = 0;
+    }
+
+    /// Whether the watch covers `dir`: under the workspace and in no
+    /// ignored or dot-directory below it.
+    pub fn covers(&self, dir: &Path) -> bool {
+        dir.strip_prefix(&self.workspace).is_ok_and(|rel| {
+            rel.components()
+                .all(|c| !c.as_os_str().to_str().is_none_or(skipped_dir))
+        })
+    }
+
+    pub fn covers_file(&self, path: &Path) -> bool {
+        path.parent().is_some_and(|dir| self.covers(dir))
+    }
+
+    /// `root`'s listing (a covered root), walked if not cached.
+    pub fn listing(&mut self, root: &Path) -> Option<&Listing> {
+        match self.listings.iter().position(|(r, _)| r == root) {
+            Some(i) => {
+                let entry = self.listings.remove(i);
+                self.listings.push(entry);
+            }
+            None => {
+                let listing = Listing::walk(root);
+                self.listings.push((root.to_path_buf(), listing));
+                self.evict_listings();
+            }
+        }
+        self.listings.last().map(|(_, listing)| listing)
+    }
+
+    /// Drops least recently used listings (never the newest) over the caps.
+    fn evict_listings(&mut self) {
+        let total =
+            |ls: &[(PathBuf, Listing)]| ls.iter().map(|(_, l)| l.files.len()).sum::<usize>();
+        while self.listings.len() > 1
+            && (self.listings.len() > MAX_ROOTS || total(&self.listings) > MAX_CACHED_LISTED)
+        {
+            self.listings.remove(0);
+        }
+    }
+
+    /// The digested head of a covered file, cached when the caps allow.
+    pub fn head<'s>(&'s mut self, path: &Path, buf: &'s mut Vec<u8>) -> Option<&'s [u8]> {
+        if !self.heads.contains_key(path) {
+            if !read_head(path, buf) {
+                return None;
+            }
+            digest(path, buf);
+            if self.heads.len() >= MAX_CACHED_HEADS
+                || self.head_bytes + buf.len() > MAX_CACHED_BYTES
+            {
+                return Some(buf.as_slice());
+            }
+            self.head_bytes += buf.len();
+            self.heads.insert(path.to_path_buf(), buf.as_slice().into());
+        }
+        self.heads.get(path).map(|h| &**h)
+    }
+
+    pub fn forget_head(&mut self, path: &Path) {
+        if let Some(head) = self.heads.remove(path) {
+            self.head_bytes -= head.len();
+        }
+    }
+
+    /// Applies one change the watch saw.
+    fn apply(&mut self, path: &Path, change: DiskChange) {
+        self.forget_head(path);
+        let exists = change != DiskChange::Deleted;
+        self.listings.retain_mut(|(root, listing)| {
+            let Ok(rel) = path.strip_prefix(root.as_path()) else {
+                return true;
+            };
+            if exists == listing.files.contains(path) {
+                return true;
+            }
+            // A truncated listing holds the first files in walk order,
+            // which a change cannot replay: walked again when next asked.
+            if listing.truncated {
+                return false;
+            }
+            if !exists {
+                listing.files.remove(path);
+                return true;
+            }
+            if rel.components().count() > 1 {
+                let dirs = path.ancestors().skip(1);
+                let dirs = dirs.take_while(|d| d.starts_with(root.as_path()));
+                listing.dirs.extend(dirs.map(Path::to_path_buf));
+            }
+            listing.files.insert(path.to_path_buf());
+            listing.files.len() <= super::walk::MAX_LISTED
+        });
+    }
+}
