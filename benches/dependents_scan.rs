@@ -143,10 +143,10 @@ fn bench(c_: &mut Criterion) {
             b.iter(|| likely_dependents(&edited, &root, |_| true))
         });
         let cache = ScanCache::new(&root);
-        let cached = cache.likely_dependents(&edited, &root, |_| true);
+        let cached = cache.likely_dependents(&edited, &root, "all", |_| true);
         assert_eq!(cached, found, "the cache answers as the disk does");
         group.bench_function(format!("{name}_cached"), |b| {
-            b.iter(|| cache.likely_dependents(&edited, &root, |_| true))
+            b.iter(|| cache.likely_dependents(&edited, &root, "all", |_| true))
         });
     }
     group.finish();

@@ -123,7 +123,11 @@ impl Engine {
                     }
                     let serves = |p: &Path| servers.iter().any(|s| language_for(p, s).is_some());
                     let deps = match engine.scan_cache.get() {
-                        Some(cache) => cache.likely_dependents(canonical, &root, serves),
+                        Some(cache) => {
+                            let ids: Vec<&str> =
+                                servers.iter().map(|s| s.spec.id.as_str()).collect();
+                            cache.likely_dependents(canonical, &root, &ids.join(","), serves)
+                        }
                         None => likely_dependents(canonical, &root, serves),
                     };
                     for dep in deps {

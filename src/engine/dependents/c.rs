@@ -38,10 +38,10 @@ pub(super) fn importers(
     root: &Path,
     keep: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
-    let mut tree = Tree::walk(reader, root, edited, CONFIG_NAMES, keep);
+    let mut tree = Tree::walk(reader, root, edited, CONFIG_NAMES, "c", keep);
     let build_db = root.join("build/compile_commands.json");
     if build_db.is_file() {
-        tree.configs.push(build_db);
+        std::sync::Arc::make_mut(&mut tree).configs.push(build_db);
     }
     let dirs = search_dirs(&tree.configs);
     let mut includes: Vec<(PathBuf, Vec<(String, bool)>)> = Vec::new();

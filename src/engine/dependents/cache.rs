@@ -26,9 +26,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use super::walk::{Listing, Reader, digest, read_head, skipped_dir};
+use super::walk::{Listing, Reader, Tree, digest, read_head, skipped_dir};
 use crate::mutex::lock;
 use crate::workspace::watch::{DiskChange, DiskWatch};
 
@@ -36,6 +36,9 @@ use crate::workspace::watch::{DiskChange, DiskWatch};
 pub const MAX_ROOTS: usize = 8;
 /// At most this many listed files are kept over all listings.
 pub const MAX_CACHED_LISTED: usize = 200_000;
+/// At most this many filtered trees are kept (a root's listing as one
+/// resolver with one set of servers sees it); past it, all are dropped.
+pub const MAX_TREES: usize = 16;
 /// At most this many file heads are kept.
 pub const MAX_CACHED_HEADS: usize = 100_000;
 /// At most this many bytes of file heads are kept.
@@ -71,6 +74,7 @@ impl ScanCache {
                 listings: Vec::new(),
                 heads: HashMap::new(),
                 head_bytes: 0,
+                trees: HashMap::new(),
             }),
         }
     }
@@ -94,11 +98,14 @@ impl ScanCache {
         }
     }
 
-    /// [`super::likely_dependents`] through the cache.
+    /// [`super::likely_dependents`] through the cache. `serves_key` names
+    /// what `serves` answers from (the servers' ids, say): scans with the
+    /// same key reuse the project's filtered file list.
     pub fn likely_dependents(
         &self,
         edited: &Path,
         project_root: &Path,
+        serves_key: &str,
         serves: impl Fn(&Path) -> bool,
     ) -> Vec<PathBuf> {
         let mut store = lock(&self.store);
@@ -113,17 +120,17 @@ impl ScanCache {
         // Squiggle's own write (or the agent's, just before the query).
         store.forget_head(&canonical);
         super::scan(
-            &mut Reader::cached(&mut store),
+            &mut Reader::cached(&mut store, Some(serves_key.to_string())),
             edited,
             project_root,
             &serves,
         )
     }
 
-    /// How many listings and heads are cached (for tests and logs).
-    pub fn sizes(&self) -> (usize, usize) {
+    /// How many listings, filtered trees and heads are cached (for tests).
+    pub fn sizes(&self) -> (usize, usize, usize) {
         let store = lock(&self.store);
-        (store.listings.len(), store.heads.len())
+        (store.listings.len(), store.trees.len(), store.heads.len())
     }
 }
 
@@ -134,10 +141,13 @@ pub(super) struct Store {
     listings: Vec<(PathBuf, Listing)>,
     heads: HashMap<PathBuf, Box<[u8]>>,
     head_bytes: usize,
+    /// Listings filtered for a resolver, by root and filter key.
+    trees: HashMap<(PathBuf, String), Arc<Tree>>,
 }
 
 impl Store {
     fn clear(&mut self) {
+        self.trees.clear();
         self.listings.clear();
         self.heads.clear();
         self.head_bytes = 0;
@@ -179,8 +189,35 @@ impl Store {
         while self.listings.len() > 1
             && (self.listings.len() > MAX_ROOTS || total(&self.listings) > MAX_CACHED_LISTED)
         {
-            self.listings.remove(0);
+            let (root, _) = self.listings.remove(0);
+            self.trees.retain(|(r, _), _| *r != root);
         }
+    }
+
+    /// `root`'s listing filtered by `keep` (which `key` names), built once
+    /// per listing.
+    pub fn tree(
+        &mut self,
+        root: &Path,
+        config_names: &[&str],
+        key: &str,
+        keep: &dyn Fn(&Path) -> bool,
+    ) -> Option<Arc<Tree>> {
+        let id = (
+            root.to_path_buf(),
+            format!("{}|{key}", config_names.join(",")),
+        );
+        if let Some(tree) = self.trees.get(&id) {
+            return Some(tree.clone());
+        }
+        let mut tree = Tree::default();
+        tree.add_listing(self.listing(root)?, config_names, keep);
+        let tree = Arc::new(tree);
+        if self.trees.len() >= MAX_TREES {
+            self.trees.clear();
+        }
+        self.trees.insert(id, tree.clone());
+        Some(tree)
     }
 
     /// The digested head of a covered file, cached when the caps allow.
@@ -211,6 +248,7 @@ impl Store {
     fn apply(&mut self, path: &Path, change: DiskChange) {
         self.forget_head(path);
         let exists = change != DiskChange::Deleted;
+        let mut changed = false;
         self.listings.retain_mut(|(root, listing)| {
             let Ok(rel) = path.strip_prefix(root.as_path()) else {
                 return true;
@@ -218,6 +256,7 @@ impl Store {
             if exists == listing.files.contains(path) {
                 return true;
             }
+            changed = true;
             // A truncated listing holds the first files in walk order,
             // which a change cannot replay: walked again when next asked.
             if listing.truncated {
@@ -235,5 +274,8 @@ impl Store {
             listing.files.insert(path.to_path_buf());
             listing.files.len() <= super::walk::MAX_LISTED
         });
+        if changed {
+            self.trees.retain(|(root, _), _| !path.starts_with(root));
+        }
     }
 }

@@ -23,7 +23,7 @@ pub(super) fn importers(
     };
     let extension = edited.extension();
     let same_kind = |p: &Path| p.extension() == extension && keep(p);
-    let tree = Tree::walk(reader, root, edited, &[], &same_kind);
+    let tree = Tree::walk(reader, root, edited, &[], "ext", &same_kind);
     tree.sources
         .iter()
         .filter(|file| {

@@ -19,14 +19,17 @@ pub(super) fn importers(
     let Some(dir) = edited.parent() else {
         return Vec::new();
     };
-    let mut tree = Tree::walk(reader, root, edited, &[], keep);
+    let mut tree = Tree::walk(reader, root, edited, &[], "go", keep);
     let package = reader
         .head(edited)
         .and_then(|head| prologue(&String::from_utf8_lossy(head)).package);
     let import_path = module_of(dir).map(|(module_dir, module)| {
         for member in workspace_members(&module_dir) {
             if !member.starts_with(root) {
+                let tree = std::sync::Arc::make_mut(&mut tree);
                 tree.add(reader, &member, &[], keep);
+                tree.sources.sort();
+                tree.sources.dedup();
             }
         }
         match dir.strip_prefix(&module_dir) {
@@ -38,8 +41,6 @@ pub(super) fn importers(
     let needles: Vec<String> = import_path.iter().map(|p| format!("\"{p}\"")).collect();
     let mut same = Vec::new();
     let mut other = Vec::new();
-    tree.sources.sort();
-    tree.sources.dedup();
     for file in &tree.sources {
         if file == edited {
             continue;

@@ -87,6 +87,8 @@ fn scan(
 ) -> Vec<PathBuf> {
     let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
     let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+    // The resolvers' filters depend on the edited file's kind.
+    reader.qualify(&format!("{:?}", edited.extension()));
     let Some(family) = Family::of(&edited) else {
         // Languages squiggle does not resolve: the files whose import
         // lines name the file's stem.

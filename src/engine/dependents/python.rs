@@ -19,7 +19,7 @@ pub(super) fn importers(
     root: &Path,
     keep: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
-    let tree = Tree::walk(reader, root, edited, &[], keep);
+    let tree = Tree::walk(reader, root, edited, &[], "py", keep);
     let roots = import_roots(edited, root, &tree);
     let Some(needles) = needles(edited) else {
         return Vec::new();

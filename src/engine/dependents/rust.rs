@@ -35,7 +35,7 @@ pub(super) fn importers(
     }) else {
         return super::generic::importers(reader, edited, root, keep);
     };
-    let tree = Tree::walk(reader, &src, edited, &[], keep);
+    let tree = Tree::walk(reader, &src, edited, &[], "rs", keep);
     tree.sources
         .iter()
         .filter(|file| *file != edited)

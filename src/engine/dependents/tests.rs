@@ -42,7 +42,7 @@ impl Project {
         let disk = relative(likely_dependents(&edited, &root, |_: &Path| true));
         let cache = ScanCache::new(&root);
         for pass in ["cold", "warm"] {
-            let cached = relative(cache.likely_dependents(&edited, &root, |_: &Path| true));
+            let cached = relative(cache.likely_dependents(&edited, &root, "all", |_: &Path| true));
             assert_eq!(cached, disk, "{pass} cache against the disk for {rel}");
         }
         disk

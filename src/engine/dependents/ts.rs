@@ -39,7 +39,7 @@ pub(super) fn importers(
     root: &Path,
     keep: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
-    let tree = Tree::walk(reader, root, edited, CONFIG_NAMES, keep);
+    let tree = Tree::walk(reader, root, edited, CONFIG_NAMES, "ts", keep);
     let configs = Configs::new(&tree.configs);
     let mut found: Vec<PathBuf> = Vec::new();
     let mut targets = vec![edited.to_path_buf()];

@@ -9,6 +9,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use super::cache::Store;
 use crate::workspace::IGNORED_DIRS;
@@ -21,7 +22,7 @@ pub const MAX_LISTED: usize = 100_000;
 pub const MAX_HEAD_BYTES: u64 = 64 * 1024;
 
 /// One scan's view of the project.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Tree {
     /// Files of the edited file's family the server serves, in path order.
     pub sources: Vec<PathBuf>,
@@ -37,16 +38,30 @@ pub(super) struct Tree {
 impl Tree {
     /// Lists `root`, keeping sources that pass `keep` and configuration
     /// files named in `config_names`; `edited` always counts as known.
+    /// `filter` names `keep` among the resolvers' filters: with the
+    /// reader's key it identifies a tree a cache may hand out again.
     pub fn walk(
         reader: &mut Reader,
         root: &Path,
         edited: &Path,
         config_names: &[&str],
+        filter: &str,
         keep: &dyn Fn(&Path) -> bool,
-    ) -> Tree {
-        let mut tree = Tree::default();
-        tree.add(reader, root, config_names, keep);
-        tree.known.insert(edited.to_path_buf());
+    ) -> Arc<Tree> {
+        let cached = match (reader.store.as_deref_mut(), &reader.key) {
+            (Some(store), Some(key)) if store.covers(root) => {
+                store.tree(root, config_names, &format!("{filter}|{key}"), keep)
+            }
+            _ => None,
+        };
+        let mut tree = cached.unwrap_or_else(|| {
+            let mut tree = Tree::default();
+            tree.add(reader, root, config_names, keep);
+            Arc::new(tree)
+        });
+        if !tree.known.contains(edited) {
+            Arc::make_mut(&mut tree).known.insert(edited.to_path_buf());
+        }
         tree
     }
 
@@ -70,6 +85,16 @@ impl Tree {
                 &fresh
             }
         };
+        self.add_listing(listing, config_names, keep);
+    }
+
+    /// Adds the files of `listing` that `config_names` or `keep` select.
+    pub fn add_listing(
+        &mut self,
+        listing: &Listing,
+        config_names: &[&str],
+        keep: &dyn Fn(&Path) -> bool,
+    ) {
         self.dirs.extend(listing.dirs.iter().cloned());
         for path in &listing.files {
             let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
@@ -146,6 +171,10 @@ pub(super) fn skipped_dir(name: &str) -> bool {
 /// Where a scan's listing and file heads come from.
 pub(super) struct Reader<'a> {
     store: Option<&'a mut Store>,
+    /// What the resolvers' `keep` depends on beyond their own filter (the
+    /// servers and the edited file's kind): with it a filtered tree is
+    /// kept; without it only listings and heads are.
+    key: Option<String>,
     buf: Vec<u8>,
 }
 
@@ -154,15 +183,25 @@ impl<'a> Reader<'a> {
     pub fn disk() -> Reader<'static> {
         Reader {
             store: None,
+            key: None,
             buf: Vec::new(),
         }
     }
 
-    /// Reads through `store`, filling it.
-    pub fn cached(store: &'a mut Store) -> Reader<'a> {
+    /// Reads through `store`, filling it; `key` as [`Reader::key`] says.
+    pub fn cached(store: &'a mut Store, key: Option<String>) -> Reader<'a> {
         Reader {
             store: Some(store),
+            key,
             buf: Vec::new(),
+        }
+    }
+
+    /// Adds what the edited file's kind decides to the key.
+    pub fn qualify(&mut self, kind: &str) {
+        if let Some(key) = self.key.as_mut() {
+            key.push('|');
+            key.push_str(kind);
         }
     }
 
