@@ -18,8 +18,13 @@
 //! workspace and outside ignored and dot-directories; anything else is
 //! read from the disk on every scan, as a one-shot command does.
 //!
+//! Besides the listings, each root's listing as one resolver filters it
+//! for one set of servers is kept (a [`Tree`]): otherwise every scan
+//! passes each listed path through the servers' language lookup again.
+//!
 //! Bounded: at most [`MAX_ROOTS`] listings of at most [`MAX_CACHED_LISTED`]
-//! files in all (least recently used dropped first), and at most
+//! files in all (least recently used dropped first), [`MAX_TREES`]
+//! filtered trees, and at most
 //! [`MAX_CACHED_HEADS`] heads of at most [`MAX_CACHED_BYTES`] bytes in all
 //! (past that, heads are read from the disk each time). Python heads are
 //! kept as their import lines only ([`super::walk::digest`]).
@@ -218,6 +223,14 @@ impl Store {
         }
         self.trees.insert(id, tree.clone());
         Some(tree)
+    }
+
+    pub fn has_head(&self, path: &Path) -> bool {
+        self.heads.contains_key(path)
+    }
+
+    pub fn cached_head(&self, path: &Path) -> Option<&[u8]> {
+        self.heads.get(path).map(|h| &**h)
     }
 
     /// The digested head of a covered file, cached when the caps allow.

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::walk::{Reader, Tree, mentions, normalize};
+use super::walk::{Needles, Reader, Tree, normalize};
 
 pub(super) fn importers(
     reader: &mut Reader,
@@ -39,6 +39,7 @@ pub(super) fn importers(
         }
     });
     let needles: Vec<String> = import_path.iter().map(|p| format!("\"{p}\"")).collect();
+    let needles = Needles::new(&needles);
     let mut same = Vec::new();
     let mut other = Vec::new();
     for file in &tree.sources {
@@ -49,7 +50,7 @@ pub(super) fn importers(
             continue;
         };
         let local = file.parent() == Some(dir);
-        if !local && !mentions(head, &needles) {
+        if !local && !needles.any_in(head) {
             continue;
         }
         let head = prologue(&String::from_utf8_lossy(head));

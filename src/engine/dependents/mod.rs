@@ -33,7 +33,9 @@ mod tests;
 
 use std::path::{Path, PathBuf};
 
-pub use cache::{MAX_CACHED_BYTES, MAX_CACHED_HEADS, MAX_CACHED_LISTED, MAX_ROOTS, ScanCache};
+pub use cache::{
+    MAX_CACHED_BYTES, MAX_CACHED_HEADS, MAX_CACHED_LISTED, MAX_ROOTS, MAX_TREES, ScanCache,
+};
 pub use walk::{MAX_HEAD_BYTES, MAX_LISTED};
 
 use walk::Reader;

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::walk::{Reader, Tree, mentions};
+use super::walk::{Needles, Reader, Tree};
 
 pub(super) fn importers(
     reader: &mut Reader,
@@ -24,12 +24,13 @@ pub(super) fn importers(
     let Some(needles) = needles(edited) else {
         return Vec::new();
     };
+    let needles = Needles::new(&needles);
     let mut found = Vec::new();
     for file in &tree.sources {
         if file == edited {
             continue;
         }
-        let Some(head) = reader.head(file).filter(|h| mentions(h, &needles)) else {
+        let Some(head) = reader.head(file).filter(|h| needles.any_in(h)) else {
             continue;
         };
         let Some(dir) = file.parent() else {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::tsconfig::TsConfig;
-use super::walk::{Reader, Tree, mentions, normalize};
+use super::walk::{Needles, Reader, Tree, normalize};
 
 const CONFIG_NAMES: &[&str] = &["tsconfig.json", "jsconfig.json"];
 
@@ -72,13 +72,13 @@ fn direct_importers(
     tree: &Tree,
     configs: &Configs,
 ) -> Vec<(PathBuf, bool)> {
-    let needles = needles(target, configs);
+    let needles = Needles::new(&needles(target, configs));
     let mut found = Vec::new();
     for file in &tree.sources {
         if file == target {
             continue;
         }
-        let Some(head) = reader.head(file).filter(|h| mentions(h, &needles)) else {
+        let Some(head) = reader.head(file).filter(|h| needles.any_in(h)) else {
             continue;
         };
         let text = String::from_utf8_lossy(head);

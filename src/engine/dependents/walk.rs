@@ -209,6 +209,7 @@ impl<'a> Reader<'a> {
     /// or `None` when it cannot be read.
     pub fn head(&mut self, path: &Path) -> Option<&[u8]> {
         match self.store.as_deref_mut() {
+            Some(store) if store.has_head(path) => store.cached_head(path),
             Some(store) if store.covers_file(path) => store.head(path, &mut self.buf),
             _ => {
                 if !read_head(path, &mut self.buf) {
@@ -237,6 +238,24 @@ pub(super) fn digest(path: &Path, head: &mut Vec<u8>) {
     if super::Family::of(path) == Some(super::Family::Python) {
         let kept = super::python::import_lines(&String::from_utf8_lossy(head));
         *head = kept.into_bytes();
+    }
+}
+
+/// Needles searched for in every candidate's head, each searcher built
+/// once per scan rather than once per file.
+pub(super) struct Needles(Vec<memchr::memmem::Finder<'static>>);
+
+impl Needles {
+    pub fn new(needles: &[String]) -> Needles {
+        let finders = needles
+            .iter()
+            .map(|n| memchr::memmem::Finder::new(n.as_bytes()));
+        Needles(finders.map(|f| f.into_owned()).collect())
+    }
+
+    /// [`mentions`] with these needles.
+    pub fn any_in(&self, haystack: &[u8]) -> bool {
+        self.0.iter().any(|f| f.find(haystack).is_some())
     }
 }
 
