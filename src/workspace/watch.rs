@@ -187,7 +187,9 @@ impl DiskWatch {
                     && !ignored(OsStr::from_bytes(name))
                 {
                     new_dirs.push(path);
-                } else if event.mask & (libc::IN_DELETE | libc::IN_MOVED_FROM) != 0 {
+                } else if event.mask & (libc::IN_DELETE | libc::IN_MOVED_FROM) != 0
+                    && !ignored(OsStr::from_bytes(name))
+                {
                     // Its files are gone from here without events of their own.
                     self.lost_track = true;
                     if event.mask & libc::IN_MOVED_FROM != 0 {

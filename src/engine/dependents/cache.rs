@@ -118,6 +118,14 @@ impl ScanCache {
         if pending.reset {
             store.clear();
         }
+        tracing::debug!(
+            reset = pending.reset,
+            changes = pending.changes.len(),
+            listings = store.listings.len(),
+            trees = store.trees.len(),
+            heads = store.heads.len(),
+            "scan cache"
+        );
         for (path, change) in &pending.changes {
             store.apply(path, *change);
         }

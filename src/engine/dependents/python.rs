@@ -195,6 +195,17 @@ fn names_edited(
     let Some(base) = base else {
         return false;
     };
+    // Every file the import may mean starts with `base` (`base.py`,
+    // `base/__init__.py`, `base/name.py`): a cheap test that spares the
+    // lookups for the many imports of other modules (a package's
+    // `__init__` names each of its modules).
+    if !edited
+        .as_os_str()
+        .as_encoded_bytes()
+        .starts_with(base.as_os_str().as_encoded_bytes())
+    {
+        return false;
+    }
     let submodule = |n: &&str| {
         let path = base.join(n);
         module_file(&path, tree).is_some() || tree.dirs.contains(&path)
