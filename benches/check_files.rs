@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use squiggle::config::{Config, ServerOverride};
-use squiggle::engine::{Engine, FileInput};
+use squiggle::engine::{Engine, FileInput, HeldOthers};
 use squiggle::workspace::Workspace;
 
 fn engine(root: &std::path::Path, pull_delay_ms: u64) -> Option<Arc<Engine>> {
@@ -80,7 +80,7 @@ fn bench_group(c: &mut Criterion, name: &str, pull_delay_ms: u64) {
                         before: None,
                     })
                     .collect();
-                let report = runtime.block_on(engine.check_files(inputs, false));
+                let report = runtime.block_on(engine.check_files(inputs, HeldOthers::Skip));
                 assert_eq!(
                     report
                         .files

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use squiggle::config::Config;
 use squiggle::diagnostic::{Diagnostic, Outcome};
 use squiggle::engine::Engine;
-use squiggle::engine::tools::ToolResult;
+use squiggle::engine::tools::{Mode, Replace, ToolResult};
 use squiggle::workspace::Workspace;
 use support::fake_server::FakeServer;
 
@@ -94,14 +94,26 @@ async fn nonexistent_path() {
     let engine = s.engine(json!({}));
     let err = refused(
         engine
-            .edit(&s.root.join("nope.fk"), "a", "b", false, false)
+            .edit(
+                &s.root.join("nope.fk"),
+                "a",
+                "b",
+                Replace::Once,
+                Mode::Apply,
+            )
             .await,
     );
     assert!(err.starts_with("cannot read nope.fk: "), "{err}");
     assert!(!s.root.join("nope.fk").exists());
     let err = refused(
         engine
-            .edit(&s.root.join("no/dir/x.fk"), "a", "b", false, false)
+            .edit(
+                &s.root.join("no/dir/x.fk"),
+                "a",
+                "b",
+                Replace::Once,
+                Mode::Apply,
+            )
             .await,
     );
     assert!(err.starts_with("cannot read no/dir/x.fk: "), "{err}");
@@ -115,14 +127,18 @@ async fn a_directory() {
     let inside = s.put("dir.fk/keep.txt", b"keep\n");
     let engine = s.engine(json!({}));
     let dir = s.root.join("dir.fk");
-    let err = refused(engine.edit(&dir, "a", "b", false, false).await);
+    let err = refused(
+        engine
+            .edit(&dir, "a", "b", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("cannot read dir.fk: "), "{err}");
-    let err = refused(engine.write(&dir, "x", false).await);
+    let err = refused(engine.write(&dir, "x", Mode::Apply).await);
     assert!(err.starts_with("cannot write dir.fk: "), "{err}");
     assert!(err.ends_with("the file is unchanged"), "{err}");
     assert_eq!(bytes(&inside), b"keep\n");
     let patch = "*** Begin Patch\n*** Add File: dir.fk\n+x\n*** End Patch\n";
-    let err = refused(engine.apply_patch(patch, false).await);
+    let err = refused(engine.apply_patch(patch, Mode::Apply).await);
     assert!(err.contains("dir.fk"), "{err}");
     assert_eq!(bytes(&inside), b"keep\n");
     engine.shutdown().await;
@@ -145,13 +161,17 @@ async fn outside_through_dotdot_and_symlinks() {
         s.root.join("link.fk"),
         secret.clone(),
     ] {
-        let err = refused(engine.edit(&path, "secret", "owned", false, false).await);
+        let err = refused(
+            engine
+                .edit(&path, "secret", "owned", Replace::Once, Mode::Apply)
+                .await,
+        );
         assert!(
             err.contains("outside the workspace"),
             "{}: {err}",
             path.display()
         );
-        let err = refused(engine.write(&path, "owned\n", false).await);
+        let err = refused(engine.write(&path, "owned\n", Mode::Apply).await);
         assert!(
             err.contains("outside the workspace"),
             "{}: {err}",
@@ -160,7 +180,7 @@ async fn outside_through_dotdot_and_symlinks() {
     }
     let err = refused(
         engine
-            .write(&s.root.join("linkdir/new.fk"), "owned\n", false)
+            .write(&s.root.join("linkdir/new.fk"), "owned\n", Mode::Apply)
             .await,
     );
     assert!(err.contains("outside the workspace"), "{err}");
@@ -185,17 +205,17 @@ async fn a_patch_touching_a_path_outside_is_refused_whole() {
         let codex = format!(
             "*** Begin Patch\n*** Update File: a.fk\n@@\n-one\n+ONE\n*** Add File: {evil}\n+x\n*** End Patch\n"
         );
-        let err = refused(engine.apply_patch(&codex, false).await);
+        let err = refused(engine.apply_patch(&codex, Mode::Apply).await);
         assert!(err.contains("outside the workspace"), "{evil}: {err}");
         let unified = format!(
             "--- a/a.fk\n+++ b/a.fk\n@@ -1 +1 @@\n-one\n+ONE\n--- /dev/null\n+++ b/{evil}\n@@ -0,0 +1 @@\n+x\n"
         );
-        let err = refused(engine.apply_patch(&unified, false).await);
+        let err = refused(engine.apply_patch(&unified, Mode::Apply).await);
         assert!(err.contains("outside"), "{evil}: {err}");
         let moved = format!(
             "*** Begin Patch\n*** Update File: a.fk\n*** Move to: {evil}\n@@\n-one\n+ONE\n*** End Patch\n"
         );
-        let err = refused(engine.apply_patch(&moved, false).await);
+        let err = refused(engine.apply_patch(&moved, Mode::Apply).await);
         assert!(err.contains("outside the workspace"), "{evil}: {err}");
         assert_eq!(bytes(&a), b"one\n", "{evil}");
         assert!(!outside.exists(), "{evil}");
@@ -212,10 +232,10 @@ async fn a_patch_that_applies_to_some_files_only_writes_nothing() {
     let unified = "--- a/a.fk\n+++ b/a.fk\n@@ -1 +1 @@\n-one\n+ONE\n\
                    --- /dev/null\n+++ b/new.fk\n@@ -0,0 +1 @@\n+new\n\
                    --- a/b.fk\n+++ b/b.fk\n@@ -1 +1 @@\n-not there\n+TWO\n";
-    let err = refused(engine.apply_patch(unified, false).await);
+    let err = refused(engine.apply_patch(unified, Mode::Apply).await);
     assert!(err.starts_with("b.fk: hunk 1"), "{err}");
     let deleting = "*** Begin Patch\n*** Delete File: a.fk\n*** Update File: missing.fk\n@@\n-x\n+y\n*** End Patch\n";
-    let err = refused(engine.apply_patch(deleting, false).await);
+    let err = refused(engine.apply_patch(deleting, Mode::Apply).await);
     assert!(err.contains("missing.fk does not exist"), "{err}");
     assert_eq!(bytes(&a), b"one\n");
     assert_eq!(bytes(&b), b"two\n");
@@ -228,7 +248,11 @@ async fn a_file_under_node_modules_is_written_and_never_sent() {
     let s = Setup::new();
     let path = s.put("node_modules/pkg/index.fk", b"old\n");
     let engine = s.engine(json!({}));
-    let result = applied(engine.edit(&path, "old", "@error(x)", false, false).await);
+    let result = applied(
+        engine
+            .edit(&path, "old", "@error(x)", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(bytes(&path), b"@error(x)\n");
     assert_eq!(result.text(), "Edit applied successfully.");
     let outcomes = &result.outcomes["node_modules/pkg/index.fk"];
@@ -242,12 +266,20 @@ async fn an_empty_file() {
     let s = Setup::new();
     let path = s.put("empty.fk", b"");
     let engine = s.engine(json!({}));
-    let err = refused(engine.edit(&path, "", "x", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "", "x", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("old_string is empty"), "{err}");
-    let err = refused(engine.edit(&path, "x", "y", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "x", "y", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("old_string not found"), "{err}");
     assert_eq!(bytes(&path), b"");
-    let result = applied(engine.write(&path, "", false).await);
+    let result = applied(engine.write(&path, "", Mode::Apply).await);
     assert_eq!(result.text(), "File written successfully.");
     assert_eq!(bytes(&path), b"");
     engine.shutdown().await;
@@ -260,7 +292,7 @@ async fn a_50_mb_file_is_written_whole_and_never_sent() {
     let engine = s.engine(json!({}));
     let line = "0123456789 abcdefghijklmnopqrstuvwxyz @error(big)\n";
     let content = format!("head\n{}", line.repeat(50 * 1024 * 1024 / line.len() + 1));
-    let result = applied(engine.write(&path, &content, false).await);
+    let result = applied(engine.write(&path, &content, Mode::Apply).await);
     assert_eq!(
         std::fs::metadata(&path).map(|m| m.len()).ok(),
         Some(content.len() as u64)
@@ -271,7 +303,11 @@ async fn a_50_mb_file_is_written_whole_and_never_sent() {
     );
     assert_eq!(result.outcomes["big.fk"][0].outcome, Outcome::BinaryFile);
 
-    let result = applied(engine.edit(&path, "head\n", "HEAD\n", false, false).await);
+    let result = applied(
+        engine
+            .edit(&path, "head\n", "HEAD\n", Replace::Once, Mode::Apply)
+            .await,
+    );
     let expected = format!("HEAD\n{}", &content["head\n".len()..]);
     assert!(
         bytes(&path) == expected.as_bytes(),
@@ -287,7 +323,11 @@ async fn binary_content_is_edited_exactly_and_never_sent() {
     let s = Setup::new();
     let path = s.put("blob.fk", b"head\0tail @error(x)\n");
     let engine = s.engine(json!({}));
-    let result = applied(engine.edit(&path, "tail", "TAIL", false, false).await);
+    let result = applied(
+        engine
+            .edit(&path, "tail", "TAIL", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(bytes(&path), b"head\0TAIL @error(x)\n");
     assert_eq!(result.outcomes["blob.fk"][0].outcome, Outcome::BinaryFile);
     assert!(engine.pool.statuses().is_empty());
@@ -300,17 +340,21 @@ async fn invalid_utf8_is_refused_for_edit_and_kept() {
     let original = b"caf\xe9 latin-1\n".to_vec();
     let path = s.put("latin.fk", &original);
     let engine = s.engine(json!({}));
-    let err = refused(engine.edit(&path, "latin", "x", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "latin", "x", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(
         err,
         "cannot read latin.fk: it is not valid UTF-8 text; use write to replace it whole"
     );
     assert_eq!(bytes(&path), original);
     let patch = "*** Begin Patch\n*** Update File: latin.fk\n@@\n-x\n+y\n*** End Patch\n";
-    let err = refused(engine.apply_patch(patch, false).await);
+    let err = refused(engine.apply_patch(patch, Mode::Apply).await);
     assert!(err.contains("latin.fk"), "{err}");
     assert_eq!(bytes(&path), original);
-    applied(engine.write(&path, "café\n", false).await);
+    applied(engine.write(&path, "café\n", Mode::Apply).await);
     assert_eq!(bytes(&path), "café\n".as_bytes());
     engine.shutdown().await;
 }
@@ -322,14 +366,14 @@ async fn crlf_is_kept_and_positions_are_right() {
     let engine = s.engine(json!({}));
     let result = applied(
         engine
-            .edit(&path, "two", "x @error(second)", false, false)
+            .edit(&path, "two", "x @error(second)", Replace::Once, Mode::Apply)
             .await,
     );
     assert_eq!(bytes(&path), b"one\r\nx @error(second)\r\nthree\r\n");
     assert_eq!(positions(&result.diagnostics), [(2, 3, 2, 17, "second")]);
     let patch =
         "*** Begin Patch\n*** Update File: crlf.fk\n@@\n-three\n+@error(third)\n*** End Patch\n";
-    let result = applied(engine.apply_patch(patch, false).await);
+    let result = applied(engine.apply_patch(patch, Mode::Apply).await);
     let text = String::from_utf8_lossy(&bytes(&path)).into_owned();
     assert!(text.starts_with("one\r\nx @error(second)\r\n"), "{text:?}");
     assert!(text.contains("@error(third)"), "{text:?}");
@@ -349,7 +393,13 @@ async fn emoji_and_cjk_position_math_in_every_encoding() {
         let engine = s.engine(json!({"positionEncoding": encoding}));
         let result = applied(
             engine
-                .edit(&path, "中文", "中文 @error(😀 界)", false, false)
+                .edit(
+                    &path,
+                    "中文",
+                    "中文 @error(😀 界)",
+                    Replace::Once,
+                    Mode::Apply,
+                )
                 .await,
         );
         assert_eq!(bytes(&path), "😀😀 中文 @error(😀 界)\n".as_bytes());
@@ -368,17 +418,33 @@ async fn old_string_missing_or_ambiguous() {
     let s = Setup::new();
     let path = s.put("a.fk", b"x = 1\nx = 1\n");
     let engine = s.engine(json!({}));
-    let err = refused(engine.edit(&path, "y = 2", "z", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "y = 2", "z", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("old_string not found in the file"), "{err}");
-    let err = refused(engine.edit(&path, "x = 1", "x = 2", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "x = 1", "x = 2", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(
         err,
         "old_string occurs 2 times; add surrounding lines to make it unique or set replace_all"
     );
-    let err = refused(engine.edit(&path, "x = 1", "x = 1", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "x = 1", "x = 1", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.contains("identical"), "{err}");
     assert_eq!(bytes(&path), b"x = 1\nx = 1\n");
-    applied(engine.edit(&path, "x = 1", "x = 2", true, false).await);
+    applied(
+        engine
+            .edit(&path, "x = 1", "x = 2", Replace::All, Mode::Apply)
+            .await,
+    );
     assert_eq!(bytes(&path), b"x = 2\nx = 2\n");
     engine.shutdown().await;
 }
@@ -413,10 +479,14 @@ async fn a_read_only_file_during_write() {
         return;
     }
     let _undo = Mutable(vec![path.clone()]);
-    let err = refused(engine.write(&path, "replaced\n", false).await);
+    let err = refused(engine.write(&path, "replaced\n", Mode::Apply).await);
     assert!(err.starts_with("cannot write ro.fk: "), "{err}");
     assert!(err.ends_with("the file is unchanged"), "{err}");
-    let err = refused(engine.edit(&path, "original", "edited", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "original", "edited", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("cannot write ro.fk: "), "{err}");
     assert_eq!(bytes(&path), b"original\n");
     let leftovers: Vec<_> = std::fs::read_dir(&s.root)
@@ -441,7 +511,7 @@ async fn a_patch_whose_second_file_cannot_be_written_writes_nothing() {
     }
     let _undo = Mutable(vec![b.clone()]);
     let patch = "*** Begin Patch\n*** Update File: a.fk\n@@\n-one\n+ONE\n*** Update File: b.fk\n@@\n-two\n+TWO\n*** End Patch\n";
-    let err = refused(engine.apply_patch(patch, false).await);
+    let err = refused(engine.apply_patch(patch, Mode::Apply).await);
     assert!(err.starts_with("cannot write b.fk: "), "{err}");
     assert_eq!(bytes(&b), b"two\n");
     assert_eq!(
@@ -483,10 +553,14 @@ async fn a_full_disk() {
     let path = s.put("a.fk", b"original\n");
     let engine = s.engine(json!({}));
     let big = "x".repeat(1024 * 1024);
-    let err = refused(engine.write(&path, &big, false).await);
+    let err = refused(engine.write(&path, &big, Mode::Apply).await);
     assert!(err.starts_with("cannot write a.fk: "), "{err}");
     assert!(err.contains("No space left on device"), "{err}");
-    let err = refused(engine.edit(&path, "original", &big, false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "original", &big, Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.contains("No space left on device"), "{err}");
     assert_eq!(bytes(&path), b"original\n");
     let names: Vec<_> = std::fs::read_dir(&s.root)
@@ -498,7 +572,7 @@ async fn a_full_disk() {
         "temp files left on the full disk: {names:?}"
     );
     // Once there is room again, the same write succeeds.
-    applied(engine.write(&path, "small\n", false).await);
+    applied(engine.write(&path, "small\n", Mode::Apply).await);
     assert_eq!(bytes(&path), b"small\n");
     engine.shutdown().await;
 }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use service::Workspace;
 use squiggle::daemon::client::{self, Options, alive};
+use squiggle::engine::Mutation;
 
 fn options(ws: &Workspace, idle_ms: Option<u64>) -> Options {
     let mut env = vec![("XDG_CONFIG_HOME".into(), ws.config_home.clone().into())];
@@ -52,13 +53,13 @@ async fn starts_on_demand_reuses_servers_and_stops() {
     let ws = Workspace::pull();
     ws.write("a.fk", "@error(first)\n");
     let opts = options(&ws, None);
-    let first = client::check_with(&ws.root, vec!["a.fk".into()], false, &opts)
+    let first = client::check_with(&ws.root, vec!["a.fk".into()], Mutation::Edit, &opts)
         .await
         .unwrap_or_else(|e| panic!("check: {e}"));
     assert_eq!(first.files[0].diagnostics[0].message, "first");
     assert!(first.text.contains("ERROR [1:1] first"), "{}", first.text);
     ws.write("a.fk", "@error(second)\n");
-    let second = client::check_with(&ws.root, vec![ws.root.join("a.fk")], true, &opts)
+    let second = client::check_with(&ws.root, vec![ws.root.join("a.fk")], Mutation::Write, &opts)
         .await
         .unwrap_or_else(|e| panic!("check: {e}"));
     assert_eq!(second.files[0].diagnostics[0].message, "second");
@@ -257,7 +258,8 @@ async fn a_killed_daemon_fails_the_check_fast() {
     let check = {
         let (root, opts) = (ws.root.clone(), opts.clone());
         tokio::spawn(async move {
-            let result = client::check_with(&root, vec!["a.fk".into()], false, &opts).await;
+            let result =
+                client::check_with(&root, vec!["a.fk".into()], Mutation::Edit, &opts).await;
             (result, Instant::now())
         })
     };

@@ -13,12 +13,12 @@ use std::path::Path;
 
 use matrix_support::*;
 use squiggle::diagnostic::Severity;
-use squiggle::engine::{Engine, FileInput};
+use squiggle::engine::{Engine, FileInput, HeldOthers};
 
 /// Errors the engine reports for `file` when checked now.
 async fn errors(engine: &std::sync::Arc<Engine>, file: &Path) -> Vec<(u32, String)> {
     let report = engine
-        .check_files(vec![FileInput::on_disk(file)], false)
+        .check_files(vec![FileInput::on_disk(file)], HeldOthers::Skip)
         .await;
     report
         .files

@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use squiggle::config::{Config, ServerOverride};
 use squiggle::diagnostic::Outcome;
-use squiggle::engine::{Engine, FileInput, ServerState};
+use squiggle::engine::tools::{Mode, Replace};
+use squiggle::engine::{Engine, FileInput, HeldOthers, ServerState};
 use squiggle::workspace::Workspace;
 use tokio::time::Instant;
 
@@ -142,7 +143,7 @@ async fn edit_reports_new_error_then_clean_after_fix() {
     let engine = engine(&s.root, json!({}));
 
     let result = engine
-        .edit(&path, "hello", "@error(boom)", false, false)
+        .edit(&path, "hello", "@error(boom)", Replace::Once, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     let text = result.text();
@@ -158,7 +159,7 @@ async fn edit_reports_new_error_then_clean_after_fix() {
     assert_eq!(read_file(&path), "@error(boom)\n");
 
     let fixed = engine
-        .edit(&path, "@error(boom)", "fine", false, false)
+        .edit(&path, "@error(boom)", "fine", Replace::Once, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("fix: {e}"));
     assert_eq!(fixed.text(), "Edit applied successfully.");
@@ -181,7 +182,7 @@ async fn two_servers_for_one_file_are_waited_on_in_parallel() {
     );
 
     let report = engine
-        .check_files(vec![FileInput::on_disk(&path)], false)
+        .check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip)
         .await;
 
     assert_eq!(report.files.len(), 1);
@@ -219,7 +220,7 @@ async fn ten_file_patch_is_checked_in_one_parallel_wait() {
     patch.push_str("*** End Patch\n");
 
     let result = engine
-        .apply_patch(&patch, false)
+        .apply_patch(&patch, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("patch: {e}"));
 
@@ -273,7 +274,7 @@ async fn hung_server_never_blocks_the_edit() {
 
     let started = Instant::now();
     let result = engine
-        .edit(&path, "hello", "@error(boom)", false, false)
+        .edit(&path, "hello", "@error(boom)", Replace::Once, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     let elapsed = started.elapsed();
@@ -305,7 +306,7 @@ async fn binary_file_is_never_sent_to_a_server() {
     let engine = engine(&s.root, json!({}));
 
     let report = engine
-        .check_files(vec![FileInput::on_disk(&path)], false)
+        .check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip)
         .await;
     let outcomes = &report.files[0].outcomes;
     assert_eq!(outcomes.len(), 1, "{outcomes:?}");
@@ -338,7 +339,7 @@ async fn failing_patch_writes_nothing() {
                  +TWO\n\
                  *** End Patch\n";
 
-    let result = engine.apply_patch(patch, false).await;
+    let result = engine.apply_patch(patch, Mode::Apply).await;
     assert!(result.is_err(), "the patch applied: {:?}", result.ok());
     assert_eq!(read_file(&a), "one\n");
     assert_eq!(read_file(&b), "two\n");
@@ -352,14 +353,17 @@ async fn paths_outside_the_workspace_are_refused() {
     let engine = engine(&s.root, json!({}));
     let outside = s.root.join("../outside.fk");
 
-    let err = match engine.write(&outside, "@error(x)\n", false).await {
+    let err = match engine.write(&outside, "@error(x)\n", Mode::Apply).await {
         Ok(r) => panic!("write outside succeeded: {}", r.text()),
         Err(e) => e.to_string(),
     };
     assert!(err.contains("outside the workspace"), "{err}");
     assert!(!s.outer.join("outside.fk").exists());
 
-    let err = match engine.edit(&outside, "a", "b", false, false).await {
+    let err = match engine
+        .edit(&outside, "a", "b", Replace::Once, Mode::Apply)
+        .await
+    {
         Ok(r) => panic!("edit outside succeeded: {}", r.text()),
         Err(e) => e.to_string(),
     };
@@ -383,8 +387,8 @@ async fn concurrent_first_touches_share_one_start() {
     );
 
     let (ra, rb) = tokio::join!(
-        engine.check_files(vec![FileInput::on_disk(&a)], false),
-        engine.check_files(vec![FileInput::on_disk(&b)], false),
+        engine.check_files(vec![FileInput::on_disk(&a)], HeldOthers::Skip),
+        engine.check_files(vec![FileInput::on_disk(&b)], HeldOthers::Skip),
     );
     assert_eq!(ra.files[0].outcomes[0].outcome, Outcome::Settled);
     assert_eq!(rb.files[0].outcomes[0].outcome, Outcome::Settled);
@@ -410,7 +414,7 @@ async fn crashing_server_restarts_once_then_is_broken() {
     let path = s.file("a.fk");
     write_file(&path, "@error(boom)\n");
     let engine = engine(&s.root, json!({"fault": {"kind": "crashAfterPublish"}}));
-    let check = || engine.check_files(vec![FileInput::on_disk(&path)], false);
+    let check = || engine.check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip);
 
     check().await;
     let statuses = engine.pool.statuses();
@@ -462,7 +466,7 @@ async fn shutdown_leaves_no_server_process() {
         },
     );
     engine
-        .check_files(vec![FileInput::on_disk(&a)], false)
+        .check_files(vec![FileInput::on_disk(&a)], HeldOthers::Skip)
         .await;
     let pids: Vec<u32> = engine
         .pool
@@ -497,7 +501,13 @@ async fn concurrent_edits_to_one_file_are_serialized_and_none_is_lost() {
         let (engine, path, token) = (engine.clone(), path.clone(), token.clone());
         tasks.spawn(async move {
             engine
-                .edit(&path, &token, &token.to_uppercase(), false, false)
+                .edit(
+                    &path,
+                    &token,
+                    &token.to_uppercase(),
+                    Replace::Once,
+                    Mode::Apply,
+                )
                 .await
                 .map(|_| ())
         });

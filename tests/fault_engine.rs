@@ -22,6 +22,7 @@ use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault,
 use fault_support::{descendants_in, open_fds, poll_until_async};
 use serde_json::Value;
 use squiggle::config::Config;
+use squiggle::engine::tools::{Mode, Replace};
 use squiggle::engine::{Engine, InstanceStatus, ServerState};
 use squiggle::workspace::Workspace;
 use support::fake_server::FakeServer;
@@ -116,8 +117,8 @@ async fn edits_then_shutdown(fault: &Fault) {
                 &path,
                 &format!("v{i}"),
                 &format!("v{}", i + 1),
-                false,
-                false,
+                Replace::Once,
+                Mode::Apply,
             )
             .await
             .unwrap_or_else(|e| panic!("{name}: edit {i} refused: {e}"));

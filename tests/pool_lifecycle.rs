@@ -18,7 +18,8 @@ use serde_json::{Value, json};
 use squiggle::config::{Config, FileKind, ServerOverride, parse_str};
 use squiggle::diagnostic::Outcome;
 use squiggle::engine::pool::{Checkout, StopReason};
-use squiggle::engine::{Engine, FileInput, InstanceStatus, ServerState};
+use squiggle::engine::tools::{Mode, Replace};
+use squiggle::engine::{Engine, FileInput, HeldOthers, InstanceStatus, ServerState};
 use squiggle::workspace::Workspace;
 
 struct Monorepo {
@@ -126,7 +127,10 @@ fn write(path: &Path, text: &str) {
 /// file's current marker.
 async fn check(engine: &Arc<Engine>, repo: &Monorepo, package: usize, expect: &str) {
     let report = engine
-        .check_files(vec![FileInput::on_disk(repo.file(package))], false)
+        .check_files(
+            vec![FileInput::on_disk(repo.file(package))],
+            HeldOthers::Skip,
+        )
         .await;
     let file = &report.files[0];
     assert!(
@@ -269,7 +273,13 @@ async fn an_evicted_instance_restarts_on_demand_without_spending_the_crash_budge
         let text = format!("@error(round {round})\n");
         let old = std::fs::read_to_string(&path).unwrap_or_default();
         let edited = engine
-            .edit(&path, old.trim_end(), text.trim_end(), false, false)
+            .edit(
+                &path,
+                old.trim_end(),
+                text.trim_end(),
+                Replace::Once,
+                Mode::Apply,
+            )
             .await
             .unwrap_or_else(|e| panic!("edit: {e}"));
         assert!(
@@ -309,7 +319,13 @@ async fn an_idle_instance_is_stopped_and_the_next_edit_is_still_current() {
 
     let path = repo.file(0);
     let edited = engine
-        .edit(&path, "first in p0", "after the stop", false, false)
+        .edit(
+            &path,
+            "first in p0",
+            "after the stop",
+            Replace::Once,
+            Mode::Apply,
+        )
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     assert!(
@@ -331,11 +347,11 @@ async fn idle_documents_are_closed_and_reopened_when_needed() {
     write(&c, "@error(in c)\n");
     let engine = repo.engine(|c| c.document_idle = Duration::from_millis(50));
     let inputs = vec![FileInput::on_disk(repo.file(0)), FileInput::on_disk(&b)];
-    let report = engine.check_files(inputs, false).await;
+    let report = engine.check_files(inputs, HeldOthers::Skip).await;
     assert_eq!(report.files.len(), 2);
     // c is checked last: the most recently used document stays open.
     let report = engine
-        .check_files(vec![FileInput::on_disk(&c)], false)
+        .check_files(vec![FileInput::on_disk(&c)], HeldOthers::Skip)
         .await;
     assert_eq!(report.files[0].diagnostics[0].message, "in c");
     until(&engine, "both older documents are closed", |e| {
@@ -364,7 +380,7 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
     let engine = repo.engine(|c| c.document_idle = Duration::from_millis(50));
     let path = repo.file(0);
     let first = engine
-        .write(&path, "@error(second)\n", false)
+        .write(&path, "@error(second)\n", Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("write: {e}"));
     assert_eq!(first.other_files, ["p0/b.fk"], "{}", first.text());
@@ -373,7 +389,7 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
     let other = repo.package(0).join("c.fk");
     write(&other, "unrelated\n");
     engine
-        .check_files(vec![FileInput::on_disk(&other)], false)
+        .check_files(vec![FileInput::on_disk(&other)], HeldOthers::Skip)
         .await;
     until(&engine, "the importer is closed", |e| {
         e.pool.summary().documents_closed == 2
@@ -384,7 +400,7 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
     // Changed while closed: reopened from disk, waited on afresh.
     write(&importer, "import a\n@error(b changed)\n");
     let second = engine
-        .write(&path, "@error(third)\n", false)
+        .write(&path, "@error(third)\n", Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("write: {e}"));
     let text = second.text();

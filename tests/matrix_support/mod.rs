@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use squiggle::config::{Config, ServerOverride};
 use squiggle::engine::Engine;
-use squiggle::engine::tools::ToolResult;
+use squiggle::engine::tools::{Mode, Replace, ToolResult};
 use squiggle::workspace::Workspace;
 
 pub const EDITED: &str = "Edit applied successfully.";
@@ -72,14 +72,14 @@ pub fn engine(root: &Path, switches: &[(&str, bool)]) -> Arc<Engine> {
 
 pub async fn edit(engine: &Arc<Engine>, file: &Path, old: &str, new: &str) -> ToolResult {
     engine
-        .edit(file, old, new, false, false)
+        .edit(file, old, new, Replace::Once, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("edit {}: {e}", file.display()))
 }
 
 pub async fn write(engine: &Arc<Engine>, file: &Path, content: &str) -> ToolResult {
     engine
-        .write(file, content, false)
+        .write(file, content, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("write {}: {e}", file.display()))
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use squiggle::daemon::client::{Options, check_with, stop, warm};
+use squiggle::engine::Mutation;
 
 use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
 use crate::projects::{Project, selected};
@@ -79,7 +80,7 @@ fn first_edit(
     let path = root.join(project.edited);
     std::fs::write(&path, (project.edit)(1))?;
     let t = Instant::now();
-    let reply = rt.block_on(check_with(&root, vec![path], false, &opts));
+    let reply = rt.block_on(check_with(&root, vec![path], Mutation::Edit, &opts));
     let edit = t.elapsed();
     let _ = rt.block_on(stop(&root, &opts));
     reply?;

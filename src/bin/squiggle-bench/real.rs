@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use squiggle::daemon::client::{Options, check_with, stop};
-use squiggle::engine::{Engine, EngineOptions, FileInput};
+use squiggle::engine::{Engine, EngineOptions, FileInput, HeldOthers, Mutation};
 
 use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
 use crate::projects::{Project, selected};
@@ -59,7 +59,8 @@ fn warm_one(
             .find(|c| c.server_id() == project.server)
             .map_or(0, |c| c.publish_count());
         let t0 = Instant::now();
-        let report = rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], false));
+        let report =
+            rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip));
         let elapsed = t0.elapsed();
         let client = engine
             .pool
@@ -191,7 +192,7 @@ pub fn cold(runs: usize, only: &[String]) -> Result<()> {
             };
             let path = root.join(project.edited);
             let t = Instant::now();
-            let reply = rt.block_on(check_with(&root, vec![path], false, &opts));
+            let reply = rt.block_on(check_with(&root, vec![path], Mutation::Edit, &opts));
             let elapsed = t.elapsed();
             match reply {
                 Ok(reply) => {
