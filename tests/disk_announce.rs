@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use squiggle::config::Config;
-use squiggle::engine::{Engine, FileInput};
+use squiggle::engine::tools::Mode;
+use squiggle::engine::{Engine, FileInput, HeldOthers};
 use squiggle::lsp::uri;
 use squiggle::workspace::Workspace;
 use support::fake_server::FakeServer;
@@ -65,7 +66,7 @@ async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
     let a = scratch.write("a.fk", "one\n");
     let engine = engine(&scratch, &log);
     for text in ["two\n", "three\n", "four\n"] {
-        let result = engine.write(&a, text, false).await;
+        let result = engine.write(&a, text, Mode::Apply).await;
         assert!(result.is_ok(), "{result:?}");
     }
     let a_uri = uri::from_path(&a);
@@ -83,7 +84,7 @@ async fn a_file_changed_outside_squiggle_is_still_announced() {
     let log = scratch.outer.join("fake-log.jsonl");
     let a = scratch.write("a.fk", "one\n");
     let engine = engine(&scratch, &log);
-    let result = engine.write(&a, "two\n", false).await;
+    let result = engine.write(&a, "two\n", Mode::Apply).await;
     assert!(result.is_ok(), "{result:?}");
     // Never opened by the server: it can learn of this only from the event.
     let b = scratch.write("b.fk", "new\n");
@@ -93,7 +94,7 @@ async fn a_file_changed_outside_squiggle_is_still_announced() {
     engine
         .check_files(
             vec![FileInput::on_disk(scratch.write("c.fk", "c\n"))],
-            false,
+            HeldOthers::Skip,
         )
         .await;
     let seen = announced(&log);
