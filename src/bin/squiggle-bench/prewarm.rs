@@ -14,7 +14,7 @@ use squiggle::engine::Mutation;
 
 use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
 use crate::projects::{Project, selected};
-use crate::stats::{Samples, ms};
+use crate::stats::{Samples, median_p95, ms};
 
 pub fn run(runs: usize, only: &[String], think_ms: u64) -> Result<()> {
     let rt = runtime()?;
@@ -40,13 +40,11 @@ pub fn run(runs: usize, only: &[String], think_ms: u64) -> Result<()> {
             }
         }
         println!(
-            "| {} | {} (p95 {}) | {} | {} (p95 {}) | {:.1}x | {} |",
+            "| {} | {} | {} | {} | {:.1}x | {} |",
             project.server,
-            ms(cold.median()),
-            ms(cold.p95()),
+            median_p95(&cold),
             ms(start.median()),
-            ms(warmed.median()),
-            ms(warmed.p95()),
+            median_p95(&warmed),
             cold.median() / warmed.median().max(f64::EPSILON),
             warmed.len()
         );

@@ -20,7 +20,7 @@ use squiggle::engine::{Engine, EngineOptions, FileInput, HeldOthers, Mutation};
 
 use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
 use crate::projects::{Project, selected};
-use crate::stats::{Samples, ms};
+use crate::stats::{Samples, median_p95};
 
 /// `settle`: override the server's settle window (ms) to see what it costs.
 pub fn warm(runs: usize, only: &[String], settle: Option<u64>) -> Result<()> {
@@ -144,14 +144,11 @@ impl WarmStats {
     fn print(&self, project: &Project, runs: usize) {
         let (ours, wire, cli) = (&self.ours, &self.wire, &self.cli);
         println!(
-            "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {}/{runs}; publishes per edit {:?} |",
+            "| {} | {} | {} | {} | {:.2}× | {:.2}× | {}; error reported {}/{runs}; publishes per edit {:?} |",
             project.server,
-            ms(ours.median()),
-            ms(ours.p95()),
-            ms(wire.median()),
-            ms(wire.p95()),
-            ms(cli.median()),
-            ms(cli.p95()),
+            median_p95(ours),
+            median_p95(wire),
+            median_p95(cli),
             ours.median() / wire.median(),
             cli.median() / ours.median(),
             self.outcomes.join(", "),
@@ -213,10 +210,9 @@ pub fn cold(runs: usize, only: &[String]) -> Result<()> {
             }
         }
         println!(
-            "| {} | {} (p95 {}) | {} | {} |",
+            "| {} | {} | {} | {} |",
             project.server,
-            ms(samples.median()),
-            ms(samples.p95()),
+            median_p95(&samples),
             samples.len(),
             outcomes.join(", ")
         );
