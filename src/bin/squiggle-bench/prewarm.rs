@@ -9,10 +9,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use squiggle::daemon::client::{Options, check_with, stop, warm};
+use squiggle::daemon::client::{check_with, stop, warm};
 use squiggle::engine::Mutation;
 
-use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
+use crate::fixtures::{runtime, sibling};
 use crate::projects::{Project, selected};
 use crate::stats::{Samples, median_p95, ms};
 
@@ -60,14 +60,7 @@ fn first_edit(
     project: &Project,
     think_ms: Option<u64>,
 ) -> Result<(Duration, Duration)> {
-    let (_dir, root) = workspace_dir()?;
-    project.create(&root)?;
-    let opts = Options {
-        exe: squiggle.to_path_buf(),
-        trust_workspace: false,
-        runtime_dir: Some(runtime_dir(&root.join(".git"))?),
-        env: Vec::new(),
-    };
+    let (_dir, root, opts) = project.daemon_copy(squiggle)?;
     let mut session = Duration::ZERO;
     if let Some(think) = think_ms {
         let t = Instant::now();

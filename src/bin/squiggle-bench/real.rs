@@ -15,10 +15,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use squiggle::daemon::client::{Options, check_with, stop};
+use squiggle::daemon::client::{check_with, stop};
 use squiggle::engine::{Engine, EngineOptions, FileInput, HeldOthers, Mutation};
 
-use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
+use crate::fixtures::{runtime, sibling, workspace_dir};
 use crate::projects::{Project, selected};
 use crate::stats::{Samples, median_p95};
 
@@ -179,14 +179,7 @@ pub fn cold(runs: usize, only: &[String]) -> Result<()> {
         let mut samples = Samples::default();
         let mut outcomes: Vec<String> = Vec::new();
         for _ in 0..runs {
-            let (_dir, root) = workspace_dir()?;
-            project.create(&root)?;
-            let opts = Options {
-                exe: squiggle.clone(),
-                trust_workspace: false,
-                runtime_dir: Some(runtime_dir(&root.join(".git"))?),
-                env: Vec::new(),
-            };
+            let (_dir, root, opts) = project.daemon_copy(&squiggle)?;
             let path = root.join(project.edited);
             let t = Instant::now();
             let reply = rt.block_on(check_with(&root, vec![path], Mutation::Edit, &opts));
