@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 pub use super::feedback::{Snapshot, ToolResult};
 use super::{Engine, Mutation};
+pub use crate::edit::Replace;
 use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
     write_atomic,
@@ -38,15 +39,6 @@ pub enum Mode {
     /// Check the change as the servers would see it and write nothing: the
     /// servers are shown the new text, then the old one again.
     DryRun,
-}
-
-/// How many occurrences of the old text an `edit` replaces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replace {
-    /// The only one: the edit is refused unless the text occurs once.
-    Once,
-    /// Every one (`--replace-all`).
-    All,
 }
 
 struct Target {
@@ -103,7 +95,7 @@ impl Engine {
         let target = self.target(path)?;
         let _held = self.lock_file(&target.canonical).await;
         let before = read_text(&target)?;
-        let replaced = replace_exact(&before, old, new, replace == Replace::All)?;
+        let replaced = replace_exact(&before, old, new, replace)?;
         if !dry_run {
             write(&target, &replaced.content)?;
         }
