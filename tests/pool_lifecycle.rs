@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use squiggle::config::{Config, FileKind, ServerOverride, parse_str};
 use squiggle::diagnostic::Outcome;
 use squiggle::engine::pool::{Checkout, StopReason};
-use squiggle::engine::tools::{Mode, Replace};
+use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput, HeldOthers, InstanceStatus, ServerState};
 use squiggle::workspace::Workspace;
 
@@ -272,16 +272,7 @@ async fn an_evicted_instance_restarts_on_demand_without_spending_the_crash_budge
         let path = repo.file(package);
         let text = format!("@error(round {round})\n");
         let old = std::fs::read_to_string(&path).unwrap_or_default();
-        let edited = engine
-            .edit(
-                &path,
-                old.trim_end(),
-                text.trim_end(),
-                Replace::Once,
-                Mode::Apply,
-            )
-            .await
-            .unwrap_or_else(|e| panic!("edit: {e}"));
+        let edited = support::edit_applied(&engine, &path, old.trim_end(), text.trim_end()).await;
         assert!(
             edited.text().contains(&format!("round {round}")),
             "round {round}: {}",
@@ -318,16 +309,7 @@ async fn an_idle_instance_is_stopped_and_the_next_edit_is_still_current() {
     assert_eq!(stopped.stopped, Some(StopReason::Idle), "{stopped:?}");
 
     let path = repo.file(0);
-    let edited = engine
-        .edit(
-            &path,
-            "first in p0",
-            "after the stop",
-            Replace::Once,
-            Mode::Apply,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("edit: {e}"));
+    let edited = support::edit_applied(&engine, &path, "first in p0", "after the stop").await;
     assert!(
         edited.text().contains("after the stop"),
         "{}",

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use squiggle::config::Config;
 use squiggle::engine::Engine;
-use squiggle::engine::tools::{Mode, Replace};
+use squiggle::engine::tools::Mode;
 use squiggle::workspace::Workspace;
 
 fn engine(root: &Path) -> Arc<Engine> {
@@ -52,29 +52,11 @@ async fn pyright_edit_reports_the_error_and_the_fix_is_silent() {
     ]);
     let engine = engine(dir.path());
     let file = dir.path().join("app.py");
-    let broken = engine
-        .edit(
-            &file,
-            "greet(\"world\")",
-            "greet(42)",
-            Replace::Once,
-            Mode::Apply,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let broken = support::edit_applied(&engine, &file, "greet(\"world\")", "greet(42)").await;
     let text = broken.text();
     assert!(text.starts_with("Edit applied successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"app.py\">\nERROR [5:17] Argument of type \"Literal[42]\""), "{text}");
     assert!(text.contains("(reportArgumentType)"), "{text}");
-    let fixed = engine
-        .edit(
-            &file,
-            "greet(42)",
-            "greet(str(42))",
-            Replace::Once,
-            Mode::Apply,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let fixed = support::edit_applied(&engine, &file, "greet(42)", "greet(str(42))").await;
     assert_eq!(fixed.text(), "Edit applied successfully.");
     assert_eq!(
         std::fs::read_to_string(&file)

@@ -164,3 +164,18 @@ pub fn require_program(name: &str) -> Option<PathBuf> {
     }
     found
 }
+
+/// `engine.edit` of the one occurrence of `old` in `path`, applied; a
+/// refusal fails the test (the edits these tests make are valid).
+pub async fn edit_applied(
+    engine: &Arc<squiggle::engine::Engine>,
+    path: &Path,
+    old: &str,
+    new: &str,
+) -> squiggle::engine::tools::ToolResult {
+    use squiggle::engine::tools::{Mode, Replace};
+    engine
+        .edit(path, old, new, Replace::Once, Mode::Apply)
+        .await
+        .unwrap_or_else(|e| panic!("edit of {}: {e}", path.display()))
+}
