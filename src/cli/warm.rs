@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::daemon::client::Options;
-use crate::engine::ServerOutcome;
-use crate::engine::{CheckReport, Engine, FileInput, FileReport, HeldOthers, Mutation};
+use crate::engine::{
+    CheckReport, Engine, FileInput, FileReport, HeldOthers, Mutation, ServerOutcome,
+};
 
 /// Which process checks: the daemon (which one), or this one.
 #[derive(Debug, Clone, Copy, Default)]
