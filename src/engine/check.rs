@@ -99,6 +99,7 @@ impl Engine {
             ..CheckReport::default()
         };
         if others == HeldOthers::Include {
+            self.repull_reported(&check, &[]).await;
             check.others = self.other_files(&check);
         }
         drop(held);
