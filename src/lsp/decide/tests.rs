@@ -147,40 +147,45 @@ fn partial_profile() -> WaitProfile {
     }
 }
 
+/// Runs `rows` of (ms, view, expected) through one partial-pull wait begun
+/// at `t0` with a `deadline_ms` budget.
+fn partial_table(t0: Instant, deadline_ms: u64, rows: &[(u64, PartialView, Decision)]) {
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0, t0 + ms(deadline_ms));
+    for (i, (at, view, expected)) in rows.iter().enumerate() {
+        let got = wait.decide(view, &p, t0 + ms(*at));
+        assert_eq!(&got, expected, "row {i} at {at} ms: {view:?}");
+    }
+}
+
+const MERGED: Decision = Decision::Done(Outcome::Pulled, Answer::Merged);
+
 #[test]
 fn partial_pull_waits_out_progress_then_the_idle_window() {
     let t0 = Instant::now();
-    let p = partial_profile();
-    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     let busy = PartialView {
         busy: true,
         checking: true,
         ..PartialView::default()
     };
-    assert_eq!(wait.decide(&busy, &p, t0 + ms(10)), at(t0, 10_000));
     let idle = PartialView::default();
     // Idle from 400 ms: the settle window runs from there.
-    assert_eq!(wait.decide(&idle, &p, t0 + ms(400)), at(t0, 700));
-    assert_eq!(
-        wait.decide(&idle, &p, t0 + ms(700)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
-    );
+    let rows = [
+        (10, busy, at(t0, 10_000)),
+        (400, idle, at(t0, 700)),
+        (700, idle, MERGED),
+    ];
+    partial_table(t0, 10_000, &rows);
 }
 
 #[test]
 fn partial_pull_ends_a_grace_after_its_check_ends() {
     let t0 = Instant::now();
-    let p = partial_profile();
-    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     let done = PartialView {
         check_done: true,
         ..PartialView::default()
     };
-    assert_eq!(wait.decide(&done, &p, t0 + ms(200)), at(t0, 300));
-    assert_eq!(
-        wait.decide(&done, &p, t0 + ms(300)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
-    );
+    partial_table(t0, 10_000, &[(200, done, at(t0, 300)), (300, done, MERGED)]);
 }
 
 #[test]
@@ -195,46 +200,36 @@ fn partial_pull_saves_again_once_when_no_check_began() {
     assert_eq!(wait.decide(&idle, &p, t0 + ms(300)), Decision::Resave);
     wait.resaved(t0 + ms(300));
     assert_eq!(wait.decide(&idle, &p, t0 + ms(300)), at(t0, 600));
-    assert_eq!(
-        wait.decide(&idle, &p, t0 + ms(600)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
-    );
+    assert_eq!(wait.decide(&idle, &p, t0 + ms(600)), MERGED);
     // A server that takes no saves is done at once.
     let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     assert_eq!(
         wait.decide(&PartialView::default(), &p, t0 + ms(300)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
+        MERGED
     );
 }
 
 #[test]
 fn partial_pull_repulls_on_refresh_and_stops_at_death_or_deadline() {
-    let t0 = Instant::now();
-    let p = partial_profile();
-    let mut wait = PartialWait::new(t0, t0 + ms(1000));
-    let refreshed = PartialView {
-        refreshed: true,
-        busy: true,
-        ..PartialView::default()
-    };
-    assert_eq!(wait.decide(&refreshed, &p, t0 + ms(5)), Decision::Repull);
-    let dead = PartialView {
-        dead: true,
-        busy: true,
-        ..PartialView::default()
-    };
-    assert_eq!(
-        wait.decide(&dead, &p, t0 + ms(6)),
-        Decision::Done(Outcome::ServerDead, Answer::Merged)
-    );
     let busy = PartialView {
         busy: true,
         ..PartialView::default()
     };
-    assert_eq!(
-        wait.decide(&busy, &p, t0 + ms(1000)),
-        Decision::Done(Outcome::TimedOut, Answer::Merged)
-    );
+    let refreshed = PartialView {
+        refreshed: true,
+        ..busy
+    };
+    let dead = PartialView { dead: true, ..busy };
+    let rows = [
+        (5, refreshed, Decision::Repull),
+        (6, dead, Decision::Done(Outcome::ServerDead, Answer::Merged)),
+        (
+            1000,
+            busy,
+            Decision::Done(Outcome::TimedOut, Answer::Merged),
+        ),
+    ];
+    partial_table(Instant::now(), 1000, &rows);
 }
 
 fn others(rule: OthersDone) -> WaitProfile {
