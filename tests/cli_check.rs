@@ -54,34 +54,6 @@ impl Ws {
         ws
     }
 
-    fn git(&self, args: &[&str]) {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(&self.root)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .output()
-            .unwrap_or_else(|e| panic!("git {args:?}: {e}"));
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-
-    /// A git repository with a first commit holding `files`.
-    fn repo(&self, files: &[(&str, &str)]) {
-        self.git(&["-c", "init.defaultBranch=main", "init", "-q"]);
-        self.git(&["config", "user.name", "Test"]);
-        self.git(&["config", "user.email", "test@example.com"]);
-        self.git(&["config", "commit.gpgsign", "false"]);
-        for (path, text) in files {
-            self.write(path, text);
-            self.git(&["add", path]);
-        }
-        self.git(&["commit", "-q", "--allow-empty", "-m", "first"]);
-    }
-
     fn check(&self, args: &[&str]) -> Run {
         self.check_in(&self.root, args)
     }
