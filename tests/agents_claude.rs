@@ -4,12 +4,21 @@
 //! clean one.
 
 mod agents_support;
+mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use agents_support::anthropic::{self, claude};
 use agents_support::{Project, Run, strings};
 use serde_json::{Value, json};
+
+/// Claude Code and a project holding `files` after `squiggle init claude`,
+/// or `None` (skip) without Claude Code.
+fn claude_project(files: &[(&str, &str)]) -> Option<(PathBuf, Project)> {
+    let (program, project) = agents_support::agent_project("claude", files)?;
+    project.init("claude", &[]);
+    Some((program, project))
+}
 
 async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
     project.run(anthropic::router, program, steps, claude).await
@@ -17,12 +26,10 @@ async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = claude_project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    let app = project.write("app.py", agents_support::ORIGINAL);
-    project.init("claude", &[]);
+    let app = project.root.join("app.py");
     let file = app.display().to_string();
     let steps = vec![
         json!({"name": "Read", "input": {"file_path": file}}),
@@ -30,13 +37,7 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
             "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
     ];
     let run = run(&project, &program, steps).await;
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "the edit did not happen\n{}",
-        run.log()
-    );
+    agents_support::assert_app_broken(&project, &run);
     agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }
 
@@ -45,12 +46,10 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
 /// pyright started for app.py, ready for the first edit.
 #[tokio::test(flavor = "multi_thread")]
 async fn session_start_leaves_pyright_running_before_any_edit() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = claude_project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    let app = project.write("app.py", agents_support::ORIGINAL);
-    project.init("claude", &[]);
+    let app = project.root.join("app.py");
     let steps = vec![json!({"name": "Read", "input": {"file_path": app.display().to_string()}})];
     let (p, prog) = (project.clone(), program.clone());
     let run = agents_support::run_agent(anthropic::router, steps, move |port| {
@@ -83,37 +82,25 @@ async fn session_start_leaves_pyright_running_before_any_edit() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_write_adds_nothing() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = claude_project(&[]) else {
         return;
     };
-    let project = Project::new();
-    project.init("claude", &[]);
     let file = project.root.join("clean.py").display().to_string();
     let steps = vec![
         json!({"name": "Write", "input": {"file_path": file, "content": agents_support::CLEAN}}),
     ];
     let run = run(&project, &program, steps).await;
-    assert_eq!(
-        project.read("clean.py"),
-        agents_support::CLEAN,
-        "{}",
-        run.log()
-    );
-    let seen = strings(run.after_step(0));
-    assert!(!seen.contains("diagnostics"), "{seen}\n{}", run.log());
+    agents_support::assert_clean_write_added_nothing(&project, &run, "diagnostics");
 }
 
 /// `Bash` running `sed -i`: the PreToolUse hook snapshots the workspace,
 /// the PostToolUse hook reports the file the command changed.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sed_through_bash_is_reported() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let files = [agents_support::APP, ("other.py", "x: int = 1\n")];
+    let Some((program, project)) = claude_project(&files) else {
         return;
     };
-    let project = Project::new();
-    project.write("app.py", agents_support::ORIGINAL);
-    project.write("other.py", "x: int = 1\n");
-    project.init("claude", &[]);
     let steps = vec![
         json!({"name": "Bash", "input": {"command": agents_support::SED_BREAK,
         "description": "Return an int"}}),
@@ -140,10 +127,9 @@ async fn a_sed_through_bash_is_reported() {
 /// next request carries every file's block, once per edit or once for the
 /// turn. Prints each run's wall time (a measurement, not an assertion).
 async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = agents_support::agent_project("claude", &[]) else {
         return (0, std::time::Duration::ZERO);
     };
-    let project = Project::new();
     project.init("claude", if batch { &["--batch"] } else { &[] });
     let calls: Vec<Value> = (1..=5)
         .map(|n| {
