@@ -15,12 +15,12 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::Engine;
-use super::others::EditSeen;
 use super::plan::PlanMemo;
 use super::pool::{Busy, Checkout};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
+use crate::lsp::diagnostics::EditMark;
 use crate::lsp::normalize::normalize;
 use crate::lsp::{DocumentVersion, LspClient};
 use crate::workspace::PathClass;
@@ -62,7 +62,7 @@ struct Pending {
 /// another file needs. Empty in the first phase.
 #[derive(Default, Clone)]
 pub(super) struct WaitRules {
-    pub(super) edits: Arc<HashMap<(String, PathBuf), EditSeen>>,
+    pub(super) edits: Arc<HashMap<(String, PathBuf), EditMark>>,
     /// Files changed on disk outside squiggle: send each checked file again
     /// even if its text did not change, so the answer is fresh.
     pub(super) resend: bool,
@@ -244,11 +244,7 @@ impl Engine {
             .max(tokio::time::Instant::from_std(client.spawned()) + first_touch);
         let doc = self.send_text(&client, &p, rules, deadline).await;
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
-            Some(edit) => {
-                client
-                    .other_file_diagnostics(&doc, edit.written_at, edit.done, deadline)
-                    .await
-            }
+            Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
             None => client.diagnostics_for(&doc, deadline).await,
         };
         let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();

@@ -7,11 +7,12 @@
 //! `main.ts` knows that `lib.ts`, which it never had open, changed.
 //! Without this a server answers one state behind.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::Engine;
-use crate::lsp::FileChangeKind;
+use crate::lsp::{FileChangeKind, LspClient};
 use crate::mutex::lock;
 use crate::workspace::watch::{DiskChange, DiskWatch};
 
@@ -70,9 +71,23 @@ impl Engine {
             };
             announced.push((path.clone(), kind));
         }
+        // A change a server has, or is about to get, through its open
+        // document — one it holds with the disk's text (after squiggle's
+        // own write), or one this query is about to send — is not announced
+        // to it. An atomic write (squiggle's own, most editors') renames a
+        // new file over the old one and so reads as "created"; pyright takes
+        // that as a new file, rescans the workspace and checks again, for
+        // nothing (docs/truth.md: ~0.2 s of every warm Python write).
+        let mut disk_texts: HashMap<PathBuf, Option<String>> = HashMap::new();
         for client in self.pool.clients() {
-            let refs: Vec<(&std::path::Path, FileChangeKind)> =
-                announced.iter().map(|(p, k)| (p.as_path(), *k)).collect();
+            let refs: Vec<(&Path, FileChangeKind)> = announced
+                .iter()
+                .filter(|(path, kind)| {
+                    *kind == FileChangeKind::Deleted
+                        || !synced_as_document(&client, path, checked, &mut disk_texts)
+                })
+                .map(|(p, k)| (p.as_path(), *k))
+                .collect();
             client.did_change_watched_files(&refs);
         }
         let reread: Vec<PathBuf> = if overflowed {
@@ -112,4 +127,28 @@ impl Engine {
             }
         }
     }
+}
+
+/// Whether `client` has `path` open and so learns of its change as a
+/// document: the query's own files (`checked`) are sent next, and any other
+/// must already hold the disk's text (read once per sync into
+/// `disk_texts`).
+fn synced_as_document(
+    client: &LspClient,
+    path: &Path,
+    checked: &[PathBuf],
+    disk_texts: &mut HashMap<PathBuf, Option<String>>,
+) -> bool {
+    let Some((_, open)) = client.document(path) else {
+        return false;
+    };
+    if checked.iter().any(|c| c == path) {
+        return true;
+    }
+    let disk = disk_texts.entry(path.to_path_buf()).or_insert_with(|| {
+        std::fs::read(path)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+    });
+    disk.as_deref() == Some(&*open)
 }

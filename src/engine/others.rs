@@ -16,16 +16,9 @@ use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::report::CheckReport;
 use super::servers::{language_for, serving};
 use crate::diagnostic::{Diagnostic, Outcome};
+use crate::lsp::diagnostics::EditMark;
 use crate::lsp::uri;
 use crate::workspace::PathClass;
-
-#[derive(Default, Clone, Copy)]
-pub(super) struct EditSeen {
-    /// The server's `received_count()` once the last edited file was written.
-    pub(super) written_at: u64,
-    /// Every edited file's wait on this server ended settled or pulled.
-    pub(super) done: bool,
-}
 
 impl Engine {
     /// `check_files` plus the importers of the checked files, opened (or
@@ -41,13 +34,15 @@ impl Engine {
         // blocking thread while the first phase waits.
         let importers = self.importers(&files);
         // The first phase's instances stay held through the second: its
-        // `written_at` counts are those instances' own.
+        // `written_at` counts are those instances' own. `started` precedes
+        // every write of the first phase: each server's quiet for the other
+        // files is counted from its last publish after it.
         let mut held = Vec::new();
         let mut check = CheckReport {
             files: self.check_phase(files, first, started, &mut held).await,
             ..CheckReport::default()
         };
-        let mut edits: HashMap<(String, PathBuf), EditSeen> = HashMap::new();
+        let mut edits: HashMap<(String, PathBuf), EditMark> = HashMap::new();
         for o in check
             .files
             .iter()
@@ -56,11 +51,12 @@ impl Engine {
         {
             let seen = edits
                 .entry((o.server.clone(), o.root.clone()))
-                .or_insert(EditSeen {
-                    written_at: 0,
+                .or_insert(EditMark {
+                    seq: 0,
+                    at: started,
                     done: true,
                 });
-            seen.written_at = seen.written_at.max(o.written_at);
+            seen.seq = seen.seq.max(o.written_at);
             seen.done &= matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
         }
         let dependents = importers.await.unwrap_or_default();

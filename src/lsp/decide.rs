@@ -260,10 +260,13 @@ pub(crate) struct OtherView {
 }
 
 /// Decides whether another open file's latest diagnostics are current.
+/// `written`: when the edit was written. A server's quiet counts from its
+/// last publish after that, so the time the edited file's own wait already
+/// spent quiet (its settle window) is not waited again here.
 pub(crate) fn decide_other(
     view: &OtherView,
     profile: &WaitProfile,
-    started: Instant,
+    written: Instant,
     deadline: Instant,
     now: Instant,
 ) -> Decision {
@@ -284,7 +287,7 @@ pub(crate) fn decide_other(
     }
     match profile.others_done {
         OthersDone::Quiet if !view.busy => {
-            let quiet_from = view.last_publish.map_or(started, |t| t.max(started));
+            let quiet_from = view.last_publish.map_or(written, |t| t.max(written));
             rules.push(Rule {
                 at: quiet_from + profile.others_quiet,
                 then: latest,

@@ -30,6 +30,21 @@ use super::state::{LspDiagnostic, Pulled};
 use crate::diagnostic::Outcome;
 use crate::jsonrpc::message::codes;
 
+/// Where the edit of another file stands on one server, for the wait on the
+/// files that did not change (`other_file_diagnostics`).
+#[derive(Debug, Clone, Copy)]
+pub struct EditMark {
+    /// The server's `received_count()` once the last edited file was written:
+    /// what arrives after it answers the edit.
+    pub seq: u64,
+    /// When the edit was written: a server's quiet is counted from its last
+    /// publish after this, so the edited file's own settle window counts
+    /// towards the other files' quiet instead of being waited twice.
+    pub at: Instant,
+    /// Every edited file's wait on this server ended settled or pulled.
+    pub done: bool,
+}
+
 /// How one wait ended and what it found.
 #[derive(Debug, Clone)]
 pub struct DiagnosticsReport {
@@ -146,14 +161,13 @@ impl LspClient {
     /// which a server may never send when nothing changed for it. A
     /// document changed or opened for this check (`doc.changed_at > since`)
     /// and a server that pulls are waited on like the edited file.
-    /// `edited_done`: the server's answer for the edited file was final.
     pub async fn other_file_diagnostics(
         &self,
         doc: &DocumentVersion,
-        since: u64,
-        edited_done: bool,
+        edit: &EditMark,
         deadline: Instant,
     ) -> DiagnosticsReport {
+        let since = edit.seq;
         if doc.changed_at > since || self.pulls_diagnostics() {
             return self.diagnostics_since(doc, since, deadline).await;
         }
@@ -167,7 +181,7 @@ impl LspClient {
                 let published = state.published.get(&doc.uri);
                 let status = state.file_status.get(&doc.uri);
                 let view = OtherView {
-                    edited_done,
+                    edited_done: edit.done,
                     republished: published.is_some_and(|p| p.seq > since),
                     status_since: status.is_some_and(|s| s.seq > since),
                     idle_after_work: status
@@ -181,7 +195,7 @@ impl LspClient {
                 let latest = published.map(|p| p.diagnostics.clone());
                 (view, latest)
             };
-            match decide_other(&view, profile, started, deadline, Instant::now()) {
+            match decide_other(&view, profile, edit.at, deadline, Instant::now()) {
                 Decision::Done(outcome, answer) => {
                     let diagnostics = match answer {
                         Answer::Unknown => Arc::from([]),

@@ -250,8 +250,6 @@ impl LspClient {
             .map(|d| (d.version, d.text.clone()))
     }
 
-    /// The server's current copy of the document at `uri`, if open: for
-    /// callers that already hold the URI (no path → URI encoding).
     /// The paths of the documents this server has open.
     pub fn open_paths(&self) -> Vec<std::path::PathBuf> {
         self.state()
@@ -261,6 +259,8 @@ impl LspClient {
             .collect()
     }
 
+    /// The server's current copy of the document at `uri`, if open: for
+    /// callers that already hold the URI (no path → URI encoding).
     pub fn document_by_uri(&self, uri: &str) -> Option<Arc<str>> {
         self.state().documents.get(uri).map(|d| d.text.clone())
     }

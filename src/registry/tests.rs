@@ -194,7 +194,7 @@ mod profiles {
                 wait.unchanged_quiet,
                 wait.others_quiet
             ),
-            (ms(300), ms(300), ms(2000), ms(300))
+            (ms(300), ms(300), ms(2000), ms(350))
         );
         assert_eq!(wait.others_done, OthersDone::Quiet);
     }

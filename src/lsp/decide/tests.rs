@@ -273,7 +273,18 @@ fn another_file_once_the_server_is_quiet() {
         decide_other(&view, &p, t0, t0 + ms(3000), t0 + ms(350)),
         Decision::Done(Outcome::Settled, Answer::Latest)
     );
-    // A publish from before the phase began counts from the phase's start.
+    // The quiet already spent in the edited file's own settle window
+    // counts: a phase that begins 300 ms after the last publish is done at
+    // once, not 300 ms later.
+    let settled = OtherView {
+        last_publish: Some(t0 + ms(400)),
+        ..view
+    };
+    assert_eq!(
+        decide_other(&settled, &p, t0, t0 + ms(3000), t0 + ms(700)),
+        Decision::Done(Outcome::Settled, Answer::Latest)
+    );
+    // A publish from before the edit was written counts from the writing.
     let old = OtherView {
         last_publish: Some(t0 - ms(5000)),
         ..view

@@ -49,11 +49,12 @@ pub fn servers() -> Vec<ServerSpec> {
             // settle window collects later waves; a set that did not change
             // is not published again, so silence past `unchanged_quiet`
             // keeps the earlier one; other open files are published after
-            // the edited one.
+            // the edited one, within the largest gap between waves measured
+            // (docs/truth.md, "How the quiet windows were measured").
             wait: WaitProfile {
                 stale_window: Duration::from_millis(300),
                 unchanged_quiet: Duration::from_millis(2000),
-                others_quiet: Duration::from_millis(300),
+                others_quiet: Duration::from_millis(350),
                 ..settle(300)
             },
             ..spec(

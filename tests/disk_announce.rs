@@ -1,0 +1,108 @@
+//! Which disk changes reach a server as `workspace/didChangeWatchedFiles`.
+//! squiggle's own writes are atomic (a new file renamed over the old one),
+//! so the disk watch sees each as a file *created*; announced as such to a
+//! server that has the file open anyway, pyright took it for a new file,
+//! rescanned the workspace and checked again — about 0.2 s of every warm
+//! Python write (docs/truth.md). A change a server learns through its open
+//! document is not announced; one it cannot learn otherwise still is.
+
+mod support;
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use squiggle::config::Config;
+use squiggle::engine::{Engine, FileInput};
+use squiggle::lsp::uri;
+use squiggle::workspace::Workspace;
+use support::fake_server::FakeServer;
+use support::scratch::Scratch;
+
+/// An engine over `scratch` whose one server, the fake, watches every file
+/// and logs what it receives to `log`.
+fn engine(scratch: &Scratch, log: &std::path::Path) -> Arc<Engine> {
+    let watch_all = json!([{
+        "method": "client/registerCapability",
+        "params": {"registrations": [{
+            "id": "w",
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": {"watchers": [{"globPattern": "**/*"}]}
+        }]},
+        "after": "initialized"
+    }]);
+    let script = json!({ "logFile": log.display().to_string(), "serverRequests": watch_all });
+    let mut config = Config::default();
+    config
+        .servers
+        .insert("fake".into(), FakeServer::new(script).to_override());
+    let workspace = Workspace::discover(Some(&scratch.root), &scratch.root)
+        .unwrap_or_else(|e| panic!("workspace: {e}"));
+    let engine = Arc::new(Engine::with(workspace, config));
+    engine.watch_disk();
+    engine
+}
+
+/// Every (uri, type) the fake was told of through didChangeWatchedFiles.
+fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["dir"] == "in" && v["msg"]["method"] == "workspace/didChangeWatchedFiles")
+        .flat_map(|v| {
+            v["msg"]["params"]["changes"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|c| Some((c["uri"].as_str()?.to_string(), c["type"].as_u64()?)))
+        .collect()
+}
+
+#[tokio::test]
+async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
+    let scratch = Scratch::bare();
+    let log = scratch.outer.join("fake-log.jsonl");
+    let a = scratch.write("a.fk", "one\n");
+    let engine = engine(&scratch, &log);
+    for text in ["two\n", "three\n", "four\n"] {
+        let result = engine.write(&a, text, false).await;
+        assert!(result.is_ok(), "{result:?}");
+    }
+    let a_uri = uri::from_path(&a);
+    let created: Vec<_> = announced(&log)
+        .into_iter()
+        .filter(|(u, kind)| *u == a_uri && *kind == 1)
+        .collect();
+    assert_eq!(created, [], "squiggle's own writes announced as new files");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_file_changed_outside_squiggle_is_still_announced() {
+    let scratch = Scratch::bare();
+    let log = scratch.outer.join("fake-log.jsonl");
+    let a = scratch.write("a.fk", "one\n");
+    let engine = engine(&scratch, &log);
+    let result = engine.write(&a, "two\n", false).await;
+    assert!(result.is_ok(), "{result:?}");
+    // Never opened by the server: it can learn of this only from the event.
+    let b = scratch.write("b.fk", "new\n");
+    // Open, but changed behind squiggle's back: the document follows the
+    // disk, and the event is sent too.
+    std::fs::write(&a, "changed outside\n").unwrap_or_else(|e| panic!("{e}"));
+    engine
+        .check_files(
+            vec![FileInput::on_disk(scratch.write("c.fk", "c\n"))],
+            false,
+        )
+        .await;
+    let seen = announced(&log);
+    let b_uri = uri::from_path(&b);
+    let a_uri = uri::from_path(&a);
+    assert!(seen.iter().any(|(u, _)| *u == b_uri), "{seen:?}");
+    assert!(
+        seen.iter().any(|(u, kind)| *u == a_uri && *kind == 2),
+        "{seen:?}"
+    );
+    engine.shutdown().await;
+}
