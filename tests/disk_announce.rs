@@ -10,12 +10,11 @@ mod support;
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use squiggle::config::Config;
 use squiggle::engine::{Engine, FileInput};
 use squiggle::lsp::uri;
-use squiggle::workspace::Workspace;
-use support::fake_server::FakeServer;
+use support::fake_server::{FakeServer, logged};
 use support::scratch::Scratch;
 
 /// An engine over `scratch` whose one server, the fake, watches every file
@@ -35,18 +34,15 @@ fn engine(scratch: &Scratch, log: &std::path::Path) -> Arc<Engine> {
     config
         .servers
         .insert("fake".into(), FakeServer::new(script).to_override());
-    let workspace = Workspace::discover(Some(&scratch.root), &scratch.root)
-        .unwrap_or_else(|e| panic!("workspace: {e}"));
-    let engine = Arc::new(Engine::with(workspace, config));
+    let engine = support::engine(&scratch.root, config);
     engine.watch_disk();
     engine
 }
 
 /// Every (uri, type) the fake was told of through didChangeWatchedFiles.
 fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    logged(log)
+        .into_iter()
         .filter(|v| v["dir"] == "in" && v["msg"]["method"] == "workspace/didChangeWatchedFiles")
         .flat_map(|v| {
             v["msg"]["params"]["changes"]
