@@ -6,27 +6,23 @@
 mod agents_support;
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use agents_support::anthropic::{self, claude};
-use agents_support::{Project, Run, strings};
+use agents_support::{Agent, strings};
 use serde_json::{Value, json};
 
-/// Claude Code and a project holding `files` after `squiggle init claude`,
-/// or `None` (skip) without Claude Code.
-fn claude_project(files: &[(&str, &str)]) -> Option<(PathBuf, Project)> {
-    let (program, project) = agents_support::agent_project("claude", files)?;
-    project.init("claude", &[]);
-    Some((program, project))
-}
-
-async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    project.run(anthropic::router, program, steps, claude).await
-}
+const CLAUDE: Agent = Agent {
+    cli: "claude",
+    api: anthropic::router,
+    command: claude,
+    init: |project| {
+        project.init("claude", &[]);
+    },
+    write: |file, text| json!({"name": "Write", "input": {"file_path": file, "content": text}}),
+};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
-    let Some((program, project)) = claude_project(&[agents_support::APP]) else {
+    let Some((program, project)) = CLAUDE.project(&[agents_support::APP]) else {
         return;
     };
     let app = project.root.join("app.py");
@@ -36,7 +32,7 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
         json!({"name": "Edit", "input": {"file_path": file,
             "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
     ];
-    let run = run(&project, &program, steps).await;
+    let run = CLAUDE.run(&project, &program, steps).await;
     agents_support::assert_app_broken(&project, &run);
     agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }
@@ -46,7 +42,7 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
 /// pyright started for app.py, ready for the first edit.
 #[tokio::test(flavor = "multi_thread")]
 async fn session_start_leaves_pyright_running_before_any_edit() {
-    let Some((program, project)) = claude_project(&[agents_support::APP]) else {
+    let Some((program, project)) = CLAUDE.project(&[agents_support::APP]) else {
         return;
     };
     let app = project.root.join("app.py");
@@ -82,15 +78,7 @@ async fn session_start_leaves_pyright_running_before_any_edit() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_write_adds_nothing() {
-    let Some((program, project)) = claude_project(&[]) else {
-        return;
-    };
-    let file = project.root.join("clean.py").display().to_string();
-    let steps = vec![
-        json!({"name": "Write", "input": {"file_path": file, "content": agents_support::CLEAN}}),
-    ];
-    let run = run(&project, &program, steps).await;
-    agents_support::assert_clean_write_added_nothing(&project, &run, "diagnostics");
+    CLAUDE.a_clean_write_adds_nothing("diagnostics").await;
 }
 
 /// `Bash` running `sed -i`: the PreToolUse hook snapshots the workspace,
@@ -98,7 +86,7 @@ async fn a_clean_write_adds_nothing() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sed_through_bash_is_reported() {
     let files = [agents_support::APP, ("other.py", "x: int = 1\n")];
-    let Some((program, project)) = claude_project(&files) else {
+    let Some((program, project)) = CLAUDE.project(&files) else {
         return;
     };
     let steps = vec![
@@ -139,7 +127,9 @@ async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
         })
         .collect();
     let started = std::time::Instant::now();
-    let run = run(&project, &program, vec![Value::Array(calls)]).await;
+    let run = CLAUDE
+        .run(&project, &program, vec![Value::Array(calls)])
+        .await;
     let took = started.elapsed();
     let seen = strings(run.after_step(0));
     let blocks = seen.matches("<diagnostics file=\"m").count();

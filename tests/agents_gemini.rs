@@ -8,11 +8,11 @@
 mod agents_support;
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use agents_support::{Project, Run, gemini, strings};
-use serde_json::{Value, json};
+use agents_support::{Agent, Project, Run, gemini, strings};
+use serde_json::json;
 
 fn gemini_cli(project: &Project, program: &Path, port: u16) -> Command {
     let mut cmd = project.command(program);
@@ -52,23 +52,17 @@ fn setup(project: &Project) {
     assert!(said.contains("trusted folder"), "{said}");
 }
 
-/// Gemini CLI and a project holding `files` after `setup`, or `None` (skip)
-/// without Gemini CLI.
-fn gemini_project(files: &[(&str, &str)]) -> Option<(PathBuf, Project)> {
-    let (program, project) = agents_support::agent_project("gemini", files)?;
-    setup(&project);
-    Some((program, project))
-}
-
-async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    project
-        .run(gemini::router, program, steps, gemini_cli)
-        .await
-}
+const GEMINI: Agent = Agent {
+    cli: "gemini",
+    api: gemini::router,
+    command: gemini_cli,
+    init: setup,
+    write: |file, text| json!({"name": "write_file", "args": {"file_path": file, "content": text}}),
+};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
-    let Some((program, project)) = gemini_project(&[agents_support::APP]) else {
+    let Some((program, project)) = GEMINI.project(&[agents_support::APP]) else {
         return;
     };
     let app = project.root.join("app.py");
@@ -77,7 +71,7 @@ async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
         "instruction": "Add a counter above greet.",
         "old_string": "def greet",
         "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}})];
-    let run = run(&project, &program, steps).await;
+    let run = GEMINI.run(&project, &program, steps).await;
     agents_support::assert_app_broken(&project, &run);
     let (rendered, seen) = assert_model_saw_readable_block(&project, &run);
     // Readable as it arrives: pyright's message keeps its own characters
@@ -90,15 +84,7 @@ async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_write_adds_nothing() {
-    let Some((program, project)) = gemini_project(&[]) else {
-        return;
-    };
-    let file = project.root.join("clean.py").display().to_string();
-    let steps = vec![
-        json!({"name": "write_file", "args": {"file_path": file, "content": agents_support::CLEAN}}),
-    ];
-    let run = run(&project, &program, steps).await;
-    agents_support::assert_clean_write_added_nothing(&project, &run, "diagnostics");
+    GEMINI.a_clean_write_adds_nothing("diagnostics").await;
 }
 
 /// The model's request after the first step carries `app.py`'s block as
@@ -126,12 +112,12 @@ fn assert_model_saw_readable_block(project: &Project, run: &Run) -> (String, Str
 /// reports the changed file, BeforeModel hands it over.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sed_through_the_shell_is_reported() {
-    let Some((program, project)) = gemini_project(&[agents_support::APP]) else {
+    let Some((program, project)) = GEMINI.project(&[agents_support::APP]) else {
         return;
     };
     let steps = vec![json!({"name": "run_shell_command", "args": {
         "command": agents_support::SED_BREAK, "description": "Return an int"}})];
-    let run = run(&project, &program, steps).await;
+    let run = GEMINI.run(&project, &program, steps).await;
     assert!(project.read("app.py").contains("return 1"), "{}", run.log());
     assert_model_saw_readable_block(&project, &run);
 }

@@ -8,6 +8,7 @@
 
 mod support;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::json;
@@ -39,6 +40,16 @@ fn engine(scratch: &Scratch, log: &std::path::Path) -> Arc<Engine> {
     engine
 }
 
+/// A scratch workspace holding `a.fk` (its path third), the fake's log
+/// beside it (second), and the engine over it.
+fn with_a() -> (Scratch, PathBuf, PathBuf, Arc<Engine>) {
+    let scratch = Scratch::bare();
+    let log = scratch.outer.join("fake-log.jsonl");
+    let a = scratch.write("a.fk", "one\n");
+    let engine = engine(&scratch, &log);
+    (scratch, log, a, engine)
+}
+
 /// Every (uri, type) the fake was told of through didChangeWatchedFiles.
 fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
     logged(log)
@@ -56,10 +67,7 @@ fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
 
 #[tokio::test]
 async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
-    let scratch = Scratch::bare();
-    let log = scratch.outer.join("fake-log.jsonl");
-    let a = scratch.write("a.fk", "one\n");
-    let engine = engine(&scratch, &log);
+    let (_scratch, log, a, engine) = with_a();
     for text in ["two\n", "three\n", "four\n"] {
         let result = engine.write(&a, text, false).await;
         assert!(result.is_ok(), "{result:?}");
@@ -75,10 +83,7 @@ async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
 
 #[tokio::test]
 async fn a_file_changed_outside_squiggle_is_still_announced() {
-    let scratch = Scratch::bare();
-    let log = scratch.outer.join("fake-log.jsonl");
-    let a = scratch.write("a.fk", "one\n");
-    let engine = engine(&scratch, &log);
+    let (scratch, log, a, engine) = with_a();
     let result = engine.write(&a, "two\n", false).await;
     assert!(result.is_ok(), "{result:?}");
     // Never opened by the server: it can learn of this only from the event.

@@ -336,12 +336,48 @@ pub fn assert_app_broken(project: &Project, run: &Run) {
     );
 }
 
-/// `clean.py` holds `CLEAN`, and the model's request after it lacks
-/// `absent`: a clean write adds nothing.
-pub fn assert_clean_write_added_nothing(project: &Project, run: &Run, absent: &str) {
-    assert_eq!(project.read("clean.py"), CLEAN, "{}", run.log());
-    let seen = strings(run.after_step(0));
-    assert!(!seen.contains(absent), "{seen}\n{}", run.log());
+/// One agent CLI as its test file drives it: the CLI's name, the model API
+/// it speaks, its headless command line for the model server's port, what
+/// a project needs before the agent runs in it (`squiggle init`, the
+/// agent's own settings), and its write tool.
+pub struct Agent {
+    pub cli: &'static str,
+    pub api: fn(Shared) -> axum::Router,
+    pub command: fn(&Project, &Path, u16) -> Command,
+    pub init: fn(&Project),
+    /// The model's call of the agent's tool that writes `text` to `path`.
+    pub write: fn(&str, &str) -> Value,
+}
+
+impl Agent {
+    /// The CLI and a fresh project holding `files`, set up by `init`; `None`
+    /// (skip) without the CLI.
+    pub fn project(&self, files: &[(&str, &str)]) -> Option<(PathBuf, Project)> {
+        let (program, project) = agent_project(self.cli, files)?;
+        (self.init)(&project);
+        Some((program, project))
+    }
+
+    /// Runs the agent in `project` through `steps` (see `Project::run`).
+    pub async fn run(&self, project: &Project, program: &Path, steps: Vec<Value>) -> Run {
+        project.run(self.api, program, steps, self.command).await
+    }
+
+    /// The agent's write tool writes `CLEAN` to `clean.py`: the file holds
+    /// it, and the model's next request lacks `absent`, because a clean
+    /// write adds nothing.
+    pub async fn a_clean_write_adds_nothing(&self, absent: &str) {
+        let Some((program, project)) = self.project(&[]) else {
+            return;
+        };
+        let file = project.root.join("clean.py").display().to_string();
+        let run = self
+            .run(&project, &program, vec![(self.write)(&file, CLEAN)])
+            .await;
+        assert_eq!(project.read("clean.py"), CLEAN, "{}", run.log());
+        let seen = strings(run.after_step(0));
+        assert!(!seen.contains(absent), "{seen}\n{}", run.log());
+    }
 }
 
 /// The model server of one API: every request, whatever its path, goes to
