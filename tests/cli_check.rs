@@ -9,20 +9,11 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
+use support::fake_server::FakeServer;
 
-const FAKE_CONFIG: &str = r#"
-[lsp.servers.fake]
-command = '@FAKE_COMMAND@'
-extensions = [".fk"]
-languageId = "fake"
-settleMs = 0
-env = { SQUIGGLE_FAKE_SCRIPT_JSON = "{\"diagnosticMode\":\"pull\"}" }
-
-# Keep a TOML server installed on the test machine out of the walks.
-[lsp.servers.tombi]
-enabled = false
-"#;
+/// Keeps a TOML server installed on the test machine out of the walks.
+const NO_TOMBI: &str = "\n[lsp.servers.tombi]\nenabled = false\n";
 
 // A temporary workspace (`ws/`) with an empty user configuration beside it.
 use support::scratch::Scratch as Ws;
@@ -49,8 +40,8 @@ impl Ws {
     /// A workspace whose `.squiggle.toml` is the fake server plus `extra`.
     fn with_config(extra: &str) -> Ws {
         let ws = Ws::bare();
-        let config = FAKE_CONFIG.replace("@FAKE_COMMAND@", env!("CARGO_BIN_EXE_squiggle-fake-lsp"));
-        ws.write(".squiggle.toml", &format!("{config}{extra}"));
+        let fake = FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake");
+        ws.write(".squiggle.toml", &format!("{fake}{NO_TOMBI}{extra}"));
         ws
     }
 
