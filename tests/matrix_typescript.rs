@@ -30,6 +30,18 @@ async fn type_checker_matrix(switches: &[(&str, bool)], id: &str) {
     )
     .await;
     assert_eq!(servers_of(&broken), [id]);
+    // Both answer on request for the text just sent — tsgo by the LSP pull,
+    // typescript-language-server by tsserver's synchronous requests — so
+    // no quiet window is waited out.
+    assert!(
+        broken
+            .outcomes
+            .values()
+            .flatten()
+            .all(|o| o.outcome == squiggle::diagnostic::Outcome::Pulled),
+        "{:#?}",
+        broken.outcomes
+    );
     assert_error(
         &broken,
         &Expect {

@@ -84,6 +84,7 @@ impl Engine {
             ..CheckReport::default()
         };
         if others {
+            self.repull_reported(&check, &[]).await;
             check.others = self.other_files(&check);
         }
         drop(held);

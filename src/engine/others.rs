@@ -60,6 +60,7 @@ impl Engine {
             seen.done &= matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
         }
         let dependents = importers.await.unwrap_or_default();
+        let mut phase_two = Vec::new();
         if !dependents.is_empty() {
             // Phase 2 has its own budget from now: after a cold start the
             // first phase may have used more than diagnosticTimeout already.
@@ -70,12 +71,14 @@ impl Engine {
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
             let phase = self.check_phase(inputs, rules, Instant::now(), &mut held);
             for report in phase.await {
+                phase_two.extend(report.canonical.clone());
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file.clone(), report.diagnostics);
                 }
                 check.other_outcomes.insert(report.file, report.outcomes);
             }
         }
+        self.repull_reported(&check, &phase_two).await;
         for (file, diagnostics) in self.other_files(&check) {
             check.others.entry(file).or_insert(diagnostics);
         }
@@ -132,6 +135,32 @@ impl Engine {
             }
             found
         })
+    }
+
+    /// For servers answering synchronous pulls, the other files they
+    /// reported before are pulled again (those this check did not pull), so
+    /// that `other_files` reports what they say now (`lsp::sync_pull`).
+    /// `phase_two`: the canonical paths of the other files this check took.
+    pub(super) async fn repull_reported(&self, check: &CheckReport, phase_two: &[PathBuf]) {
+        let involved: HashSet<&str> = check
+            .files
+            .iter()
+            .flat_map(|f| &f.outcomes)
+            .map(|o| o.server.as_str())
+            .collect();
+        let fresh: HashSet<String> = check
+            .files
+            .iter()
+            .filter_map(|f| f.canonical.as_ref())
+            .chain(phase_two)
+            .map(|p| uri::from_path(p))
+            .collect();
+        let deadline = Instant::now() + self.config.diagnostic_timeout;
+        for client in self.pool.clients() {
+            if involved.contains(client.server_id()) {
+                client.repull_reported(&fresh, deadline).await;
+            }
+        }
     }
 
     /// Diagnostics the running servers hold for files other than the checked

@@ -27,6 +27,7 @@ use super::decide::{
 };
 use super::documents::DocumentVersion;
 use super::state::{LspDiagnostic, Pulled};
+use super::uri;
 use crate::diagnostic::Outcome;
 use crate::jsonrpc::message::codes;
 
@@ -111,8 +112,14 @@ impl LspClient {
         since: u64,
         deadline: Instant,
     ) -> (Outcome, Arc<[LspDiagnostic]>) {
-        let mut wakeups = self.inner.state.for_document(&doc.uri);
         let profile = &self.inner.config.wait;
+        if let Some(kind) = profile.sync_pull
+            && let Some(path) = uri::to_path(&doc.uri)
+            && let Some(diagnostics) = self.sync_pull(kind, &path, deadline).await
+        {
+            return (Outcome::Pulled, diagnostics);
+        }
+        let mut wakeups = self.inner.state.for_document(&doc.uri);
         let mut wait = PushWait::new(Instant::now(), deadline);
         loop {
             if self.pulls_diagnostics() {
@@ -160,7 +167,8 @@ impl LspClient {
     /// `since`) — by the server's profile, not by a fresh publish of `doc`,
     /// which a server may never send when nothing changed for it. A
     /// document changed or opened for this check (`doc.changed_at > since`)
-    /// and a server that pulls are waited on like the edited file.
+    /// and a server that pulls (or answers a synchronous pull) are waited on
+    /// like the edited file.
     pub async fn other_file_diagnostics(
         &self,
         doc: &DocumentVersion,
@@ -168,12 +176,12 @@ impl LspClient {
         deadline: Instant,
     ) -> DiagnosticsReport {
         let since = edit.seq;
-        if doc.changed_at > since || self.pulls_diagnostics() {
+        let profile = &self.inner.config.wait;
+        if doc.changed_at > since || self.pulls_diagnostics() || profile.sync_pull.is_some() {
             return self.diagnostics_since(doc, since, deadline).await;
         }
         let started = Instant::now();
         let mut wakeups = self.inner.state.for_document(&doc.uri);
-        let profile = &self.inner.config.wait;
         loop {
             wakeups.mark_seen();
             let (view, latest) = {

@@ -63,6 +63,15 @@ pub enum OthersDone {
     RebuildStatus,
 }
 
+/// A request other than the LSP pull that answers a file's diagnostics for
+/// the text the server holds now (`lsp::sync_pull`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncPull {
+    /// tsserver's synchronous diagnostics requests, forwarded by
+    /// typescript-language-server's `typescript.tsserverRequest` command.
+    Tsserver,
+}
+
 /// What the diagnostics wait knows about one server's signals.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaitProfile {
@@ -112,6 +121,9 @@ pub struct WaitProfile {
     /// does not have open yet is opened with its text from before the edit,
     /// that open's answer awaited, then changed.
     pub open_then_change: bool,
+    /// Asked for each file's diagnostics this way, where it answers, instead
+    /// of waiting on its pushes (which stay the fallback).
+    pub sync_pull: Option<SyncPull>,
 }
 
 impl Default for WaitProfile {
@@ -132,6 +144,7 @@ impl Default for WaitProfile {
             status_idle: None,
             status_queued: None,
             open_then_change: false,
+            sync_pull: None,
         }
     }
 }

@@ -187,6 +187,8 @@ mod profiles {
     #[test]
     fn unversioned_waves_typescript_language_server() {
         let wait = builtin("typescript-language-server").wait;
+        // Asked through tsserver first; the push windows are the fallback.
+        assert_eq!(wait.sync_pull, Some(crate::lsp::SyncPull::Tsserver));
         assert_eq!(
             (
                 wait.settle,

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use std::time::Duration;
 
+use crate::lsp::SyncPull;
 use crate::registry::{Declaration, ServerRole, ServerSpec, WaitProfile, settle, spec};
 
 const LANGUAGES: &[&str] = &[
@@ -51,7 +52,11 @@ pub fn servers() -> Vec<ServerSpec> {
             // keeps the earlier one; other open files are published after
             // the edited one, within the largest gap between waves measured
             // (docs/truth.md, "How the quiet windows were measured").
+            // It answers tsserver's synchronous diagnostics requests on
+            // the current text: the wait asks those first (docs/servers.md)
+            // and falls back on the pushes only when they fail.
             wait: WaitProfile {
+                sync_pull: Some(SyncPull::Tsserver),
                 stale_window: Duration::from_millis(300),
                 unchanged_quiet: Duration::from_millis(2000),
                 others_quiet: Duration::from_millis(350),
