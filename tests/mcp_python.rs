@@ -6,6 +6,7 @@
 //! and one server process shared by `edit_file` and navigation.
 
 mod mcp;
+mod support;
 
 #[test]
 fn python_sdk_client_calls_every_tool_against_real_servers() {

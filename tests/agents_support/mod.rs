@@ -109,21 +109,9 @@ pub fn strings(v: &Value) -> String {
 /// missing; a missing CLI fails under `SQUIGGLE_REQUIRE_SERVERS`.
 pub fn require_agent(name: &str) -> Option<PathBuf> {
     let path = tools().join("agents/node_modules/.bin").join(name);
-    let node = node22();
-    if path.exists() && node.join("node").exists() && pyright_dir().is_some() {
-        return Some(path);
-    }
-    if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
-        panic!(
-            "{name} (with node 22 and pyright) is required (SQUIGGLE_REQUIRE_SERVERS is set) but {} is missing; run scripts/install-servers.sh",
-            path.display()
-        );
-    }
-    eprintln!(
-        "skipping: {} missing (run scripts/install-servers.sh)",
-        path.display()
-    );
-    None
+    let ready = path.exists() && node22().join("node").exists() && pyright_dir().is_some();
+    let what = format!("{name} with node 22 and pyright ({})", path.display());
+    crate::support::require(ready.then_some(path), &what)
 }
 
 fn tools() -> PathBuf {

@@ -1,6 +1,6 @@
 //! Shared helpers for the MCP tests: the tools installed by
 //! `scripts/install-servers.sh` under `.tools/`, a fresh copy of the fixture
-//! projects, and the skip-or-fail rule for missing tools.
+//! projects, and the Python SDK's scripts.
 #![allow(dead_code)]
 
 use std::ffi::OsString;
@@ -11,22 +11,10 @@ pub fn tools() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools")
 }
 
-/// Returns None (after a notice) when `what` is missing, unless
-/// `SQUIGGLE_REQUIRE_SERVERS` is set, which makes it a failure.
+/// `path` when it exists, under the rule of `support::require`.
 pub fn require(path: PathBuf, what: &str) -> Option<PathBuf> {
-    if path.exists() {
-        return Some(path);
-    }
-    let message = format!(
-        "{what} is missing ({}); run scripts/install-servers.sh",
-        path.display()
-    );
-    assert!(
-        std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_none(),
-        "{message}"
-    );
-    eprintln!("skipped: {message}");
-    None
+    let what = format!("{what} ({})", path.display());
+    crate::support::require(path.exists().then_some(path), &what)
 }
 
 /// PATH with the installed servers first.

@@ -157,24 +157,30 @@ pub fn process_exists(pid: u32) -> bool {
     }
 }
 
-/// Real servers: skip with a notice unless SQUIGGLE_REQUIRE_SERVERS is set, in
-/// which case a missing server fails the test.
+/// The one rule for the real tools a test needs (servers, agent CLIs, the
+/// MCP SDK): `found`, or when it is `None` a skip with a notice, unless
+/// SQUIGGLE_REQUIRE_SERVERS is set (as in CI), which makes a missing `what`
+/// a failure.
+pub fn require(found: Option<PathBuf>, what: &str) -> Option<PathBuf> {
+    if found.is_none() {
+        let missing =
+            format!("{what} is missing; run scripts/install-servers.sh and source scripts/env.sh");
+        assert!(
+            std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_none(),
+            "SQUIGGLE_REQUIRE_SERVERS is set: {missing}"
+        );
+        eprintln!("skipping: {missing}");
+    }
+    found
+}
+
+/// The program `name` on PATH, under the rule of [`require`].
 pub fn require_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
     let found = std::env::split_paths(&path)
         .map(|d| d.join(name))
         .find(|p| p.is_file());
-    if found.is_none() {
-        if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
-            panic!(
-                "{name} is required (SQUIGGLE_REQUIRE_SERVERS is set) but not on PATH; run scripts/install-servers.sh"
-            );
-        }
-        eprintln!(
-            "skipping: {name} not on PATH (run scripts/install-servers.sh and source scripts/env.sh)"
-        );
-    }
-    found
+    require(found, &format!("{name} (on PATH)"))
 }
 
 /// An engine for the workspace at `root` with `config`, as the binary builds
