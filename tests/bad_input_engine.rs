@@ -14,47 +14,20 @@ use serde_json::{Value, json};
 use squiggle::config::Config;
 use squiggle::diagnostic::{Diagnostic, Outcome};
 use squiggle::engine::Engine;
-use squiggle::engine::tools::{Mode, Replace, ToolResult};
-use squiggle::workspace::Workspace;
+use squiggle::engine::tools::ToolResult;
+use squiggle::engine::tools::{Mode, Replace};
 use support::fake_server::FakeServer;
 
-/// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
-struct Setup {
-    _tmp: tempfile::TempDir,
-    outer: PathBuf,
-    root: PathBuf,
-}
+// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
+use support::scratch::Scratch as Setup;
 
 impl Setup {
-    fn new() -> Setup {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
-        let root = outer.join("ws");
-        std::fs::create_dir(&root).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        Setup {
-            _tmp: tmp,
-            outer,
-            root,
-        }
-    }
-
     fn engine(&self, script: Value) -> Arc<Engine> {
         let mut config = Config::default();
         config
             .servers
             .insert("fake".into(), FakeServer::new(script).to_override());
-        let workspace = Workspace::discover(Some(&self.root), &self.root)
-            .unwrap_or_else(|e| panic!("workspace: {e}"));
-        Arc::new(Engine::with(workspace, config))
-    }
-
-    fn put(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.root.join(name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("write {name}: {e}"));
-        path
+        support::engine(&self.root, config)
     }
 }
 
@@ -90,7 +63,7 @@ fn positions(diagnostics: &[Diagnostic]) -> Vec<(u32, u32, u32, u32, &str)> {
 
 #[tokio::test]
 async fn nonexistent_path() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let engine = s.engine(json!({}));
     let err = refused(
         engine
@@ -123,8 +96,8 @@ async fn nonexistent_path() {
 
 #[tokio::test]
 async fn a_directory() {
-    let s = Setup::new();
-    let inside = s.put("dir.fk/keep.txt", b"keep\n");
+    let s = Setup::bare();
+    let inside = s.write_bytes("dir.fk/keep.txt", b"keep\n");
     let engine = s.engine(json!({}));
     let dir = s.root.join("dir.fk");
     let err = refused(
@@ -146,7 +119,7 @@ async fn a_directory() {
 
 #[tokio::test]
 async fn outside_through_dotdot_and_symlinks() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let secret = s.outer.join("secret.fk");
     std::fs::write(&secret, "secret\n").unwrap_or_else(|e| panic!("{e}"));
     std::fs::create_dir(s.outer.join("elsewhere")).unwrap_or_else(|e| panic!("{e}"));
@@ -192,8 +165,8 @@ async fn outside_through_dotdot_and_symlinks() {
 
 #[tokio::test]
 async fn a_patch_touching_a_path_outside_is_refused_whole() {
-    let s = Setup::new();
-    let a = s.put("a.fk", b"one\n");
+    let s = Setup::bare();
+    let a = s.write_bytes("a.fk", b"one\n");
     let engine = s.engine(json!({}));
     let outside = s.outer.join("evil.fk");
     for evil in [
@@ -225,9 +198,9 @@ async fn a_patch_touching_a_path_outside_is_refused_whole() {
 
 #[tokio::test]
 async fn a_patch_that_applies_to_some_files_only_writes_nothing() {
-    let s = Setup::new();
-    let a = s.put("a.fk", b"one\n");
-    let b = s.put("b.fk", b"two\n");
+    let s = Setup::bare();
+    let a = s.write_bytes("a.fk", b"one\n");
+    let b = s.write_bytes("b.fk", b"two\n");
     let engine = s.engine(json!({}));
     let unified = "--- a/a.fk\n+++ b/a.fk\n@@ -1 +1 @@\n-one\n+ONE\n\
                    --- /dev/null\n+++ b/new.fk\n@@ -0,0 +1 @@\n+new\n\
@@ -245,8 +218,8 @@ async fn a_patch_that_applies_to_some_files_only_writes_nothing() {
 
 #[tokio::test]
 async fn a_file_under_node_modules_is_written_and_never_sent() {
-    let s = Setup::new();
-    let path = s.put("node_modules/pkg/index.fk", b"old\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("node_modules/pkg/index.fk", b"old\n");
     let engine = s.engine(json!({}));
     let result = applied(
         engine
@@ -263,8 +236,8 @@ async fn a_file_under_node_modules_is_written_and_never_sent() {
 
 #[tokio::test]
 async fn an_empty_file() {
-    let s = Setup::new();
-    let path = s.put("empty.fk", b"");
+    let s = Setup::bare();
+    let path = s.write_bytes("empty.fk", b"");
     let engine = s.engine(json!({}));
     let err = refused(
         engine
@@ -287,8 +260,8 @@ async fn an_empty_file() {
 
 #[tokio::test]
 async fn a_50_mb_file_is_written_whole_and_never_sent() {
-    let s = Setup::new();
-    let path = s.put("big.fk", b"");
+    let s = Setup::bare();
+    let path = s.write_bytes("big.fk", b"");
     let engine = s.engine(json!({}));
     let line = "0123456789 abcdefghijklmnopqrstuvwxyz @error(big)\n";
     let content = format!("head\n{}", line.repeat(50 * 1024 * 1024 / line.len() + 1));
@@ -320,8 +293,8 @@ async fn a_50_mb_file_is_written_whole_and_never_sent() {
 
 #[tokio::test]
 async fn binary_content_is_edited_exactly_and_never_sent() {
-    let s = Setup::new();
-    let path = s.put("blob.fk", b"head\0tail @error(x)\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("blob.fk", b"head\0tail @error(x)\n");
     let engine = s.engine(json!({}));
     let result = applied(
         engine
@@ -336,9 +309,9 @@ async fn binary_content_is_edited_exactly_and_never_sent() {
 
 #[tokio::test]
 async fn invalid_utf8_is_refused_for_edit_and_kept() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let original = b"caf\xe9 latin-1\n".to_vec();
-    let path = s.put("latin.fk", &original);
+    let path = s.write_bytes("latin.fk", &original);
     let engine = s.engine(json!({}));
     let err = refused(
         engine
@@ -361,8 +334,8 @@ async fn invalid_utf8_is_refused_for_edit_and_kept() {
 
 #[tokio::test]
 async fn crlf_is_kept_and_positions_are_right() {
-    let s = Setup::new();
-    let path = s.put("crlf.fk", b"one\r\ntwo\r\nthree\r\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("crlf.fk", b"one\r\ntwo\r\nthree\r\n");
     let engine = s.engine(json!({}));
     let result = applied(
         engine
@@ -388,8 +361,8 @@ async fn crlf_is_kept_and_positions_are_right() {
 #[tokio::test]
 async fn emoji_and_cjk_position_math_in_every_encoding() {
     for encoding in ["utf-8", "utf-16", "utf-32"] {
-        let s = Setup::new();
-        let path = s.put("wide.fk", "😀😀 中文\n".as_bytes());
+        let s = Setup::bare();
+        let path = s.write_bytes("wide.fk", "😀😀 中文\n".as_bytes());
         let engine = s.engine(json!({"positionEncoding": encoding}));
         let result = applied(
             engine
@@ -415,8 +388,8 @@ async fn emoji_and_cjk_position_math_in_every_encoding() {
 
 #[tokio::test]
 async fn old_string_missing_or_ambiguous() {
-    let s = Setup::new();
-    let path = s.put("a.fk", b"x = 1\nx = 1\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("a.fk", b"x = 1\nx = 1\n");
     let engine = s.engine(json!({}));
     let err = refused(
         engine
@@ -471,8 +444,8 @@ impl Drop for Mutable {
 
 #[tokio::test]
 async fn a_read_only_file_during_write() {
-    let s = Setup::new();
-    let path = s.put("ro.fk", b"original\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("ro.fk", b"original\n");
     let engine = s.engine(json!({}));
     if !immutable(&path, true) {
         eprintln!("skipping: chattr +i is not available here (needs root and ext4/xfs/tmpfs)");
@@ -501,9 +474,9 @@ async fn a_read_only_file_during_write() {
 /// hunks that do not apply.
 #[tokio::test]
 async fn a_patch_whose_second_file_cannot_be_written_writes_nothing() {
-    let s = Setup::new();
-    let a = s.put("a.fk", b"one\n");
-    let b = s.put("b.fk", b"two\n");
+    let s = Setup::bare();
+    let a = s.write_bytes("a.fk", b"one\n");
+    let b = s.write_bytes("b.fk", b"two\n");
     let engine = s.engine(json!({}));
     if !immutable(&b, true) {
         eprintln!("skipping: chattr +i is not available here (needs root and ext4/xfs/tmpfs)");
@@ -545,12 +518,12 @@ impl Drop for Tmpfs {
 
 #[tokio::test]
 async fn a_full_disk() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let Some(_mount) = Tmpfs::mount(&s.root, "256k") else {
         eprintln!("skipping: cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN)");
         return;
     };
-    let path = s.put("a.fk", b"original\n");
+    let path = s.write_bytes("a.fk", b"original\n");
     let engine = s.engine(json!({}));
     let big = "x".repeat(1024 * 1024);
     let err = refused(engine.write(&path, &big, Mode::Apply).await);

@@ -13,16 +13,14 @@ use std::time::Duration;
 use squiggle::config::Config;
 use squiggle::engine::Engine;
 use squiggle::engine::tools::Mode;
-use squiggle::workspace::Workspace;
 
 fn engine(root: &Path) -> Arc<Engine> {
-    let workspace = Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("{e}"));
     let config = Config {
         first_touch_timeout: Duration::from_secs(60),
         diagnostic_timeout: Duration::from_secs(20),
         ..Config::default()
     };
-    Arc::new(Engine::with(workspace, config))
+    support::engine(root, config)
 }
 
 fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
