@@ -20,8 +20,8 @@ use super::pool::{Busy, Checkout};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
-use crate::lsp::diagnostics::EditMark;
 use crate::lsp::normalize::normalize;
+use crate::lsp::other_files::EditMark;
 use crate::lsp::{DocumentVersion, LspClient};
 use crate::workspace::PathClass;
 

@@ -16,7 +16,7 @@ use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::report::CheckReport;
 use super::servers::{language_for, serving};
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::lsp::diagnostics::EditMark;
+use crate::lsp::other_files::EditMark;
 use crate::lsp::uri;
 use crate::workspace::PathClass;
 
