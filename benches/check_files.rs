@@ -8,34 +8,25 @@
 //!
 //! Run: `cargo bench --bench check_files`
 
-use std::collections::BTreeMap;
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use squiggle::config::{Config, ServerOverride};
+use squiggle::config::Config;
+use squiggle::engine::HeldOthers;
 use squiggle::engine::{Engine, FileInput};
-use squiggle::workspace::Workspace;
+use support::fake_server::FakeServer;
 
-fn engine(root: &std::path::Path, pull_delay_ms: u64) -> Option<Arc<Engine>> {
-    let mut config = Config::default();
+fn engine(root: &std::path::Path, pull_delay_ms: u64) -> Arc<Engine> {
     let script = serde_json::json!({"diagnosticMode": "pull", "sync": "incremental", "pullDelayMs": pull_delay_ms});
-    config.servers.insert(
-        "fake".into(),
-        ServerOverride {
-            command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").into()),
-            extensions: Some(vec![".fk".into()]),
-            language_id: Some("fake".into()),
-            env: Some(BTreeMap::from([(
-                "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
-                script.to_string(),
-            )])),
-            settle_ms: Some(0),
-            ..Default::default()
-        },
-    );
-    let workspace = Workspace::discover(Some(root), root).ok()?;
-    Some(Arc::new(Engine::with(workspace, config)))
+    let mut config = Config::default();
+    config
+        .servers
+        .insert("fake".into(), FakeServer::new(script).to_override());
+    support::engine(root, config)
 }
 
 fn check_files(c: &mut Criterion) {
@@ -54,9 +45,7 @@ fn bench_group(c: &mut Criterion, name: &str, pull_delay_ms: u64) {
         return;
     };
     let Ok(dir) = tempfile::tempdir() else { return };
-    let Some(engine) = engine(dir.path(), pull_delay_ms) else {
-        return;
-    };
+    let engine = engine(dir.path(), pull_delay_ms);
     let body: String = (0..100)
         .map(|i| format!("let value_{i} = compute({i});\n"))
         .collect();
@@ -80,7 +69,7 @@ fn bench_group(c: &mut Criterion, name: &str, pull_delay_ms: u64) {
                         before: None,
                     })
                     .collect();
-                let report = runtime.block_on(engine.check_files(inputs, false));
+                let report = runtime.block_on(engine.check_files(inputs, HeldOthers::Skip));
                 assert_eq!(
                     report
                         .files

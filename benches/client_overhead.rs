@@ -7,26 +7,16 @@
 //!
 //! Run: `cargo bench --bench client_overhead`
 
-use std::path::PathBuf;
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use squiggle::lsp::{ClientConfig, LspClient, Spawn};
+use squiggle::lsp::LspClient;
 use tokio::time::Instant;
-
-fn fake_config(dir: &std::path::Path, script: serde_json::Value) -> ClientConfig {
-    let spawn = Spawn {
-        program: PathBuf::from(env!("CARGO_BIN_EXE_squiggle-fake-lsp")),
-        args: vec![],
-        env: vec![("SQUIGGLE_FAKE_SCRIPT_JSON".into(), script.to_string())],
-        cwd: dir.to_path_buf(),
-    };
-    let mut config = ClientConfig::new("fake", spawn, dir.to_path_buf());
-    config.wait.settle = Duration::ZERO;
-    config
-}
 
 fn bench_mode(c: &mut Criterion, name: &str, script: serde_json::Value) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -35,7 +25,7 @@ fn bench_mode(c: &mut Criterion, name: &str, script: serde_json::Value) {
         .build();
     let Ok(runtime) = runtime else { return };
     let Ok(dir) = tempfile::tempdir() else { return };
-    let config = fake_config(dir.path(), script);
+    let config = support::client_config(dir.path(), &script);
     let Ok(client) = runtime.block_on(LspClient::start(config, Duration::from_secs(10))) else {
         eprintln!("fake server did not start");
         return;

@@ -39,22 +39,35 @@ fn near(f: usize) -> [usize; 3] {
     [(f + 1) % FILES, (f + 2) % FILES, (f + 3) % FILES]
 }
 
+/// A file's text: an import of each neighbour (`near`, empty for one it
+/// does not import), `far` (its import of the next directory), then `body`.
+fn module(f: usize, near_import: impl Fn(usize) -> String, far: String, body: String) -> String {
+    let mut text: String = near(f).iter().map(|&n| near_import(n)).collect();
+    text += &far;
+    text + &body
+}
+
+fn write(path: PathBuf, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn typescript(root: &Path) -> PathBuf {
-    std::fs::write(
+    write(
         root.join("tsconfig.json"),
         "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@/*\": [\"src/*\"] } } }",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    );
     generate(
         root,
         |d, f| format!("src/d{d}/m{f}.ts"),
         |d, f| {
-            let mut text: String = near(f)
-                .iter()
-                .map(|n| format!("import {{ v{n} }} from \"./m{n}\";\n"))
-                .collect();
-            text += &format!("import {{ v{f} }} from \"@/d{}/m{f}\";\n", (d + 1) % DIRS);
-            text + &format!("export const v{f} = 1;\n{}", "// body\n".repeat(40))
+            let far = format!("import {{ v{f} }} from \"@/d{}/m{f}\";\n", (d + 1) % DIRS);
+            let body = format!("export const v{f} = 1;\n{}", "// body\n".repeat(40));
+            module(
+                f,
+                |n| format!("import {{ v{n} }} from \"./m{n}\";\n"),
+                far,
+                body,
+            )
         },
     );
     root.join("src/d100/m50.ts")
@@ -64,26 +77,23 @@ fn python(root: &Path) -> PathBuf {
     for d in 0..DIRS {
         let dir = root.join(format!("src/app/p{d}"));
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(dir.join("__init__.py"), "").unwrap_or_else(|e| panic!("{e}"));
+        write(dir.join("__init__.py"), "");
     }
-    std::fs::write(root.join("src/app/__init__.py"), "").unwrap_or_else(|e| panic!("{e}"));
+    write(root.join("src/app/__init__.py"), "");
     generate(
         root,
         |d, f| format!("src/app/p{d}/m{f}.py"),
         |d, f| {
-            let mut text: String = near(f)
-                .iter()
-                .map(|n| format!("from . import m{n}\n"))
-                .collect();
-            text += &format!("from app.p{} import m{f}\n", (d + 1) % DIRS);
-            text + &format!("def f{f}():\n    return 1\n{}", "# body\n".repeat(40))
+            let far = format!("from app.p{} import m{f}\n", (d + 1) % DIRS);
+            let body = format!("def f{f}():\n    return 1\n{}", "# body\n".repeat(40));
+            module(f, |n| format!("from . import m{n}\n"), far, body)
         },
     );
     root.join("src/app/p100/m50.py")
 }
 
 fn c(root: &Path) -> PathBuf {
-    std::fs::write(root.join("compile_flags.txt"), "-Iinclude\n").unwrap_or_else(|e| panic!("{e}"));
+    write(root.join("compile_flags.txt"), "-Iinclude\n");
     generate(
         root,
         |d, f| {
@@ -91,21 +101,20 @@ fn c(root: &Path) -> PathBuf {
             format!("include/d{d}/m{f}.{ext}")
         },
         |d, f| {
-            let mut text: String = near(f)
-                .iter()
-                .filter(|n| *n % 2 == 0)
-                .map(|n| format!("#include \"m{n}.h\"\n"))
-                .collect();
-            text += &format!("#include <d{}/m{}.h>\n", (d + 1) % DIRS, f - f % 2);
-            text + &format!("int f{f}(void);\n{}", "/* body */\n".repeat(40))
+            let far = format!("#include <d{}/m{}.h>\n", (d + 1) % DIRS, f - f % 2);
+            let body = format!("int f{f}(void);\n{}", "/* body */\n".repeat(40));
+            let header = |n: usize| match n % 2 {
+                0 => format!("#include \"m{n}.h\"\n"),
+                _ => String::new(),
+            };
+            module(f, header, far, body)
         },
     );
     root.join("include/d100/m50.h")
 }
 
 fn go(root: &Path) -> PathBuf {
-    std::fs::write(root.join("go.mod"), "module example.com/big\n\ngo 1.21\n")
-        .unwrap_or_else(|e| panic!("{e}"));
+    write(root.join("go.mod"), "module example.com/big\n\ngo 1.21\n");
     generate(
         root,
         |d, f| format!("pkg/p{d}/f{f}.go"),

@@ -35,6 +35,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+# The LSP framing lives once, beside the truth corpus's careful client.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "truth"))
+import lsp  # noqa: E402
+
 TIMEOUT = 30.0  # whole life of one server
 DIAG_WAIT = 15.0  # how long to wait for the first diagnostics after didOpen
 
@@ -101,17 +105,8 @@ SERVERS: list[dict[str, Any]] = [
          open="src/main.rs", lang="rust"),
 ]
 
-CLIENT_CAPABILITIES = {
-    "general": {"positionEncodings": ["utf-8", "utf-16"]},
-    "workspace": {"configuration": True, "workspaceFolders": True,
-                  "didChangeConfiguration": {"dynamicRegistration": False}},
-    "window": {"workDoneProgress": False},
-    "textDocument": {
-        "synchronization": {"dynamicRegistration": False, "didSave": True},
-        "publishDiagnostics": {"versionSupport": True, "relatedInformation": True},
-        "diagnostic": {"dynamicRegistration": False, "relatedDocumentSupport": False},
-    },
-}
+CLIENT_CAPABILITIES = lsp.client_capabilities(dynamic=False, progress=False, related=True, pull=True,
+                                               encodings=["utf-8", "utf-16"])
 
 
 class Conn:
@@ -132,35 +127,17 @@ class Conn:
                 self.stderr += chunk
 
     def _read(self) -> None:
-        out = self.proc.stdout
-        assert out
+        assert self.proc.stdout
         try:
-            while True:
-                length = None
-                while True:
-                    line = out.readline()
-                    if not line:
-                        self.q.put(None)
-                        return
-                    line = line.strip()
-                    if not line:
-                        break
-                    k, _, v = line.decode("ascii", "replace").partition(":")
-                    if k.strip().lower() == "content-length":
-                        length = int(v.strip())
-                if length is None:
-                    continue
-                body = out.read(length)
-                self.q.put(json.loads(body))
+            while (msg := lsp.read_message(self.proc.stdout)) is not None:
+                self.q.put(msg)
         except Exception as e:  # noqa: BLE001
             self.q.put({"_reader_error": repr(e)})
-            self.q.put(None)
+        self.q.put(None)
 
     def send(self, msg: dict) -> None:
-        msg = {"jsonrpc": "2.0", **msg}
-        data = json.dumps(msg).encode()
         assert self.proc.stdin
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        self.proc.stdin.write(lsp.encode({"jsonrpc": "2.0", **msg}))
         self.proc.stdin.flush()
 
     def request(self, method: str, params: Any = None) -> int:

@@ -85,22 +85,30 @@ write_stamp() { printf '%s\n' "$2" >"$TOOLS/.stamp-$1"; }
 FAILED_GROUPS=()
 
 # ---------------------------------------------------------------- npm
-install_npm() {
-  local dir="$TOOLS/npm" want
-  want="$(hash_of "$SCRIPTS/servers-package.json" "$SCRIPTS/servers-package-lock.json") node=$(node --version 2>/dev/null || echo none)"
-  if stamp_ok npm "$want" && [ -d "$dir/node_modules/.bin" ]; then
-    log "npm: up to date"
+# npm_ci GROUP WHAT PREFIX [STAMP_EXTRA]: the pinned packages of
+# scripts/PREFIX-package.json and its lock, installed into .tools/GROUP by
+# `npm ci` unless GROUP's stamp already matches them (and STAMP_EXTRA).
+npm_ci() {
+  local group="$1" what="$2" json="$SCRIPTS/$3-package.json" lock="$SCRIPTS/$3-package-lock.json"
+  local dir="$TOOLS/$1" want
+  want="$(hash_of "$json" "$lock")${4:-}"
+  if stamp_ok "$group" "$want" && [ -d "$dir/node_modules/.bin" ]; then
+    log "$group: up to date"
     return 0
   fi
   if ! command -v npm >/dev/null 2>&1; then
-    log "npm: npm not found on PATH"; return 1
+    log "$group: npm not found on PATH"; return 1
   fi
-  log "npm: installing pinned packages into $dir (npm ci)"
+  log "$group: installing pinned $what into $dir (npm ci)"
   mkdir -p "$dir"
-  cp "$SCRIPTS/servers-package.json" "$dir/package.json"
-  cp "$SCRIPTS/servers-package-lock.json" "$dir/package-lock.json"
+  cp "$json" "$dir/package.json"
+  cp "$lock" "$dir/package-lock.json"
   (cd "$dir" && npm ci --no-audit --no-fund </dev/null) || return 1
-  write_stamp npm "$want"
+  write_stamp "$group" "$want"
+}
+
+install_npm() {
+  npm_ci npm packages servers " node=$(node --version 2>/dev/null || echo none)"
 }
 
 # ---------------------------------------------------------------- agents
@@ -108,21 +116,7 @@ install_npm() {
 # their linux-x64 native packages; the tests run them with the node 22 that
 # the npm group installs (their wrappers want node >= 22).
 install_agents() {
-  local dir="$TOOLS/agents" want
-  want="$(hash_of "$SCRIPTS/agents-package.json" "$SCRIPTS/agents-package-lock.json")"
-  if stamp_ok agents "$want" && [ -d "$dir/node_modules/.bin" ]; then
-    log "agents: up to date"
-    return 0
-  fi
-  if ! command -v npm >/dev/null 2>&1; then
-    log "agents: npm not found on PATH"; return 1
-  fi
-  log "agents: installing pinned agent CLIs into $dir (npm ci)"
-  mkdir -p "$dir"
-  cp "$SCRIPTS/agents-package.json" "$dir/package.json"
-  cp "$SCRIPTS/agents-package-lock.json" "$dir/package-lock.json"
-  (cd "$dir" && npm ci --no-audit --no-fund </dev/null) || return 1
-  write_stamp agents "$want"
+  npm_ci agents "agent CLIs" agents
 }
 
 # ---------------------------------------------------------------- venv

@@ -4,39 +4,36 @@
 //! clean one.
 
 mod agents_support;
-
-use std::path::Path;
+mod support;
 
 use agents_support::anthropic::{self, claude};
-use agents_support::{Project, Run, strings};
+use agents_support::{Agent, strings};
 use serde_json::{Value, json};
 
-async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    project.run(anthropic::router, program, steps, claude).await
-}
+const CLAUDE: Agent = Agent {
+    cli: "claude",
+    api: anthropic::router,
+    command: claude,
+    init: |project| {
+        project.init("claude", &[]);
+    },
+    write: |file, text| json!({"name": "Write", "input": {"file_path": file, "content": text}}),
+};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = CLAUDE.project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    let app = project.write("app.py", agents_support::ORIGINAL);
-    project.init("claude", &[]);
+    let app = project.root.join("app.py");
     let file = app.display().to_string();
     let steps = vec![
         json!({"name": "Read", "input": {"file_path": file}}),
         json!({"name": "Edit", "input": {"file_path": file,
             "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
     ];
-    let run = run(&project, &program, steps).await;
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "the edit did not happen\n{}",
-        run.log()
-    );
+    let run = CLAUDE.run(&project, &program, steps).await;
+    agents_support::assert_app_broken(&project, &run);
     agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }
 
@@ -45,12 +42,10 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
 /// pyright started for app.py, ready for the first edit.
 #[tokio::test(flavor = "multi_thread")]
 async fn session_start_leaves_pyright_running_before_any_edit() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = CLAUDE.project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    let app = project.write("app.py", agents_support::ORIGINAL);
-    project.init("claude", &[]);
+    let app = project.root.join("app.py");
     let steps = vec![json!({"name": "Read", "input": {"file_path": app.display().to_string()}})];
     let (p, prog) = (project.clone(), program.clone());
     let run = agents_support::run_agent(anthropic::router, steps, move |port| {
@@ -83,37 +78,17 @@ async fn session_start_leaves_pyright_running_before_any_edit() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_write_adds_nothing() {
-    let Some(program) = agents_support::require_agent("claude") else {
-        return;
-    };
-    let project = Project::new();
-    project.init("claude", &[]);
-    let file = project.root.join("clean.py").display().to_string();
-    let steps = vec![
-        json!({"name": "Write", "input": {"file_path": file, "content": agents_support::CLEAN}}),
-    ];
-    let run = run(&project, &program, steps).await;
-    assert_eq!(
-        project.read("clean.py"),
-        agents_support::CLEAN,
-        "{}",
-        run.log()
-    );
-    let seen = strings(run.after_step(0));
-    assert!(!seen.contains("diagnostics"), "{seen}\n{}", run.log());
+    CLAUDE.a_clean_write_adds_nothing("diagnostics").await;
 }
 
 /// `Bash` running `sed -i`: the PreToolUse hook snapshots the workspace,
 /// the PostToolUse hook reports the file the command changed.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sed_through_bash_is_reported() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let files = [agents_support::APP, ("other.py", "x: int = 1\n")];
+    let Some((program, project)) = CLAUDE.project(&files) else {
         return;
     };
-    let project = Project::new();
-    project.write("app.py", agents_support::ORIGINAL);
-    project.write("other.py", "x: int = 1\n");
-    project.init("claude", &[]);
     let steps = vec![
         json!({"name": "Bash", "input": {"command": agents_support::SED_BREAK,
         "description": "Return an int"}}),
@@ -140,10 +115,9 @@ async fn a_sed_through_bash_is_reported() {
 /// next request carries every file's block, once per edit or once for the
 /// turn. Prints each run's wall time (a measurement, not an assertion).
 async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = agents_support::agent_project("claude", &[]) else {
         return (0, std::time::Duration::ZERO);
     };
-    let project = Project::new();
     project.init("claude", if batch { &["--batch"] } else { &[] });
     let calls: Vec<Value> = (1..=5)
         .map(|n| {
@@ -153,7 +127,9 @@ async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
         })
         .collect();
     let started = std::time::Instant::now();
-    let run = run(&project, &program, vec![Value::Array(calls)]).await;
+    let run = CLAUDE
+        .run(&project, &program, vec![Value::Array(calls)])
+        .await;
     let took = started.elapsed();
     let seen = strings(run.after_step(0));
     let blocks = seen.matches("<diagnostics file=\"m").count();

@@ -5,11 +5,12 @@
 //! exactly as rendered, and nothing after a clean one.
 
 mod agents_support;
+mod support;
 
 use std::path::Path;
 use std::process::Command;
 
-use agents_support::{Project, Run, openai, strings};
+use agents_support::{Agent, Project, openai, strings};
 use serde_json::{Value, json};
 
 fn codex(project: &Project, program: &Path, port: u16) -> Command {
@@ -29,94 +30,76 @@ fn codex(project: &Project, program: &Path, port: u16) -> Command {
     cmd
 }
 
-async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    project.run(openai::router, program, steps, codex).await
-}
+const CODEX: Agent = Agent {
+    cli: "codex",
+    api: openai::router,
+    command: codex,
+    init,
+    write: add_file,
+};
 
 fn patch(body: &str) -> Value {
     json!({"type": "custom_tool_call", "id": "ctc_scripted", "name": "apply_patch",
         "input": format!("*** Begin Patch\n{body}*** End Patch\n")})
 }
 
+/// Codex writes files through patches: `text` as an added file at `path`,
+/// named as a patch names it, relative to the project (the tests write at
+/// its top).
+fn add_file(path: &str, text: &str) -> Value {
+    let name = Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let added: String = text.lines().map(|l| format!("+{l}\n")).collect();
+    patch(&format!("*** Add File: {name}\n{added}"))
+}
+
+/// The patch body that puts `BROKEN_LINE` above `greet` in `app.py`.
+fn break_app() -> String {
+    format!(
+        "*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n",
+        agents_support::BROKEN_LINE
+    )
+}
+
 /// `squiggle init codex --trust-hook`, keeping what it wrote to Codex's
 /// user config aside: the test rewrites that file with the port once known.
-fn init(project: &Project) -> String {
-    let said = project.init("codex", &["--trust-hook"]);
+fn init(project: &Project) {
+    project.init("codex", &["--trust-hook"]);
     let written = project.read_home(".codex/config.toml");
     project.write_home(".codex/trust.toml", &written);
-    said
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_patch_that_breaks_the_file_shows_the_block_to_the_model() {
-    let Some(program) = agents_support::require_agent("codex") else {
+    let Some((program, project)) = CODEX.project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    project.write("app.py", agents_support::ORIGINAL);
-    init(&project);
-    let steps = vec![patch(&format!(
-        "*** Update File: app.py\n@@\n+{}{}",
-        agents_support::BROKEN_LINE,
-        " def greet(name: str) -> str:\n"
-    ))];
-    let run = run(&project, &program, steps).await;
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "the patch was not applied\n{}",
-        run.log()
-    );
+    let steps = vec![patch(&break_app())];
+    let run = CODEX.run(&project, &program, steps).await;
+    agents_support::assert_app_broken(&project, &run);
     agents_support::assert_model_saw_block(&project, &run, "app.py", 0);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_patch_adds_nothing() {
-    let Some(program) = agents_support::require_agent("codex") else {
-        return;
-    };
-    let project = Project::new();
-    init(&project);
-    let added: String = agents_support::CLEAN
-        .lines()
-        .map(|l| format!("+{l}\n"))
-        .collect();
-    let steps = vec![patch(&format!("*** Add File: clean.py\n{added}"))];
-    let run = run(&project, &program, steps).await;
-    assert_eq!(
-        project.read("clean.py"),
-        agents_support::CLEAN,
-        "{}",
-        run.log()
-    );
-    let seen = strings(run.after_step(0));
-    assert!(!seen.contains("<diagnostics"), "{seen}\n{}", run.log());
+    CODEX.a_clean_write_adds_nothing("<diagnostics").await;
 }
 
 /// Without the trust entry Codex skips the hook silently: `init` must say
 /// so, and `--trust-hook` (above) is what makes the difference.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_untrusted_hook_does_not_run_and_init_says_so() {
-    let Some(program) = agents_support::require_agent("codex") else {
+    let Some((program, project)) = agents_support::agent_project("codex", &[agents_support::APP])
+    else {
         return;
     };
-    let project = Project::new();
-    project.write("app.py", agents_support::ORIGINAL);
     let said = project.init("codex", &[]);
     assert!(said.contains("--trust-hook"), "{said}");
-    let steps = vec![patch(&format!(
-        "*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n",
-        agents_support::BROKEN_LINE,
-    ))];
-    let run = run(&project, &program, steps).await;
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "{}",
-        run.log()
-    );
+    let steps = vec![patch(&break_app())];
+    let run = CODEX.run(&project, &program, steps).await;
+    agents_support::assert_app_broken(&project, &run);
     let seen = strings(run.after_step(0));
     assert!(!seen.contains("<diagnostics"), "{seen}");
     let doctor = project.squiggle(&["doctor", "--only", "pyright"]);
@@ -137,29 +120,20 @@ async fn an_untrusted_hook_does_not_run_and_init_says_so() {
 /// fires, here the next shell command's.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
-    let Some(program) = agents_support::require_agent("codex") else {
+    let Some((program, project)) = CODEX.project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    project.write("app.py", agents_support::ORIGINAL);
-    init(&project);
     let patch = format!(
-        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n*** End Patch\nEOF\n",
-        agents_support::BROKEN_LINE
+        "apply_patch <<'EOF'\n*** Begin Patch\n{}*** End Patch\nEOF\n",
+        break_app()
     );
     let shell = |cmd: &str| {
         json!({"type": "function_call", "id": "fc_scripted", "name": "exec_command",
             "arguments": json!({"cmd": cmd}).to_string()})
     };
     let steps = vec![shell(&patch), shell("true")];
-    let run = run(&project, &program, steps).await;
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "the patch was not applied\n{}",
-        run.log()
-    );
+    let run = CODEX.run(&project, &program, steps).await;
+    agents_support::assert_app_broken(&project, &run);
     // The request after the next command Codex runs.
     agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }

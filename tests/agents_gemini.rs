@@ -6,12 +6,13 @@
 //! one.
 
 mod agents_support;
+mod support;
 
 use std::path::Path;
 use std::process::Command;
 
-use agents_support::{Project, Run, gemini, strings};
-use serde_json::{Value, json};
+use agents_support::{Agent, Project, Run, gemini, strings};
+use serde_json::json;
 
 fn gemini_cli(project: &Project, program: &Path, port: u16) -> Command {
     let mut cmd = project.command(program);
@@ -32,7 +33,7 @@ fn gemini_cli(project: &Project, program: &Path, port: u16) -> Command {
 /// User settings that pick API-key auth and turn off telemetry and update
 /// checks, and a trusted-folder entry for the project (without it Gemini
 /// CLI runs no hooks).
-fn setup(project: &Project) -> String {
+fn setup(project: &Project) {
     project.write_home(
         ".gemini/settings.json",
         &json!({
@@ -47,50 +48,32 @@ fn setup(project: &Project) -> String {
         ".gemini/trustedFolders.json",
         &json!({ project.root.display().to_string(): "TRUST_FOLDER" }).to_string(),
     );
-    project.init("gemini", &[])
+    let said = project.init("gemini", &[]);
+    assert!(said.contains("trusted folder"), "{said}");
 }
 
-async fn run(project: &Project, program: &Path, steps: Vec<Value>) -> Run {
-    project
-        .run(gemini::router, program, steps, gemini_cli)
-        .await
-}
+const GEMINI: Agent = Agent {
+    cli: "gemini",
+    api: gemini::router,
+    command: gemini_cli,
+    init: setup,
+    write: |file, text| json!({"name": "write_file", "args": {"file_path": file, "content": text}}),
+};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
-    let Some(program) = agents_support::require_agent("gemini") else {
+    let Some((program, project)) = GEMINI.project(&[agents_support::APP]) else {
         return;
     };
-    let project = Project::new();
-    let app = project.write("app.py", agents_support::ORIGINAL);
-    let said = setup(&project);
-    assert!(said.contains("trusted folder"), "{said}");
+    let app = project.root.join("app.py");
     let steps = vec![json!({"name": "replace", "args": {
         "file_path": app.display().to_string(),
         "instruction": "Add a counter above greet.",
         "old_string": "def greet",
         "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}})];
-    let run = run(&project, &program, steps).await;
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "the edit did not happen\n{}",
-        run.log()
-    );
-    let seen = strings(run.after_step(0));
-    let rendered = project.rendered("app.py");
-    assert!(
-        rendered.contains("<diagnostics file=\"app.py\">"),
-        "{rendered}"
-    );
-    let expected = squiggle_gemini_text(&rendered);
-    eprintln!("the block as the model reads it:\n{expected}");
-    assert!(
-        seen.contains(expected.trim_end()),
-        "the model's next request lacks the block\nexpected:\n{expected}\nrequest text:\n{seen}\n{}",
-        run.log()
-    );
+    let run = GEMINI.run(&project, &program, steps).await;
+    agents_support::assert_app_broken(&project, &run);
+    let (rendered, seen) = assert_model_saw_readable_block(&project, &run);
     // Readable as it arrives: pyright's message keeps its own characters
     // (the rendering escapes them; the edit's own text is in the request too,
     // so look for the message's quoting).
@@ -101,56 +84,40 @@ async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_clean_write_adds_nothing() {
-    let Some(program) = agents_support::require_agent("gemini") else {
-        return;
-    };
-    let project = Project::new();
-    setup(&project);
-    let file = project.root.join("clean.py").display().to_string();
-    let steps = vec![
-        json!({"name": "write_file", "args": {"file_path": file, "content": agents_support::CLEAN}}),
-    ];
-    let run = run(&project, &program, steps).await;
-    assert_eq!(
-        project.read("clean.py"),
-        agents_support::CLEAN,
-        "{}",
-        run.log()
-    );
-    let seen = strings(run.after_step(0));
-    assert!(!seen.contains("diagnostics"), "{seen}\n{}", run.log());
+    GEMINI.a_clean_write_adds_nothing("diagnostics").await;
 }
 
-/// What the Gemini hook hands the model for a rendered block: the same
-/// text with the messages' own characters back (`src/cli/hook/gemini_model.rs`).
-fn squiggle_gemini_text(rendered: &str) -> String {
-    squiggle::cli::hook::gemini_readable(rendered)
-}
-
-/// `run_shell_command` running `sed -i`: BeforeTool snapshots, AfterTool
-/// reports the changed file, BeforeModel hands it over.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_sed_through_the_shell_is_reported() {
-    let Some(program) = agents_support::require_agent("gemini") else {
-        return;
-    };
-    let project = Project::new();
-    project.write("app.py", agents_support::ORIGINAL);
-    setup(&project);
-    let steps = vec![json!({"name": "run_shell_command", "args": {
-        "command": agents_support::SED_BREAK, "description": "Return an int"}})];
-    let run = run(&project, &program, steps).await;
-    assert!(project.read("app.py").contains("return 1"), "{}", run.log());
+/// The model's request after the first step carries `app.py`'s block as
+/// the Gemini hook hands it over: the rendered text with the messages' own
+/// characters back (`src/cli/hook/gemini_model.rs`). The rendered block and
+/// the request's text.
+fn assert_model_saw_readable_block(project: &Project, run: &Run) -> (String, String) {
     let rendered = project.rendered("app.py");
     assert!(
         rendered.contains("<diagnostics file=\"app.py\">"),
         "{rendered}"
     );
-    let expected = squiggle_gemini_text(&rendered);
+    let expected = squiggle::cli::hook::gemini_readable(&rendered);
+    eprintln!("the block as the model reads it:\n{expected}");
     let seen = strings(run.after_step(0));
     assert!(
         seen.contains(expected.trim_end()),
         "the model's next request lacks the block\nexpected:\n{expected}\nrequest text:\n{seen}\n{}",
         run.log()
     );
+    (rendered, seen)
+}
+
+/// `run_shell_command` running `sed -i`: BeforeTool snapshots, AfterTool
+/// reports the changed file, BeforeModel hands it over.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sed_through_the_shell_is_reported() {
+    let Some((program, project)) = GEMINI.project(&[agents_support::APP]) else {
+        return;
+    };
+    let steps = vec![json!({"name": "run_shell_command", "args": {
+        "command": agents_support::SED_BREAK, "description": "Return an int"}})];
+    let run = GEMINI.run(&project, &program, steps).await;
+    assert!(project.read("app.py").contains("return 1"), "{}", run.log());
+    assert_model_saw_readable_block(&project, &run);
 }

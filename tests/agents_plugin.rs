@@ -6,6 +6,7 @@
 //! and answered.
 
 mod agents_support;
+mod support;
 
 use std::path::Path;
 
@@ -17,12 +18,9 @@ use serde_json::json;
 /// network: the marketplace is a local directory).
 fn plugin(project: &Project, program: &Path, args: &[&str]) {
     let mut cmd = project.command(program);
+    anthropic::no_phoning_home(&mut cmd);
     cmd.arg("plugin")
         .args(args)
-        .env("DISABLE_TELEMETRY", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env("DISABLE_ERROR_REPORTING", "1")
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .env("HTTPS_PROXY", "http://127.0.0.1:9")
         .env("HTTP_PROXY", "http://127.0.0.1:9");
     let out = cmd
@@ -38,17 +36,10 @@ fn plugin(project: &Project, program: &Path, args: &[&str]) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
-    let Some(program) = agents_support::require_agent("claude") else {
+    let Some((program, project)) = agents_support::agent_project("claude", &[]) else {
         return;
     };
-    let project = Project::new();
-    project.write_home(
-        ".config/squiggle/config.toml",
-        &format!(
-            "[lsp]\ntrustedWorkspaces = [\"{}\"]\n",
-            project.root.display()
-        ),
-    );
+    project.trust();
     plugin(
         &project,
         &program,
@@ -73,12 +64,6 @@ async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
         .run(anthropic::router, &program, steps, anthropic::claude)
         .await;
 
-    assert!(
-        project
-            .read("app.py")
-            .starts_with(agents_support::BROKEN_LINE),
-        "the edit did not happen\n{}",
-        run.log()
-    );
+    agents_support::assert_app_broken(&project, &run);
     agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
 }

@@ -15,46 +15,19 @@ use squiggle::config::Config;
 use squiggle::diagnostic::{Diagnostic, Outcome};
 use squiggle::engine::Engine;
 use squiggle::engine::tools::ToolResult;
-use squiggle::workspace::Workspace;
+use squiggle::engine::tools::{Mode, Replace};
 use support::fake_server::FakeServer;
 
-/// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
-struct Setup {
-    _tmp: tempfile::TempDir,
-    outer: PathBuf,
-    root: PathBuf,
-}
+// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
+use support::scratch::Scratch as Setup;
 
 impl Setup {
-    fn new() -> Setup {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
-        let root = outer.join("ws");
-        std::fs::create_dir(&root).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        Setup {
-            _tmp: tmp,
-            outer,
-            root,
-        }
-    }
-
     fn engine(&self, script: Value) -> Arc<Engine> {
         let mut config = Config::default();
         config
             .servers
             .insert("fake".into(), FakeServer::new(script).to_override());
-        let workspace = Workspace::discover(Some(&self.root), &self.root)
-            .unwrap_or_else(|e| panic!("workspace: {e}"));
-        Arc::new(Engine::with(workspace, config))
-    }
-
-    fn put(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.root.join(name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("write {name}: {e}"));
-        path
+        support::engine(&self.root, config)
     }
 }
 
@@ -90,18 +63,30 @@ fn positions(diagnostics: &[Diagnostic]) -> Vec<(u32, u32, u32, u32, &str)> {
 
 #[tokio::test]
 async fn nonexistent_path() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let engine = s.engine(json!({}));
     let err = refused(
         engine
-            .edit(&s.root.join("nope.fk"), "a", "b", false, false)
+            .edit(
+                &s.root.join("nope.fk"),
+                "a",
+                "b",
+                Replace::Once,
+                Mode::Apply,
+            )
             .await,
     );
     assert!(err.starts_with("cannot read nope.fk: "), "{err}");
     assert!(!s.root.join("nope.fk").exists());
     let err = refused(
         engine
-            .edit(&s.root.join("no/dir/x.fk"), "a", "b", false, false)
+            .edit(
+                &s.root.join("no/dir/x.fk"),
+                "a",
+                "b",
+                Replace::Once,
+                Mode::Apply,
+            )
             .await,
     );
     assert!(err.starts_with("cannot read no/dir/x.fk: "), "{err}");
@@ -111,18 +96,22 @@ async fn nonexistent_path() {
 
 #[tokio::test]
 async fn a_directory() {
-    let s = Setup::new();
-    let inside = s.put("dir.fk/keep.txt", b"keep\n");
+    let s = Setup::bare();
+    let inside = s.write_bytes("dir.fk/keep.txt", b"keep\n");
     let engine = s.engine(json!({}));
     let dir = s.root.join("dir.fk");
-    let err = refused(engine.edit(&dir, "a", "b", false, false).await);
+    let err = refused(
+        engine
+            .edit(&dir, "a", "b", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("cannot read dir.fk: "), "{err}");
-    let err = refused(engine.write(&dir, "x", false).await);
+    let err = refused(engine.write(&dir, "x", Mode::Apply).await);
     assert!(err.starts_with("cannot write dir.fk: "), "{err}");
     assert!(err.ends_with("the file is unchanged"), "{err}");
     assert_eq!(bytes(&inside), b"keep\n");
     let patch = "*** Begin Patch\n*** Add File: dir.fk\n+x\n*** End Patch\n";
-    let err = refused(engine.apply_patch(patch, false).await);
+    let err = refused(engine.apply_patch(patch, Mode::Apply).await);
     assert!(err.contains("dir.fk"), "{err}");
     assert_eq!(bytes(&inside), b"keep\n");
     engine.shutdown().await;
@@ -130,7 +119,7 @@ async fn a_directory() {
 
 #[tokio::test]
 async fn outside_through_dotdot_and_symlinks() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let secret = s.outer.join("secret.fk");
     std::fs::write(&secret, "secret\n").unwrap_or_else(|e| panic!("{e}"));
     std::fs::create_dir(s.outer.join("elsewhere")).unwrap_or_else(|e| panic!("{e}"));
@@ -145,13 +134,17 @@ async fn outside_through_dotdot_and_symlinks() {
         s.root.join("link.fk"),
         secret.clone(),
     ] {
-        let err = refused(engine.edit(&path, "secret", "owned", false, false).await);
+        let err = refused(
+            engine
+                .edit(&path, "secret", "owned", Replace::Once, Mode::Apply)
+                .await,
+        );
         assert!(
             err.contains("outside the workspace"),
             "{}: {err}",
             path.display()
         );
-        let err = refused(engine.write(&path, "owned\n", false).await);
+        let err = refused(engine.write(&path, "owned\n", Mode::Apply).await);
         assert!(
             err.contains("outside the workspace"),
             "{}: {err}",
@@ -160,7 +153,7 @@ async fn outside_through_dotdot_and_symlinks() {
     }
     let err = refused(
         engine
-            .write(&s.root.join("linkdir/new.fk"), "owned\n", false)
+            .write(&s.root.join("linkdir/new.fk"), "owned\n", Mode::Apply)
             .await,
     );
     assert!(err.contains("outside the workspace"), "{err}");
@@ -172,8 +165,8 @@ async fn outside_through_dotdot_and_symlinks() {
 
 #[tokio::test]
 async fn a_patch_touching_a_path_outside_is_refused_whole() {
-    let s = Setup::new();
-    let a = s.put("a.fk", b"one\n");
+    let s = Setup::bare();
+    let a = s.write_bytes("a.fk", b"one\n");
     let engine = s.engine(json!({}));
     let outside = s.outer.join("evil.fk");
     for evil in [
@@ -185,17 +178,17 @@ async fn a_patch_touching_a_path_outside_is_refused_whole() {
         let codex = format!(
             "*** Begin Patch\n*** Update File: a.fk\n@@\n-one\n+ONE\n*** Add File: {evil}\n+x\n*** End Patch\n"
         );
-        let err = refused(engine.apply_patch(&codex, false).await);
+        let err = refused(engine.apply_patch(&codex, Mode::Apply).await);
         assert!(err.contains("outside the workspace"), "{evil}: {err}");
         let unified = format!(
             "--- a/a.fk\n+++ b/a.fk\n@@ -1 +1 @@\n-one\n+ONE\n--- /dev/null\n+++ b/{evil}\n@@ -0,0 +1 @@\n+x\n"
         );
-        let err = refused(engine.apply_patch(&unified, false).await);
+        let err = refused(engine.apply_patch(&unified, Mode::Apply).await);
         assert!(err.contains("outside"), "{evil}: {err}");
         let moved = format!(
             "*** Begin Patch\n*** Update File: a.fk\n*** Move to: {evil}\n@@\n-one\n+ONE\n*** End Patch\n"
         );
-        let err = refused(engine.apply_patch(&moved, false).await);
+        let err = refused(engine.apply_patch(&moved, Mode::Apply).await);
         assert!(err.contains("outside the workspace"), "{evil}: {err}");
         assert_eq!(bytes(&a), b"one\n", "{evil}");
         assert!(!outside.exists(), "{evil}");
@@ -205,17 +198,17 @@ async fn a_patch_touching_a_path_outside_is_refused_whole() {
 
 #[tokio::test]
 async fn a_patch_that_applies_to_some_files_only_writes_nothing() {
-    let s = Setup::new();
-    let a = s.put("a.fk", b"one\n");
-    let b = s.put("b.fk", b"two\n");
+    let s = Setup::bare();
+    let a = s.write_bytes("a.fk", b"one\n");
+    let b = s.write_bytes("b.fk", b"two\n");
     let engine = s.engine(json!({}));
     let unified = "--- a/a.fk\n+++ b/a.fk\n@@ -1 +1 @@\n-one\n+ONE\n\
                    --- /dev/null\n+++ b/new.fk\n@@ -0,0 +1 @@\n+new\n\
                    --- a/b.fk\n+++ b/b.fk\n@@ -1 +1 @@\n-not there\n+TWO\n";
-    let err = refused(engine.apply_patch(unified, false).await);
+    let err = refused(engine.apply_patch(unified, Mode::Apply).await);
     assert!(err.starts_with("b.fk: hunk 1"), "{err}");
     let deleting = "*** Begin Patch\n*** Delete File: a.fk\n*** Update File: missing.fk\n@@\n-x\n+y\n*** End Patch\n";
-    let err = refused(engine.apply_patch(deleting, false).await);
+    let err = refused(engine.apply_patch(deleting, Mode::Apply).await);
     assert!(err.contains("missing.fk does not exist"), "{err}");
     assert_eq!(bytes(&a), b"one\n");
     assert_eq!(bytes(&b), b"two\n");
@@ -225,10 +218,14 @@ async fn a_patch_that_applies_to_some_files_only_writes_nothing() {
 
 #[tokio::test]
 async fn a_file_under_node_modules_is_written_and_never_sent() {
-    let s = Setup::new();
-    let path = s.put("node_modules/pkg/index.fk", b"old\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("node_modules/pkg/index.fk", b"old\n");
     let engine = s.engine(json!({}));
-    let result = applied(engine.edit(&path, "old", "@error(x)", false, false).await);
+    let result = applied(
+        engine
+            .edit(&path, "old", "@error(x)", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(bytes(&path), b"@error(x)\n");
     assert_eq!(result.text(), "Edit applied successfully.");
     let outcomes = &result.outcomes["node_modules/pkg/index.fk"];
@@ -239,15 +236,23 @@ async fn a_file_under_node_modules_is_written_and_never_sent() {
 
 #[tokio::test]
 async fn an_empty_file() {
-    let s = Setup::new();
-    let path = s.put("empty.fk", b"");
+    let s = Setup::bare();
+    let path = s.write_bytes("empty.fk", b"");
     let engine = s.engine(json!({}));
-    let err = refused(engine.edit(&path, "", "x", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "", "x", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("old_string is empty"), "{err}");
-    let err = refused(engine.edit(&path, "x", "y", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "x", "y", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("old_string not found"), "{err}");
     assert_eq!(bytes(&path), b"");
-    let result = applied(engine.write(&path, "", false).await);
+    let result = applied(engine.write(&path, "", Mode::Apply).await);
     assert_eq!(result.text(), "File written successfully.");
     assert_eq!(bytes(&path), b"");
     engine.shutdown().await;
@@ -255,12 +260,12 @@ async fn an_empty_file() {
 
 #[tokio::test]
 async fn a_50_mb_file_is_written_whole_and_never_sent() {
-    let s = Setup::new();
-    let path = s.put("big.fk", b"");
+    let s = Setup::bare();
+    let path = s.write_bytes("big.fk", b"");
     let engine = s.engine(json!({}));
     let line = "0123456789 abcdefghijklmnopqrstuvwxyz @error(big)\n";
     let content = format!("head\n{}", line.repeat(50 * 1024 * 1024 / line.len() + 1));
-    let result = applied(engine.write(&path, &content, false).await);
+    let result = applied(engine.write(&path, &content, Mode::Apply).await);
     assert_eq!(
         std::fs::metadata(&path).map(|m| m.len()).ok(),
         Some(content.len() as u64)
@@ -271,7 +276,11 @@ async fn a_50_mb_file_is_written_whole_and_never_sent() {
     );
     assert_eq!(result.outcomes["big.fk"][0].outcome, Outcome::BinaryFile);
 
-    let result = applied(engine.edit(&path, "head\n", "HEAD\n", false, false).await);
+    let result = applied(
+        engine
+            .edit(&path, "head\n", "HEAD\n", Replace::Once, Mode::Apply)
+            .await,
+    );
     let expected = format!("HEAD\n{}", &content["head\n".len()..]);
     assert!(
         bytes(&path) == expected.as_bytes(),
@@ -284,10 +293,14 @@ async fn a_50_mb_file_is_written_whole_and_never_sent() {
 
 #[tokio::test]
 async fn binary_content_is_edited_exactly_and_never_sent() {
-    let s = Setup::new();
-    let path = s.put("blob.fk", b"head\0tail @error(x)\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("blob.fk", b"head\0tail @error(x)\n");
     let engine = s.engine(json!({}));
-    let result = applied(engine.edit(&path, "tail", "TAIL", false, false).await);
+    let result = applied(
+        engine
+            .edit(&path, "tail", "TAIL", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(bytes(&path), b"head\0TAIL @error(x)\n");
     assert_eq!(result.outcomes["blob.fk"][0].outcome, Outcome::BinaryFile);
     assert!(engine.pool.statuses().is_empty());
@@ -296,40 +309,44 @@ async fn binary_content_is_edited_exactly_and_never_sent() {
 
 #[tokio::test]
 async fn invalid_utf8_is_refused_for_edit_and_kept() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let original = b"caf\xe9 latin-1\n".to_vec();
-    let path = s.put("latin.fk", &original);
+    let path = s.write_bytes("latin.fk", &original);
     let engine = s.engine(json!({}));
-    let err = refused(engine.edit(&path, "latin", "x", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "latin", "x", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(
         err,
         "cannot read latin.fk: it is not valid UTF-8 text; use write to replace it whole"
     );
     assert_eq!(bytes(&path), original);
     let patch = "*** Begin Patch\n*** Update File: latin.fk\n@@\n-x\n+y\n*** End Patch\n";
-    let err = refused(engine.apply_patch(patch, false).await);
+    let err = refused(engine.apply_patch(patch, Mode::Apply).await);
     assert!(err.contains("latin.fk"), "{err}");
     assert_eq!(bytes(&path), original);
-    applied(engine.write(&path, "café\n", false).await);
+    applied(engine.write(&path, "café\n", Mode::Apply).await);
     assert_eq!(bytes(&path), "café\n".as_bytes());
     engine.shutdown().await;
 }
 
 #[tokio::test]
 async fn crlf_is_kept_and_positions_are_right() {
-    let s = Setup::new();
-    let path = s.put("crlf.fk", b"one\r\ntwo\r\nthree\r\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("crlf.fk", b"one\r\ntwo\r\nthree\r\n");
     let engine = s.engine(json!({}));
     let result = applied(
         engine
-            .edit(&path, "two", "x @error(second)", false, false)
+            .edit(&path, "two", "x @error(second)", Replace::Once, Mode::Apply)
             .await,
     );
     assert_eq!(bytes(&path), b"one\r\nx @error(second)\r\nthree\r\n");
     assert_eq!(positions(&result.diagnostics), [(2, 3, 2, 17, "second")]);
     let patch =
         "*** Begin Patch\n*** Update File: crlf.fk\n@@\n-three\n+@error(third)\n*** End Patch\n";
-    let result = applied(engine.apply_patch(patch, false).await);
+    let result = applied(engine.apply_patch(patch, Mode::Apply).await);
     let text = String::from_utf8_lossy(&bytes(&path)).into_owned();
     assert!(text.starts_with("one\r\nx @error(second)\r\n"), "{text:?}");
     assert!(text.contains("@error(third)"), "{text:?}");
@@ -344,12 +361,18 @@ async fn crlf_is_kept_and_positions_are_right() {
 #[tokio::test]
 async fn emoji_and_cjk_position_math_in_every_encoding() {
     for encoding in ["utf-8", "utf-16", "utf-32"] {
-        let s = Setup::new();
-        let path = s.put("wide.fk", "😀😀 中文\n".as_bytes());
+        let s = Setup::bare();
+        let path = s.write_bytes("wide.fk", "😀😀 中文\n".as_bytes());
         let engine = s.engine(json!({"positionEncoding": encoding}));
         let result = applied(
             engine
-                .edit(&path, "中文", "中文 @error(😀 界)", false, false)
+                .edit(
+                    &path,
+                    "中文",
+                    "中文 @error(😀 界)",
+                    Replace::Once,
+                    Mode::Apply,
+                )
                 .await,
         );
         assert_eq!(bytes(&path), "😀😀 中文 @error(😀 界)\n".as_bytes());
@@ -365,20 +388,36 @@ async fn emoji_and_cjk_position_math_in_every_encoding() {
 
 #[tokio::test]
 async fn old_string_missing_or_ambiguous() {
-    let s = Setup::new();
-    let path = s.put("a.fk", b"x = 1\nx = 1\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("a.fk", b"x = 1\nx = 1\n");
     let engine = s.engine(json!({}));
-    let err = refused(engine.edit(&path, "y = 2", "z", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "y = 2", "z", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("old_string not found in the file"), "{err}");
-    let err = refused(engine.edit(&path, "x = 1", "x = 2", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "x = 1", "x = 2", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert_eq!(
         err,
         "old_string occurs 2 times; add surrounding lines to make it unique or set replace_all"
     );
-    let err = refused(engine.edit(&path, "x = 1", "x = 1", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "x = 1", "x = 1", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.contains("identical"), "{err}");
     assert_eq!(bytes(&path), b"x = 1\nx = 1\n");
-    applied(engine.edit(&path, "x = 1", "x = 2", true, false).await);
+    applied(
+        engine
+            .edit(&path, "x = 1", "x = 2", Replace::All, Mode::Apply)
+            .await,
+    );
     assert_eq!(bytes(&path), b"x = 2\nx = 2\n");
     engine.shutdown().await;
 }
@@ -405,18 +444,22 @@ impl Drop for Mutable {
 
 #[tokio::test]
 async fn a_read_only_file_during_write() {
-    let s = Setup::new();
-    let path = s.put("ro.fk", b"original\n");
+    let s = Setup::bare();
+    let path = s.write_bytes("ro.fk", b"original\n");
     let engine = s.engine(json!({}));
     if !immutable(&path, true) {
         eprintln!("skipping: chattr +i is not available here (needs root and ext4/xfs/tmpfs)");
         return;
     }
     let _undo = Mutable(vec![path.clone()]);
-    let err = refused(engine.write(&path, "replaced\n", false).await);
+    let err = refused(engine.write(&path, "replaced\n", Mode::Apply).await);
     assert!(err.starts_with("cannot write ro.fk: "), "{err}");
     assert!(err.ends_with("the file is unchanged"), "{err}");
-    let err = refused(engine.edit(&path, "original", "edited", false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "original", "edited", Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.starts_with("cannot write ro.fk: "), "{err}");
     assert_eq!(bytes(&path), b"original\n");
     let leftovers: Vec<_> = std::fs::read_dir(&s.root)
@@ -431,9 +474,9 @@ async fn a_read_only_file_during_write() {
 /// hunks that do not apply.
 #[tokio::test]
 async fn a_patch_whose_second_file_cannot_be_written_writes_nothing() {
-    let s = Setup::new();
-    let a = s.put("a.fk", b"one\n");
-    let b = s.put("b.fk", b"two\n");
+    let s = Setup::bare();
+    let a = s.write_bytes("a.fk", b"one\n");
+    let b = s.write_bytes("b.fk", b"two\n");
     let engine = s.engine(json!({}));
     if !immutable(&b, true) {
         eprintln!("skipping: chattr +i is not available here (needs root and ext4/xfs/tmpfs)");
@@ -441,7 +484,7 @@ async fn a_patch_whose_second_file_cannot_be_written_writes_nothing() {
     }
     let _undo = Mutable(vec![b.clone()]);
     let patch = "*** Begin Patch\n*** Update File: a.fk\n@@\n-one\n+ONE\n*** Update File: b.fk\n@@\n-two\n+TWO\n*** End Patch\n";
-    let err = refused(engine.apply_patch(patch, false).await);
+    let err = refused(engine.apply_patch(patch, Mode::Apply).await);
     assert!(err.starts_with("cannot write b.fk: "), "{err}");
     assert_eq!(bytes(&b), b"two\n");
     assert_eq!(
@@ -475,18 +518,22 @@ impl Drop for Tmpfs {
 
 #[tokio::test]
 async fn a_full_disk() {
-    let s = Setup::new();
+    let s = Setup::bare();
     let Some(_mount) = Tmpfs::mount(&s.root, "256k") else {
         eprintln!("skipping: cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN)");
         return;
     };
-    let path = s.put("a.fk", b"original\n");
+    let path = s.write_bytes("a.fk", b"original\n");
     let engine = s.engine(json!({}));
     let big = "x".repeat(1024 * 1024);
-    let err = refused(engine.write(&path, &big, false).await);
+    let err = refused(engine.write(&path, &big, Mode::Apply).await);
     assert!(err.starts_with("cannot write a.fk: "), "{err}");
     assert!(err.contains("No space left on device"), "{err}");
-    let err = refused(engine.edit(&path, "original", &big, false, false).await);
+    let err = refused(
+        engine
+            .edit(&path, "original", &big, Replace::Once, Mode::Apply)
+            .await,
+    );
     assert!(err.contains("No space left on device"), "{err}");
     assert_eq!(bytes(&path), b"original\n");
     let names: Vec<_> = std::fs::read_dir(&s.root)
@@ -498,7 +545,7 @@ async fn a_full_disk() {
         "temp files left on the full disk: {names:?}"
     );
     // Once there is room again, the same write succeeds.
-    applied(engine.write(&path, "small\n", false).await);
+    applied(engine.write(&path, "small\n", Mode::Apply).await);
     assert_eq!(bytes(&path), b"small\n");
     engine.shutdown().await;
 }

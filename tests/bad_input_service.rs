@@ -8,13 +8,10 @@ mod fault_support;
 mod service;
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use service::Workspace;
+use service::{Service, Workspace};
 
 /// What a finished `squiggle` run printed.
 struct Run {
@@ -24,24 +21,7 @@ struct Run {
 }
 
 fn run(ws: &Workspace, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = ws
-        .command(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("spawn squiggle: {e}"));
-    let mut input = child.stdin.take();
-    let bytes = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        if let Some(input) = input.as_mut() {
-            let _ = input.write_all(&bytes);
-        }
-    });
-    let out = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("wait: {e}"));
-    let _ = writer.join();
+    let out = support::output_with_stdin(&mut ws.command(args), stdin);
     Run {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -111,89 +91,12 @@ fn malformed_config_names_the_file_and_the_key_and_touches_nothing() {
     assert_eq!(std::fs::read_to_string(&file).ok().as_deref(), Some("hi\n"));
 }
 
-/// `squiggle serve` spoken to with raw bytes, so that broken framing can be
-/// sent; frames are read back on a thread.
-struct Raw {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    frames: mpsc::Receiver<Value>,
-}
-
-impl Raw {
-    fn start(ws: &Workspace) -> Raw {
-        let mut child = ws
-            .command(&["serve", "--trust-workspace", "--root"])
-            .arg(&ws.root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn squiggle serve: {e}"));
-        let stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-        let (tx, frames) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = None;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length:") {
-                        length = v.trim().parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; length.unwrap_or(0)];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                if tx.send(value).is_err() {
-                    return;
-                }
-            }
-        });
-        Raw {
-            child,
-            stdin: Some(stdin),
-            frames,
-        }
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        let stdin = self
-            .stdin
-            .as_mut()
-            .unwrap_or_else(|| panic!("stdin closed"));
-        stdin
-            .write_all(bytes)
-            .and_then(|_| stdin.flush())
-            .unwrap_or_else(|e| panic!("write to the service: {e}"));
-    }
-
-    fn frame(&mut self, body: &[u8]) {
-        self.bytes(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
-        self.bytes(body);
-    }
-
-    fn next(&self) -> Value {
-        self.frames
-            .recv_timeout(service::DEADLINE)
-            .unwrap_or_else(|e| panic!("no frame from the service: {e}"))
-    }
-
+/// `squiggle serve` spoken to with raw bytes too (`Service::send_bytes`), so
+/// that broken framing can be sent.
+impl Service {
     /// The next frame, which must be an error with `code` and a null id.
     fn protocol_error(&self, code: i64, what: &str) {
-        let frame = self
-            .frames
-            .recv_timeout(service::DEADLINE)
-            .unwrap_or_else(|e| panic!("{what}: no answer from the service: {e}"));
+        let frame = self.next_frame();
         assert_eq!(frame["error"]["code"], json!(code), "{what}: {frame}");
         assert_eq!(frame["id"], Value::Null, "{what}: {frame}");
         let message = frame["error"]["message"].as_str().unwrap_or_default();
@@ -202,22 +105,9 @@ impl Raw {
 
     /// A request whose answer must come back: the service still serves.
     fn still_serving(&mut self, id: i64) -> Value {
-        let request = json!({"jsonrpc": "2.0", "id": id, "method": "lsp/status"});
-        self.frame(request.to_string().as_bytes());
-        loop {
-            let frame = self.next();
-            if frame["id"] == json!(id) {
-                assert!(frame["result"].is_array(), "{frame}");
-                return frame;
-            }
-        }
-    }
-}
-
-impl Drop for Raw {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let frame = self.call_with_id(id, "lsp/status", Value::Null);
+        assert!(frame["result"].is_array(), "{frame}");
+        frame
     }
 }
 
@@ -225,40 +115,40 @@ impl Drop for Raw {
 fn malformed_json_rpc_is_a_protocol_error_and_the_service_keeps_serving() {
     let ws = Workspace::pull();
     ws.write("a.fk", "@error(e)\n");
-    let mut raw = Raw::start(&ws);
+    let mut raw = Service::start(&ws);
     let pid = raw.child.id();
     raw.still_serving(1);
     let fds = fault_support::open_fds(Some(pid));
 
     // Unknown header lines alone are junk a server might print: skipped.
-    raw.bytes(b"X-Nothing: here\r\n\r\n");
+    raw.send_bytes(b"X-Nothing: here\r\n\r\n");
     raw.still_serving(2);
-    raw.bytes(b"Content-Type: application/json\r\n\r\n");
+    raw.send_bytes(b"Content-Type: application/json\r\n\r\n");
     raw.protocol_error(-32700, "no Content-Length");
-    raw.bytes(b"Content-Length: many\r\n\r\n");
+    raw.send_bytes(b"Content-Length: many\r\n\r\n");
     raw.protocol_error(-32700, "Content-Length not a number");
     raw.still_serving(3);
-    raw.bytes(b"Content-Length: -5\r\n\r\n");
+    raw.send_bytes(b"Content-Length: -5\r\n\r\n");
     raw.protocol_error(-32700, "negative Content-Length");
     raw.still_serving(4);
-    raw.frame(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"lsp/status\xff\"}");
+    raw.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"lsp/status\xff\"}");
     raw.protocol_error(-32700, "invalid UTF-8");
-    raw.frame(&[b'['; 100_000]);
+    raw.send_raw(&[b'['; 100_000]);
     raw.protocol_error(-32700, "100,000 nested arrays");
-    raw.frame(b"");
+    raw.send_raw(b"");
     raw.protocol_error(-32700, "an empty body");
-    raw.frame(b"null");
-    let frame = raw.next();
+    raw.send_raw(b"null");
+    let frame = raw.next_frame();
     assert_eq!(frame["error"]["code"], -32600, "{frame}");
-    raw.frame(br#"{"jsonrpc":"2.0","id":5,"method":7}"#);
-    let frame = raw.next();
+    raw.send_raw(br#"{"jsonrpc":"2.0","id":5,"method":7}"#);
+    let frame = raw.next_frame();
     assert_eq!(
         frame["error"]["code"], -32600,
         "method not a string: {frame}"
     );
-    raw.frame(br#"{"jsonrpc":"2.0","id":6,"result":"a stray response"}"#);
-    raw.frame(br#"{"jsonrpc":"2.0","id":7,"method":"squiggle/edit","params":null}"#);
-    let frame = raw.next();
+    raw.send_raw(br#"{"jsonrpc":"2.0","id":6,"result":"a stray response"}"#);
+    raw.send_raw(br#"{"jsonrpc":"2.0","id":7,"method":"squiggle/edit","params":null}"#);
+    let frame = raw.next_frame();
     assert_eq!(
         (frame["id"].clone(), frame["error"]["code"].clone()),
         (json!(7), json!(-32602)),
@@ -268,12 +158,12 @@ fn malformed_json_rpc_is_a_protocol_error_and_the_service_keeps_serving() {
 
     // One frame over the 64 MiB limit is skipped whole; the stream stays in sync.
     let huge = 64 * 1024 * 1024 + 1;
-    raw.bytes(format!("Content-Length: {huge}\r\n\r\n").as_bytes());
+    raw.send_bytes(format!("Content-Length: {huge}\r\n\r\n").as_bytes());
     let chunk = vec![b' '; 1024 * 1024];
     let mut left = huge;
     while left > 0 {
         let n = left.min(chunk.len());
-        raw.bytes(&chunk[..n]);
+        raw.send_bytes(&chunk[..n]);
         left -= n;
     }
     raw.protocol_error(-32700, "a frame over the limit");
@@ -289,8 +179,8 @@ fn malformed_json_rpc_is_a_protocol_error_and_the_service_keeps_serving() {
         rss < 512 * 1024,
         "the service holds {rss} KiB after the big frame"
     );
-    raw.stdin.take();
-    let exited = fault_support::poll_until(Duration::from_secs(10), || {
+    raw.close_stdin();
+    let exited = support::poll_until(Duration::from_secs(10), || {
         matches!(raw.child.try_wait(), Ok(Some(_)))
     });
     assert!(exited, "the service did not exit at end of input");
@@ -302,14 +192,11 @@ fn malformed_json_rpc_is_a_protocol_error_and_the_service_keeps_serving() {
 #[test]
 fn a_request_with_an_unusable_id_is_answered() {
     let ws = Workspace::pull();
-    let mut raw = Raw::start(&ws);
+    let mut raw = Service::start(&ws);
     for id in [r#"{"deep":1}"#, "[1]", "1.5", "true"] {
         let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"lsp/status"}}"#);
-        raw.frame(body.as_bytes());
-        let frame = raw
-            .frames
-            .recv_timeout(Duration::from_secs(5))
-            .unwrap_or_else(|_| panic!("a request with id {id} was never answered"));
+        raw.send_raw(body.as_bytes());
+        let frame = raw.next_frame();
         assert_eq!(frame["error"]["code"], -32600, "id {id}: {frame}");
         assert_eq!(frame["id"], Value::Null, "id {id}: {frame}");
     }

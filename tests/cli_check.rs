@@ -9,20 +9,11 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
+use support::fake_server::FakeServer;
 
-const FAKE_CONFIG: &str = r#"
-[lsp.servers.fake]
-command = '@FAKE_COMMAND@'
-extensions = [".fk"]
-languageId = "fake"
-settleMs = 0
-env = { SQUIGGLE_FAKE_SCRIPT_JSON = "{\"diagnosticMode\":\"pull\"}" }
-
-# Keep a TOML server installed on the test machine out of the walks.
-[lsp.servers.tombi]
-enabled = false
-"#;
+/// Keeps a TOML server installed on the test machine out of the walks.
+const NO_TOMBI: &str = "\n[lsp.servers.tombi]\nenabled = false\n";
 
 // A temporary workspace (`ws/`) with an empty user configuration beside it.
 use support::scratch::Scratch as Ws;
@@ -49,37 +40,9 @@ impl Ws {
     /// A workspace whose `.squiggle.toml` is the fake server plus `extra`.
     fn with_config(extra: &str) -> Ws {
         let ws = Ws::bare();
-        let config = FAKE_CONFIG.replace("@FAKE_COMMAND@", env!("CARGO_BIN_EXE_squiggle-fake-lsp"));
-        ws.write(".squiggle.toml", &format!("{config}{extra}"));
+        let fake = FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake");
+        ws.write(".squiggle.toml", &format!("{fake}{NO_TOMBI}{extra}"));
         ws
-    }
-
-    fn git(&self, args: &[&str]) {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(&self.root)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .output()
-            .unwrap_or_else(|e| panic!("git {args:?}: {e}"));
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-
-    /// A git repository with a first commit holding `files`.
-    fn repo(&self, files: &[(&str, &str)]) {
-        self.git(&["-c", "init.defaultBranch=main", "init", "-q"]);
-        self.git(&["config", "user.name", "Test"]);
-        self.git(&["config", "user.email", "test@example.com"]);
-        self.git(&["config", "commit.gpgsign", "false"]);
-        for (path, text) in files {
-            self.write(path, text);
-            self.git(&["add", path]);
-        }
-        self.git(&["commit", "-q", "--allow-empty", "-m", "first"]);
     }
 
     fn check(&self, args: &[&str]) -> Run {

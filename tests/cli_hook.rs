@@ -4,11 +4,12 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::{Value, json};
-use support::fake_server::FakeServer;
+use support::fake_server::{FakeServer, squiggle_toml};
+use support::output_with_stdin;
 
 use support::scratch::Scratch as Workspace;
 
@@ -16,21 +17,24 @@ impl Workspace {
     /// `ws/` (a git root, with `.squiggle.toml` naming the fake) plus a user
     /// config under `config/` that trusts it.
     fn new() -> Workspace {
-        let ws = Workspace::bare();
-        std::fs::create_dir_all(ws.root.join(".git")).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        ws.write(
-            ".squiggle.toml",
-            &FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake"),
-        );
-        let user = ws.config_home.join("squiggle/config.toml");
-        std::fs::create_dir_all(user.parent().unwrap_or(&ws.outer))
-            .unwrap_or_else(|e| panic!("mkdir: {e}"));
-        std::fs::write(
-            &user,
-            format!("[lsp]\ntrustedWorkspaces = [\"{}\"]\n", ws.root.display()),
-        )
-        .unwrap_or_else(|e| panic!("write user config: {e}"));
+        Workspace::with_lsp("")
+    }
+
+    /// `new`, with `lsp` (lines such as `report = "new"`) in `[lsp]`.
+    fn with_lsp(lsp: &str) -> Workspace {
+        let ws = Workspace::with_git_root();
+        let fake = FakeServer::new(json!({"diagnosticMode": "pull"}));
+        ws.write(".squiggle.toml", &squiggle_toml(lsp, &fake));
+        ws.trust();
         ws
+    }
+
+    /// Claude Code's event after an `Edit` of `file`.
+    fn edit_event(&self, file: &Path) -> Value {
+        self.claude_event(
+            "Edit",
+            json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+        )
     }
 
     fn path(&self, name: &str) -> String {
@@ -41,73 +45,23 @@ impl Workspace {
         self.hook_env(args, stdin, &[("SQUIGGLE_NO_DAEMON", "1")])
     }
 
-    /// Runs `squiggle hook` with extra environment (the daemon tests give it
-    /// a private runtime dir instead of forbidding the daemon).
+    /// Runs `squiggle hook` with extra environment (the daemon tests leave
+    /// the daemon allowed instead of forbidding it).
     fn hook_env(&self, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-            .arg("hook")
+        let mut command = self.command(&["hook"]);
+        command
             .args(args)
-            .current_dir(&self.root)
-            .env("XDG_CONFIG_HOME", &self.config_home)
             .env("HOME", &self.outer)
             .envs(env.iter().copied())
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn squiggle: {e}"));
-        if let Some(mut input) = child.stdin.take() {
-            input
-                .write_all(stdin.as_bytes())
-                .unwrap_or_else(|e| panic!("stdin: {e}"));
-        }
-        child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("wait: {e}"))
+            .env_remove("RUST_LOG");
+        output_with_stdin(&mut command, stdin)
     }
 
-    /// Runs `squiggle hook` through the workspace's daemon, in a private
+    /// Runs `squiggle hook` through the workspace's daemon, in its private
     /// runtime dir (started by the first such hook; see `daemon`).
     fn hook_daemon(&self, args: &[&str], stdin: &str) -> Output {
-        let runtime = self.runtime_dir.display().to_string();
-        let env = [
-            ("XDG_RUNTIME_DIR", runtime.as_str()),
-            ("SQUIGGLE_DAEMON_IDLE_MS", "60000"),
-        ];
-        self.hook_env(args, stdin, &env)
+        self.hook_env(args, stdin, &[("SQUIGGLE_DAEMON_IDLE_MS", "60000")])
     }
-
-    /// `squiggle daemon ARGS --root WS` against the private runtime dir.
-    fn daemon(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_squiggle"))
-            .arg("daemon")
-            .args(args)
-            .arg("--root")
-            .arg(&self.root)
-            .env("XDG_RUNTIME_DIR", &self.runtime_dir)
-            .env("XDG_CONFIG_HOME", &self.config_home)
-            .output()
-            .unwrap_or_else(|e| panic!("squiggle daemon {args:?}: {e}"))
-    }
-
-    fn claude(&self, tool: &str, tool_input: Value) -> Value {
-        json!({
-            "session_id": "abc123",
-            "transcript_path": self.outer.join("transcript.jsonl").display().to_string(),
-            "cwd": self.root.display().to_string(),
-            "permission_mode": "default",
-            "hook_event_name": "PostToolUse",
-            "tool_name": tool,
-            "tool_input": tool_input,
-            "tool_response": {"filePath": tool_input_path(&tool_input), "success": true},
-            "tool_use_id": "toolu_01"
-        })
-    }
-}
-
-fn tool_input_path(input: &Value) -> Value {
-    input.get("file_path").cloned().unwrap_or(Value::Null)
 }
 
 fn stdout(out: &Output) -> String {
@@ -165,7 +119,7 @@ fn claude_edit_with_an_error_replies_with_the_block() {
     let ws = Workspace::new();
     ws.write("lib.fk", "fn one\n@error(lib is broken)\n");
     ws.write("app.fk", "import lib\n@error(app is broken too)\n");
-    let payload = ws.claude(
+    let payload = ws.claude_event(
         "Edit",
         json!({"file_path": ws.path("lib.fk"), "old_string": "fn", "new_string": "fn one", "replace_all": false}),
     );
@@ -180,7 +134,7 @@ fn claude_edit_with_an_error_replies_with_the_block() {
 fn claude_clean_file_says_nothing() {
     let ws = Workspace::new();
     ws.write("ok.fk", "all good\n");
-    let payload = ws.claude(
+    let payload = ws.claude_event(
         "MultiEdit",
         json!({"file_path": ws.path("ok.fk"), "edits": [{"old_string": "a", "new_string": "all"}]}),
     );
@@ -192,7 +146,7 @@ fn claude_write_includes_other_files() {
     let ws = Workspace::new();
     ws.write("util.fk", "export nothing\n");
     ws.write("app.fk", "import util\n@error(app lost its import)\n");
-    let payload = ws.claude(
+    let payload = ws.claude_event(
         "Write",
         json!({"file_path": ws.path("util.fk"), "content": "export nothing\n"}),
     );
@@ -206,14 +160,14 @@ fn claude_write_includes_other_files() {
 #[test]
 fn claude_notebook_edit_and_other_tools_are_skipped() {
     let ws = Workspace::new();
-    let notebook = ws.claude(
+    let notebook = ws.claude_event(
         "NotebookEdit",
         json!({"notebook_path": ws.path("n.ipynb"), "new_source": "@error(x)", "cell_id": "c1"}),
     );
     let out = ws.hook(&["claude"], &notebook.to_string());
     silent(&out);
     assert_eq!(stderr(&out), "");
-    let bash = ws.claude("Bash", json!({"command": "ls"}));
+    let bash = ws.claude_event("Bash", json!({"command": "ls"}));
     silent(&ws.hook(&["claude"], &bash.to_string()));
 }
 
@@ -334,7 +288,7 @@ fn a_broken_configuration_is_not_the_agents_problem() {
     let ws = Workspace::new();
     ws.write(".squiggle.toml", "[lsp]\nnoSuchKey = 1\n");
     ws.write("x.fk", "@error(x)\n");
-    let payload = ws.claude("Edit", json!({"file_path": ws.path("x.fk")}));
+    let payload = ws.claude_event("Edit", json!({"file_path": ws.path("x.fk")}));
     let out = ws.hook(&["claude"], &payload.to_string());
     silent(&out);
     assert_contains(&stderr(&out), "squiggle hook: ");
@@ -345,10 +299,7 @@ fn a_broken_configuration_is_not_the_agents_problem() {
 fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
     let ws = Workspace::new();
     let file = ws.write("a.fk", "x @error(first)\n");
-    let payload = ws.claude(
-        "Edit",
-        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
-    );
+    let payload = ws.edit_event(&file);
     let first = ws.hook_daemon(&["claude"], &payload.to_string());
     assert!(
         String::from_utf8_lossy(&first.stdout).contains("ERROR [1:3] first"),
@@ -375,32 +326,35 @@ fn hooks_go_through_one_warm_daemon_and_reuse_its_servers() {
     );
 }
 
+/// `n.fk` with an error, before the edit.
+const OLD_ERROR: &str = "ok\nx @error(old one)\n";
+
+/// Writes the edit that inserts two lines above `OLD_ERROR`'s error, one of
+/// them a new error, and runs the Claude hook through the daemon (then
+/// stopped): with `report = "new"`, only the new error shows, marked as the
+/// edit's.
+fn assert_only_the_new_error_shows(ws: &Workspace, file: &Path) {
+    ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
+    let payload = ws.edit_event(file);
+    let shown = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
+    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
+    assert_contains(&shown, "ERROR [2:3] new one");
+    assert!(!shown.contains("old one"), "{shown}");
+    assert_contains(&shown, "from before this edit");
+}
+
 /// `report = "new"` through the daemon's hook path (issue 14, item 8): the
 /// hook remembers what it saw of a file, so an old error moved down by
 /// inserted lines stays hidden and only the edit's new one shows.
 #[test]
 fn report_new_hides_old_errors_through_the_daemon() {
-    let ws = Workspace::new();
-    let config = std::fs::read_to_string(ws.root.join(".squiggle.toml")).unwrap_or_default();
-    ws.write(
-        ".squiggle.toml",
-        &format!("[lsp]\nreport = \"new\"\n\n{config}"),
-    );
-    let file = ws.write("n.fk", "ok\nx @error(old one)\n");
-    let payload = ws.claude(
-        "Edit",
-        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
-    );
+    let ws = Workspace::with_lsp("report = \"new\"");
+    let file = ws.write("n.fk", OLD_ERROR);
+    let payload = ws.edit_event(&file);
     // The first look at the file: nothing to compare with, all shown.
     let first = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
     assert_contains(&first, "ERROR [2:3] old one");
-    // Two lines inserted above the old error, one of them a new error.
-    ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
-    let second = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
-    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
-    assert_contains(&second, "ERROR [2:3] new one");
-    assert!(!second.contains("old one"), "{second}");
-    assert_contains(&second, "from before this edit");
+    assert_only_the_new_error_shows(&ws, &file);
 }
 
 /// `report = "new"` on the first hook of a session (issue 14, item 8): with
@@ -408,38 +362,11 @@ fn report_new_hides_old_errors_through_the_daemon() {
 /// checked once, so the old error stays hidden from the first edit on.
 #[test]
 fn report_new_takes_a_first_touch_baseline_from_git() {
-    let ws = Workspace::new();
-    let config = std::fs::read_to_string(ws.root.join(".squiggle.toml")).unwrap_or_default();
-    ws.write(
-        ".squiggle.toml",
-        &format!("[lsp]\nreport = \"new\"\n\n{config}"),
-    );
+    let ws = Workspace::with_lsp("report = \"new\"");
     std::fs::remove_dir_all(ws.root.join(".git")).unwrap_or_else(|e| panic!("{e}"));
-    let file = ws.write("n.fk", "ok\nx @error(old one)\n");
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-C"])
-            .arg(&ws.root)
-            .args(args)
-            .output()
-            .unwrap_or_else(|e| panic!("git: {e}"));
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "n.fk"]);
-    git(&["commit", "-qm", "old"]);
-    // The agent's first edit: two lines above the committed error, one of
-    // them a new error.
-    ws.write("n.fk", "ok\ny @error(new one)\nz\nx @error(old one)\n");
-    let payload = ws.claude(
-        "Edit",
-        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
-    );
-    let first = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
-    assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");
-    assert_contains(&first, "ERROR [2:3] new one");
-    assert!(!first.contains("old one"), "{first}");
-    assert_contains(&first, "from before this edit");
+    ws.repo(&[("n.fk", OLD_ERROR)]);
+    // The agent's first edit.
+    assert_only_the_new_error_shows(&ws, &ws.root.join("n.fk"));
 }
 
 /// Session start (issue 14, item 6): the hook answers with nothing, and the
@@ -478,10 +405,7 @@ fn session_start_warms_the_daemon_and_its_servers() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let payload = ws.claude(
-        "Edit",
-        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
-    );
+    let payload = ws.edit_event(&file);
     let edit = stdout(&ws.hook_daemon(&["claude"], &payload.to_string()));
     let after = String::from_utf8_lossy(&ws.daemon(&["status"]).stdout).to_string();
     assert!(ws.daemon(&["stop"]).status.success(), "daemon stop failed");

@@ -1,32 +1,17 @@
 //! `squiggle init`: the real binary merging its hook into agents' settings
 //! files in a temporary project.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
-struct Project {
-    _tmp: tempfile::TempDir,
-    home: PathBuf,
-    root: PathBuf,
-}
+// A temporary project (a git root) with a private home beside it.
+use support::scratch::Scratch as Project;
 
 impl Project {
     fn new() -> Project {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let root = outer.join("project");
-        let home = outer.join("home");
-        for dir in [root.join(".git"), home.clone()] {
-            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        Project {
-            _tmp: tmp,
-            home,
-            root,
-        }
+        Project::with_git_root()
     }
 
     fn init(&self, args: &[&str]) -> Output {
@@ -38,22 +23,6 @@ impl Project {
             .env_remove("CODEX_HOME")
             .output()
             .unwrap_or_else(|e| panic!("run squiggle: {e}"))
-    }
-
-    fn write_home(&self, rel: &str, text: &str) {
-        let path = self.home.join(rel);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write ~/{rel}: {e}"));
-    }
-
-    fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let path = self.root.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap_or(&self.root))
-            .unwrap_or_else(|e| panic!("mkdir: {e}"));
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write: {e}"));
-        path
     }
 }
 

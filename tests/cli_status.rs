@@ -6,6 +6,7 @@ mod support;
 use serde_json::json;
 use std::process::{Command, Stdio};
 use support::fake_server::FakeServer;
+use support::scratch::Scratch;
 
 fn squiggle() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_squiggle"));
@@ -34,22 +35,16 @@ fn a_closed_stdout_is_not_an_error() {
 
 #[test]
 fn status_lists_servers_with_install_hints_and_a_daemons_live_instances() {
-    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
-    let (ws, run, xdg) = (outer.join("ws"), outer.join("run"), outer.join("xdg"));
-    for d in [&ws, &run, &xdg] {
-        std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
-    }
-    let config = FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake");
-    std::fs::write(ws.join(".squiggle.toml"), config).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(ws.join("a.fk"), "fine\n").unwrap_or_else(|e| panic!("{e}"));
+    let ws = Scratch::bare();
+    ws.write(
+        ".squiggle.toml",
+        &FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake"),
+    );
+    ws.write("a.fk", "fine\n");
     let run_cmd = |args: &[&str]| {
-        squiggle()
-            .args(args)
+        ws.command(args)
             .arg("--trust-workspace")
-            .current_dir(&ws)
-            .env("XDG_RUNTIME_DIR", &run)
-            .env("XDG_CONFIG_HOME", &xdg)
+            .env_remove("RUST_LOG")
             .env("PATH", "/usr/bin:/bin")
             .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
             .output()
@@ -85,5 +80,5 @@ fn status_lists_servers_with_install_hints_and_a_daemons_live_instances() {
         .unwrap_or_default();
     assert_eq!(fake["status"], "available");
     assert_eq!(fake["running"][0]["status"], "active", "{fake:#}");
-    assert_eq!(fake["running"][0]["root"], ws.display().to_string());
+    assert_eq!(fake["running"][0]["root"], ws.root.display().to_string());
 }

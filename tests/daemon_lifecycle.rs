@@ -8,11 +8,13 @@ mod support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use service::Workspace;
 use squiggle::daemon::client::{self, Options, alive};
+use squiggle::engine::Mutation;
 
 fn options(ws: &Workspace, idle_ms: Option<u64>) -> Options {
     let mut env = vec![("XDG_CONFIG_HOME".into(), ws.config_home.clone().into())];
@@ -39,12 +41,14 @@ impl Drop for Reaper {
     }
 }
 
-async fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `squiggle daemon status --json` for the trusted daemon.
+fn status_json(ws: &Workspace) -> serde_json::Value {
+    let out = ws.daemon(&["status", "--json", "--trust-workspace"]);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("daemon status --json: {e}"))
 }
 
 #[tokio::test]
@@ -52,13 +56,13 @@ async fn starts_on_demand_reuses_servers_and_stops() {
     let ws = Workspace::pull();
     ws.write("a.fk", "@error(first)\n");
     let opts = options(&ws, None);
-    let first = client::check_with(&ws.root, vec!["a.fk".into()], false, &opts)
+    let first = client::check_with(&ws.root, vec!["a.fk".into()], Mutation::Edit, &opts)
         .await
         .unwrap_or_else(|e| panic!("check: {e}"));
     assert_eq!(first.files[0].diagnostics[0].message, "first");
     assert!(first.text.contains("ERROR [1:1] first"), "{}", first.text);
     ws.write("a.fk", "@error(second)\n");
-    let second = client::check_with(&ws.root, vec![ws.root.join("a.fk")], true, &opts)
+    let second = client::check_with(&ws.root, vec![ws.root.join("a.fk")], Mutation::Write, &opts)
         .await
         .unwrap_or_else(|e| panic!("check: {e}"));
     assert_eq!(second.files[0].diagnostics[0].message, "second");
@@ -83,25 +87,14 @@ async fn starts_on_demand_reuses_servers_and_stops() {
     assert_eq!(mode(&paths.socket), Some(0o600));
     assert_eq!(paths.dir, ws.runtime_dir.join("squiggle"));
 
-    let out = ws
-        .command(&["daemon", "status", "--trust-workspace", "--root"])
-        .arg(&ws.root)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&ws.daemon(&["status", "--trust-workspace"]));
     assert!(
         text.contains(&format!("pid        {}", status.pid)),
         "{text}"
     );
     // The machine-readable form: the pool and each live instance's memory
     // and idle time (issue 16; benchmarks read it).
-    let out = ws
-        .command(&["daemon", "status", "--json", "--trust-workspace", "--root"])
-        .arg(&ws.root)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let json: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("daemon status --json: {e}"));
+    let json = status_json(&ws);
     assert_eq!(json["running"], true, "{json}");
     assert_eq!(json["pid"], status.pid, "{json}");
     assert!(json["rssKb"].as_u64().is_some_and(|kb| kb > 0), "{json}");
@@ -120,30 +113,15 @@ async fn starts_on_demand_reuses_servers_and_stops() {
     assert!(fake["idleMs"].is_u64() && fake["inFlight"] == 0, "{json}");
     assert_eq!(fake["openDocuments"], 1, "{json}");
 
-    let out = ws
-        .command(&["daemon", "stop", "--trust-workspace", "--root"])
-        .arg(&ws.root)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = ws.daemon(&["stop", "--trust-workspace"]);
+    let text = stdout(&out);
     assert!(out.status.success() && text.contains("stopped"), "{text}");
     assert!(!alive(status.pid), "stop waits for the exit");
     assert!(!paths.socket.exists());
 
-    let out = ws
-        .command(&["daemon", "status", "--trust-workspace", "--root"])
-        .arg(&ws.root)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&ws.daemon(&["status", "--trust-workspace"]));
     assert_eq!(text.trim(), format!("no daemon for {}", ws.root.display()));
-    let out = ws
-        .command(&["daemon", "status", "--json", "--trust-workspace", "--root"])
-        .arg(&ws.root)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let json: serde_json::Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("daemon status --json: {e}"));
+    let json = status_json(&ws);
     assert_eq!(json["running"], false, "{json}");
 }
 
@@ -169,7 +147,8 @@ async fn cli_start_then_idle_exit() {
     let _reaper = Reaper(status.pid);
     assert_eq!(status.idle_timeout_ms, 400);
     let (_, paths) = opts.locate(&ws.root).unwrap_or_else(|e| panic!("{e}"));
-    wait_until("the idle daemon exits", || !alive(status.pid)).await;
+    let exited = support::poll_until_async(Duration::from_secs(10), || !alive(status.pid)).await;
+    assert!(exited, "timed out waiting until the idle daemon exits");
     assert!(!paths.socket.exists(), "an idle daemon removes its socket");
 }
 
@@ -257,7 +236,8 @@ async fn a_killed_daemon_fails_the_check_fast() {
     let check = {
         let (root, opts) = (ws.root.clone(), opts.clone());
         tokio::spawn(async move {
-            let result = client::check_with(&root, vec!["a.fk".into()], false, &opts).await;
+            let result =
+                client::check_with(&root, vec!["a.fk".into()], Mutation::Edit, &opts).await;
             (result, Instant::now())
         })
     };

@@ -8,14 +8,16 @@
 
 mod support;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use squiggle::config::Config;
+use squiggle::engine::HeldOthers;
+use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput};
 use squiggle::lsp::uri;
-use squiggle::workspace::Workspace;
-use support::fake_server::FakeServer;
+use support::fake_server::{FakeServer, logged};
 use support::scratch::Scratch;
 
 /// An engine over `scratch` whose one server, the fake, watches every file
@@ -35,18 +37,25 @@ fn engine(scratch: &Scratch, log: &std::path::Path) -> Arc<Engine> {
     config
         .servers
         .insert("fake".into(), FakeServer::new(script).to_override());
-    let workspace = Workspace::discover(Some(&scratch.root), &scratch.root)
-        .unwrap_or_else(|e| panic!("workspace: {e}"));
-    let engine = Arc::new(Engine::with(workspace, config));
+    let engine = support::engine(&scratch.root, config);
     engine.watch_disk();
     engine
 }
 
+/// A scratch workspace holding `a.fk` (its path third), the fake's log
+/// beside it (second), and the engine over it.
+fn with_a() -> (Scratch, PathBuf, PathBuf, Arc<Engine>) {
+    let scratch = Scratch::bare();
+    let log = scratch.outer.join("fake-log.jsonl");
+    let a = scratch.write("a.fk", "one\n");
+    let engine = engine(&scratch, &log);
+    (scratch, log, a, engine)
+}
+
 /// Every (uri, type) the fake was told of through didChangeWatchedFiles.
 fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
-    let text = std::fs::read_to_string(log).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+    logged(log)
+        .into_iter()
         .filter(|v| v["dir"] == "in" && v["msg"]["method"] == "workspace/didChangeWatchedFiles")
         .flat_map(|v| {
             v["msg"]["params"]["changes"]
@@ -60,12 +69,9 @@ fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
 
 #[tokio::test]
 async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
-    let scratch = Scratch::bare();
-    let log = scratch.outer.join("fake-log.jsonl");
-    let a = scratch.write("a.fk", "one\n");
-    let engine = engine(&scratch, &log);
+    let (_scratch, log, a, engine) = with_a();
     for text in ["two\n", "three\n", "four\n"] {
-        let result = engine.write(&a, text, false).await;
+        let result = engine.write(&a, text, Mode::Apply).await;
         assert!(result.is_ok(), "{result:?}");
     }
     let a_uri = uri::from_path(&a);
@@ -79,11 +85,8 @@ async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
 
 #[tokio::test]
 async fn a_file_changed_outside_squiggle_is_still_announced() {
-    let scratch = Scratch::bare();
-    let log = scratch.outer.join("fake-log.jsonl");
-    let a = scratch.write("a.fk", "one\n");
-    let engine = engine(&scratch, &log);
-    let result = engine.write(&a, "two\n", false).await;
+    let (scratch, log, a, engine) = with_a();
+    let result = engine.write(&a, "two\n", Mode::Apply).await;
     assert!(result.is_ok(), "{result:?}");
     // Never opened by the server: it can learn of this only from the event.
     let b = scratch.write("b.fk", "new\n");
@@ -93,7 +96,7 @@ async fn a_file_changed_outside_squiggle_is_still_announced() {
     engine
         .check_files(
             vec![FileInput::on_disk(scratch.write("c.fk", "c\n"))],
-            false,
+            HeldOthers::Skip,
         )
         .await;
     let seen = announced(&log);

@@ -17,87 +17,23 @@ mod service;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Output, Stdio};
-use std::sync::mpsc;
+use std::process::{Output, Stdio};
 
 use serde_json::{Value, json};
-use service::{DEADLINE, Service, Workspace};
-
-/// A two-file project where `main` calls `lib`'s `add`.
-struct Case {
-    /// The server that must be on PATH.
-    program: &'static str,
-    /// Its id in squiggle's registry.
-    server: &'static str,
-    /// Every file of the project, workspace-relative, with its text.
-    files: &'static [(&'static str, &'static str)],
-    lib: &'static str,
-    main: &'static str,
-    /// What in `lib` gains a parameter: `old` becomes `new`.
-    old: &'static str,
-    new: &'static str,
-    /// `main`'s line with the call.
-    line: u32,
-}
+use service::{DEADLINE, Framing, Service, Workspace};
+use support::two_files::{Case, PYTHON, TYPESCRIPT};
 
 /// Generous timeouts: a loaded CI machine must not turn a slow answer into a
 /// wrong one (harmless in an untrusted workspace file). Under the daemon
 /// client's 60 s and the test client's `DEADLINE`.
 const TIMEOUTS: &str = "[lsp]\nfirstTouchTimeout = 40000\ndiagnosticTimeout = 20000\n";
 
-const TYPESCRIPT: Case = Case {
-    program: "typescript-language-server",
-    server: "typescript-language-server",
-    files: &[
-        (
-            "tsconfig.json",
-            r#"{"compilerOptions":{"strict":true,"target":"es2022","module":"commonjs"}}"#,
-        ),
-        (
-            "src/lib.ts",
-            "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
-        ),
-        (
-            "src/main.ts",
-            "import { add } from \"./lib\";\n\nexport const total = add(1, 2);\n",
-        ),
-    ],
-    lib: "src/lib.ts",
-    main: "src/main.ts",
-    old: "b: number)",
-    new: "b: number, c: number)",
-    line: 3,
-};
-
-const PYTHON: Case = Case {
-    program: "pyright-langserver",
-    server: "pyright",
-    files: &[
-        ("pyproject.toml", "[project]\nname = \"p\"\n"),
-        (
-            "lib.py",
-            "def add(a: int, b: int) -> int:\n    return a + b\n",
-        ),
-        ("main.py", "from lib import add\n\ntotal = add(1, 2)\n"),
-    ],
-    lib: "lib.py",
-    main: "main.py",
-    old: "b: int)",
-    new: "b: int, c: int)",
-    line: 3,
-};
-
-/// The case's project in a fresh workspace; `None` (after a notice) when its
-/// server is missing and not required.
+/// The case's project in a fresh workspace with generous timeouts; `None`
+/// (after a notice) when its server is missing and not required.
 fn project(case: &Case) -> Option<Workspace> {
-    support::require_program(case.program)?;
-    let ws = Workspace::bare();
+    let ws = case.project()?;
     ws.write(".squiggle.toml", TIMEOUTS);
-    for (name, text) in case.files {
-        ws.write(name, text);
-    }
     Some(ws)
 }
 
@@ -115,16 +51,7 @@ fn follows_the_disk(ws: &Workspace, case: &Case, surface: &mut dyn Surface) {
         [0u32; 0],
         "clean to begin with"
     );
-    let lib = ws.root.join(case.lib);
-    let original = std::fs::read_to_string(&lib).unwrap_or_else(|e| panic!("read lib: {e}"));
-    assert!(
-        original.contains(case.old),
-        "{} lacks {}",
-        case.lib,
-        case.old
-    );
-    std::fs::write(&lib, original.replace(case.old, case.new))
-        .unwrap_or_else(|e| panic!("change lib: {e}"));
+    let original = case.change_lib(&ws.root);
     assert_eq!(
         surface.error_lines(case.main),
         [case.line],
@@ -132,7 +59,7 @@ fn follows_the_disk(ws: &Workspace, case: &Case, surface: &mut dyn Surface) {
         case.main,
         case.lib
     );
-    std::fs::write(&lib, &original).unwrap_or_else(|e| panic!("revert lib: {e}"));
+    case.restore_lib(&ws.root, &original);
     assert_eq!(
         surface.error_lines(case.main),
         [0u32; 0],
@@ -291,42 +218,14 @@ fn serve(case: &Case) {
 /// `squiggle mcp` over stdio (one JSON message a line), asked with
 /// `lsp_diagnostics`. The protocol itself is covered with the official SDK
 /// in `tests/mcp_python.rs`; this is just enough of a client to ask.
-struct Mcp {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<Value>,
-    next_id: u64,
-}
+struct Mcp(Service);
 
 impl Mcp {
     fn start(ws: &Workspace) -> Mcp {
-        let mut child = ws
-            .command(&["mcp", "--root"])
-            .arg(&ws.root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn squiggle mcp: {e}"));
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let value = serde_json::from_str(&line).unwrap_or(Value::Null);
-                if tx.send(value).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            lines,
-            next_id: 0,
-        };
-        mcp.call(
+        let mut command = ws.command(&["mcp", "--root"]);
+        command.arg(&ws.root);
+        let mut mcp = Service::spawn(&mut command, Framing::Lines);
+        mcp.ok(
             "initialize",
             json!({
                 "protocolVersion": "2025-06-18",
@@ -334,41 +233,15 @@ impl Mcp {
                 "clientInfo": {"name": "disk_surfaces", "version": "0"}
             }),
         );
-        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        mcp
-    }
-
-    fn send(&mut self, message: &Value) {
-        let stdin = self
-            .stdin
-            .as_mut()
-            .unwrap_or_else(|| panic!("stdin closed"));
-        writeln!(stdin, "{message}")
-            .and_then(|()| stdin.flush())
-            .unwrap_or_else(|e| panic!("write to squiggle mcp: {e}"));
-    }
-
-    /// The `result` of a request.
-    fn call(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let message = self
-                .lines
-                .recv_timeout(DEADLINE)
-                .unwrap_or_else(|e| panic!("no answer to {method} from squiggle mcp: {e}"));
-            if message["id"] == json!(id) {
-                assert!(message.get("error").is_none(), "{method} failed: {message}");
-                return message["result"].clone();
-            }
-        }
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        mcp.send_raw(initialized.to_string().as_bytes());
+        Mcp(mcp)
     }
 }
 
 impl Surface for Mcp {
     fn error_lines(&mut self, main: &str) -> Vec<u32> {
-        let result = self.call(
+        let result = self.0.ok(
             "tools/call",
             json!({"name": "lsp_diagnostics", "arguments": {"path": main}}),
         );
@@ -387,14 +260,9 @@ impl Surface for Mcp {
 impl Drop for Mcp {
     fn drop(&mut self) {
         // Closing stdin ends the session; squiggle stops its servers, then
-        // exits. No event says when: poll, bounded.
-        self.stdin.take();
-        let until = std::time::Instant::now() + DEADLINE;
-        while matches!(self.child.try_wait(), Ok(None)) && std::time::Instant::now() < until {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // exits (the service's own drop kills it after the bound).
+        self.0.close_stdin();
+        support::poll_until(DEADLINE, || matches!(self.0.child.try_wait(), Ok(Some(_))));
     }
 }
 

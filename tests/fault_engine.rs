@@ -19,12 +19,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
-use fault_support::{descendants_in, open_fds, poll_until_async};
+use fault_support::{descendants_in, open_fds};
 use serde_json::Value;
 use squiggle::config::Config;
+use squiggle::engine::tools::{Mode, Replace};
 use squiggle::engine::{Engine, InstanceStatus, ServerState};
-use squiggle::workspace::Workspace;
 use support::fake_server::FakeServer;
+use support::poll_until_async;
 use tokio::time::Instant;
 
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -43,9 +44,7 @@ fn engine(root: &Path, script: Value) -> Arc<Engine> {
         .insert("fake".into(), FakeServer::new(script).to_override());
     config.diagnostic_timeout = DIAGNOSTIC_TIMEOUT;
     config.first_touch_timeout = FIRST_TOUCH_TIMEOUT;
-    let workspace =
-        Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("workspace: {e}"));
-    Arc::new(Engine::with(workspace, config))
+    support::engine(root, config)
 }
 
 fn status(engine: &Engine) -> InstanceStatus {
@@ -67,8 +66,7 @@ fn run(fault: Fault) {
         .unwrap_or_else(|e| panic!("runtime: {e}"));
     runtime.block_on(edits_then_shutdown(&fault));
     drop(runtime);
-    let settled =
-        fault_support::poll_until(Duration::from_secs(5), || open_fds(None) <= fds_before);
+    let settled = support::poll_until(Duration::from_secs(5), || open_fds(None) <= fds_before);
     assert!(
         settled,
         "{name}: {} fds open after shutdown, {fds_before} before",
@@ -116,8 +114,8 @@ async fn edits_then_shutdown(fault: &Fault) {
                 &path,
                 &format!("v{i}"),
                 &format!("v{}", i + 1),
-                false,
-                false,
+                Replace::Once,
+                Mode::Apply,
             )
             .await
             .unwrap_or_else(|e| panic!("{name}: edit {i} refused: {e}"));

@@ -16,13 +16,12 @@ mod fault_support;
 mod mcp;
 mod support;
 
-use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
-use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
-use fault_support::{descendants_in, poll_until};
-use support::fake_server::FakeServer;
+use fault_support::descendants_in;
+use fault_support::table::{Fault, fault, squiggle_toml};
+use support::poll_until;
+use support::scratch::Scratch;
 
 /// How long closing the session may take, as `lsp/shutdown` in
 /// `tests/fault_service.rs`. The Python SDK closes stdin, waits 2 s, then
@@ -47,44 +46,19 @@ fn run(fault: Fault) {
         return;
     };
     subreaper();
-    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    let outer = tmp
-        .path()
-        .canonicalize()
-        .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-    let root = outer.join("ws");
-    let config_home = outer.join("xdg");
-    for dir in [root.join(".git"), config_home.clone()] {
-        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-    }
-    let toml = format!(
-        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n{}",
-        FakeServer::new(script).toml("fake")
-    );
-    std::fs::write(root.join(".squiggle.toml"), toml).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(root.join("a.fk"), "v0 @error(e)\n").unwrap_or_else(|e| panic!("{e}"));
+    let ws = Scratch::with_git_root();
+    ws.write(".squiggle.toml", &squiggle_toml(script));
+    ws.write("a.fk", "v0 @error(e)\n");
 
-    let script_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/faults.py");
-    let output = Command::new(python)
-        .arg(script_path)
-        .arg(env!("CARGO_BIN_EXE_squiggle"))
-        .arg(&root)
+    let mut command = mcp::sdk_script(&python, "faults.py", &ws.root, &ws.config_home);
+    command
         .arg(name)
         .arg(state)
         .arg(starts.to_string())
-        .current_dir(&outer)
-        .env("XDG_CONFIG_HOME", &config_home)
-        .env("HOME", &outer)
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap_or_else(|e| panic!("run python: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stdout.contains("all checks passed"),
-        "{name}: faults.py failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        output.status
-    );
+        .current_dir(&ws.outer)
+        .env("HOME", &ws.outer)
+        .env_remove("RUST_LOG");
+    let stdout = mcp::passes(command, &format!("{name}: faults.py"));
     let closed = stdout
         .lines()
         .find_map(|l| l.strip_prefix("closed in "))
@@ -97,12 +71,12 @@ fn run(fault: Fault) {
 
     let me = std::process::id();
     let clean = poll_until(Duration::from_secs(5), || {
-        descendants_in(me, &root).is_empty()
+        descendants_in(me, &ws.root).is_empty()
     });
     assert!(
         clean,
         "{name}: processes left after the session: {:?}",
-        descendants_in(me, &root)
+        descendants_in(me, &ws.root)
     );
 }
 

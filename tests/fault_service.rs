@@ -15,10 +15,11 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
-use fault_support::{descendants, descendants_in, open_fds, poll_until};
+use fault_support::table::{FIRST_TOUCH_TIMEOUT_MS, Fault, fault, squiggle_toml};
+use fault_support::{descendants, descendants_in, open_fds};
 use serde_json::{Value, json};
 use service::{Service, Workspace};
+use support::poll_until;
 
 /// What a call may take beyond its deadline (scheduling, process start).
 const SLACK: Duration = Duration::from_millis(1500);
@@ -30,13 +31,8 @@ fn subreaper() {
 
 /// A workspace whose fake runs `script`, with short deadlines.
 fn workspace(script: Value) -> Workspace {
-    let ws = Workspace::new(script);
-    let path = ws.root.join(".squiggle.toml");
-    let servers = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let toml = format!(
-        "[lsp]\ndiagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}\n\n{servers}"
-    );
-    std::fs::write(&path, toml).unwrap_or_else(|e| panic!("{e}"));
+    let ws = Workspace::bare();
+    ws.write(".squiggle.toml", &squiggle_toml(script));
     ws
 }
 

@@ -113,7 +113,9 @@ async fn a_write_beside_ten_open_files_waits_for_none_of_them() {
         .iter()
         .map(|name| squiggle::engine::FileInput::on_disk(root.join(name)))
         .collect();
-    let opened = engine.check_files(inputs, false).await;
+    let opened = engine
+        .check_files(inputs, squiggle::engine::HeldOthers::Skip)
+        .await;
     assert!(opened.any_server(), "gopls never answered: {opened:#?}");
 
     // A change that alters no other file's diagnostics: nothing to wait for.

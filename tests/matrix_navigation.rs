@@ -10,7 +10,7 @@ mod support;
 use std::sync::Arc;
 
 use matrix_support::*;
-use squiggle::engine::Engine;
+use squiggle::engine::{Engine, HeldOthers};
 use squiggle::navigation::{
     DEFAULT_MAX_RESULTS, Goto, Location, PositionArgs, document_symbols, goto, hover, references,
     workspace_symbols,
@@ -151,7 +151,10 @@ async fn rust_analyzer() {
     // Load the workspace (and its first cargo check) before asking.
     let main = path(&dir, "src/main.rs");
     let _ = engine
-        .check_files(vec![squiggle::engine::FileInput::on_disk(main)], false)
+        .check_files(
+            vec![squiggle::engine::FileInput::on_disk(main)],
+            HeldOthers::Skip,
+        )
         .await;
     navigate(
         &engine,

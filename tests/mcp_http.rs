@@ -3,6 +3,7 @@
 //! non-loopback address and accepted on loopback, bodies are bounded.
 
 mod mcp;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -4,6 +4,7 @@
 //! against real pyright.
 
 mod mcp;
+mod support;
 
 use std::path::PathBuf;
 use std::process::Command;

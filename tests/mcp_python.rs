@@ -6,9 +6,7 @@
 //! and one server process shared by `edit_file` and navigation.
 
 mod mcp;
-
-use std::path::Path;
-use std::process::Command;
+mod support;
 
 #[test]
 fn python_sdk_client_calls_every_tool_against_real_servers() {
@@ -27,20 +25,7 @@ fn python_sdk_client_calls_every_tool_against_real_servers() {
         return;
     }
     let fixture = mcp::Fixture::new();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client.py");
-    let output = Command::new(python)
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_squiggle"))
-        .arg(&fixture.root)
-        .env("PATH", mcp::path_with_tools())
-        .env("XDG_CONFIG_HOME", &fixture.config_home)
-        .output()
-        .unwrap_or_else(|e| panic!("run python: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stdout.contains("all checks passed"),
-        "client.py failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        output.status
-    );
+    let mut command = mcp::sdk_script(&python, "client.py", &fixture.root, &fixture.config_home);
+    command.env("PATH", mcp::path_with_tools());
+    mcp::passes(command, "client.py");
 }

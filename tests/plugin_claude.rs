@@ -12,11 +12,11 @@
 
 mod support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
+use support::scratch::Scratch;
 
 fn find_claude() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("SQUIGGLE_CLAUDE") {
@@ -32,41 +32,21 @@ fn find_claude() -> Option<PathBuf> {
     support::require_program("claude")
 }
 
-/// A private home, a workspace and a runtime dir under one temporary dir.
+/// A private home, a workspace (a git root) and a runtime dir: the scratch
+/// workspace, whose daemon is stopped when it goes.
 struct Sandbox {
-    _tmp: tempfile::TempDir,
-    home: PathBuf,
-    ws: PathBuf,
-    runtime: PathBuf,
+    scratch: Scratch,
 }
 
 impl Sandbox {
     fn new() -> Sandbox {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let (home, ws, runtime) = (outer.join("home"), outer.join("ws"), outer.join("run"));
-        for dir in [
-            &home,
-            &ws.join(".git"),
-            &runtime,
-            &home.join(".config/squiggle"),
-        ] {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir {}: {e}", dir.display()));
-        }
+        let scratch = Scratch::with_git_root();
         // A cold pyright on a loaded machine: generous first-check budgets.
-        write(
-            &home.join(".config/squiggle/config.toml"),
+        scratch.write_home(
+            ".config/squiggle/config.toml",
             "[lsp]\nfirstTouchTimeout = 60000\ndiagnosticTimeout = 20000\n",
         );
-        Sandbox {
-            _tmp: tmp,
-            home,
-            ws,
-            runtime,
-        }
+        Sandbox { scratch }
     }
 
     /// The environment both claude and the hook run in.
@@ -79,11 +59,11 @@ impl Sandbox {
         let path =
             std::env::join_paths(std::iter::once(squiggle_dir).chain(std::env::split_paths(&path)))
                 .unwrap_or_else(|e| panic!("PATH: {e}"));
-        cmd.current_dir(&self.ws)
+        cmd.current_dir(&self.scratch.root)
             .env("PATH", path)
-            .env("HOME", &self.home)
-            .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("XDG_RUNTIME_DIR", &self.runtime)
+            .env("HOME", &self.scratch.home)
+            .env("XDG_CONFIG_HOME", self.scratch.home.join(".config"))
+            .env("XDG_RUNTIME_DIR", &self.scratch.runtime_dir)
             .env_remove("CLAUDE_CONFIG_DIR")
             .env_remove("ANTHROPIC_API_KEY")
             .env_remove("RUST_LOG")
@@ -116,20 +96,9 @@ impl Sandbox {
     /// Runs a hook command as Claude Code does: `sh -c`, the event on stdin.
     fn run_hook(&self, command: &str, event: &Value) -> Output {
         let mut cmd = Command::new("sh");
-        cmd.args(["-c", command])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        cmd.args(["-c", command]);
         self.env(&mut cmd);
-        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn hook: {e}"));
-        if let Some(mut input) = child.stdin.take() {
-            input
-                .write_all(event.to_string().as_bytes())
-                .unwrap_or_else(|e| panic!("hook stdin: {e}"));
-        }
-        child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("wait for hook: {e}"))
+        support::output_with_stdin(&mut cmd, event.to_string())
     }
 }
 
@@ -137,14 +106,11 @@ impl Sandbox {
 impl Drop for Sandbox {
     fn drop(&mut self) {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_squiggle"));
-        cmd.args(["daemon", "stop", "--root"]).arg(&self.ws);
+        cmd.args(["daemon", "stop", "--root"])
+            .arg(&self.scratch.root);
         self.env(&mut cmd);
         let _ = cmd.output();
     }
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
 }
 
 fn read_json(path: &Path) -> Value {
@@ -216,7 +182,7 @@ fn claude_installs_the_plugin_and_its_hook_reports_pyright_errors() {
     }
 
     // The copy claude installed, not the repository's files, is what runs.
-    let dir = install_path(&sb.home);
+    let dir = install_path(&sb.scratch.home);
     let dir_s = dir.display().to_string();
     let validated = sb.claude(&claude, &["plugin", "validate", &dir_s]);
     assert!(
@@ -230,22 +196,14 @@ fn claude_installs_the_plugin_and_its_hook_reports_pyright_errors() {
         json!({"command": "squiggle", "args": ["mcp"]})
     );
 
-    let file = sb.ws.join("app.py");
-    write(
-        &file,
+    let file = sb.scratch.write(
+        "app.py",
         "def greet(name: str) -> str:\n    return name\n\n\ngreet(42)\n",
     );
-    let event = json!({
-        "session_id": "plugin-test",
-        "transcript_path": sb.home.join("transcript.jsonl").display().to_string(),
-        "cwd": sb.ws.display().to_string(),
-        "permission_mode": "default",
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Edit",
-        "tool_input": {"file_path": file.display().to_string(), "old_string": "greet(\"a\")", "new_string": "greet(42)", "replace_all": false},
-        "tool_response": {"filePath": file.display().to_string(), "success": true},
-        "tool_use_id": "toolu_01"
-    });
+    let event = sb.scratch.claude_event(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "greet(\"a\")", "new_string": "greet(42)", "replace_all": false}),
+    );
     let out = sb.run_hook(&command, &event);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -9,20 +9,24 @@
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
-use squiggle::config::{Config, FileKind, ServerOverride, parse_str};
+use serde_json::json;
+use squiggle::config::{Config, FileKind, parse_str};
 use squiggle::diagnostic::Outcome;
+use squiggle::engine::HeldOthers;
 use squiggle::engine::pool::{Checkout, StopReason};
+use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput, InstanceStatus, ServerState};
-use squiggle::workspace::Workspace;
+use support::fake_server::{FakeServer, logged, started_pids};
+use support::scratch::Scratch;
 
+/// A scratch workspace whose packages `p0`, `p1`, … each hold `fk.root`
+/// and `a.fk`; the fakes log beside it.
 struct Monorepo {
-    _tmp: tempfile::TempDir,
+    _scratch: Scratch,
     root: PathBuf,
     log: PathBuf,
 }
@@ -30,22 +34,15 @@ struct Monorepo {
 impl Monorepo {
     /// A workspace with `packages` packages `p0`, `p1`, … each with `a.fk`.
     fn new(packages: usize) -> Monorepo {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let root = outer.join("ws");
+        let scratch = Scratch::bare();
         for p in 0..packages {
-            let dir = root.join(format!("p{p}"));
-            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-            write(&dir.join("fk.root"), "");
-            write(&dir.join("a.fk"), &format!("@error(first in p{p})\n"));
+            scratch.write(&format!("p{p}/fk.root"), "");
+            scratch.write(&format!("p{p}/a.fk"), &format!("@error(first in p{p})\n"));
         }
         Monorepo {
-            _tmp: tmp,
-            root,
-            log: outer.join("fake-log.jsonl"),
+            root: scratch.root.clone(),
+            log: scratch.outer.join("fake-log.jsonl"),
+            _scratch: scratch,
         }
     }
 
@@ -58,48 +55,26 @@ impl Monorepo {
     }
 
     fn engine(&self, tweak: impl FnOnce(&mut Config)) -> Arc<Engine> {
-        let script = json!({ "logFile": self.log.display().to_string() });
+        let fake = FakeServer::new(json!({ "logFile": self.log.display().to_string() }))
+            .root_markers(&["fk.root"]);
         let mut config = Config::default();
-        config.servers.insert(
-            "fake".into(),
-            ServerOverride {
-                command: Some(env!("CARGO_BIN_EXE_squiggle-fake-lsp").to_string()),
-                extensions: Some(vec![".fk".into()]),
-                language_id: Some("fake".into()),
-                root_markers: Some(vec!["fk.root".into()]),
-                env: Some(BTreeMap::from([(
-                    "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
-                    script.to_string(),
-                )])),
-                settle_ms: Some(0),
-                ..Default::default()
-            },
-        );
+        config.servers.insert("fake".into(), fake.to_override());
         // No reaping unless a test asks for it.
         config.server_idle = Duration::ZERO;
         config.document_idle = Duration::ZERO;
         tweak(&mut config);
-        let workspace = Workspace::discover(Some(&self.root), &self.root)
-            .unwrap_or_else(|e| panic!("workspace: {e}"));
-        Arc::new(Engine::with(workspace, config))
+        support::engine(&self.root, config)
     }
 
     /// Every fake server process started so far (from the fake's log).
     fn pids(&self) -> Vec<u32> {
-        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-        log.lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|v| v["event"] == "start")
-            .filter_map(|v| v["pid"].as_u64())
-            .map(|p| p as u32)
-            .collect()
+        started_pids(&self.log)
     }
 
     /// How many `didClose` the fake servers received.
     fn closes(&self) -> usize {
-        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
-        log.lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        logged(&self.log)
+            .iter()
             .filter(|v| v["dir"] == "in" && v["msg"]["method"] == "textDocument/didClose")
             .count()
     }
@@ -126,7 +101,10 @@ fn write(path: &Path, text: &str) {
 /// file's current marker.
 async fn check(engine: &Arc<Engine>, repo: &Monorepo, package: usize, expect: &str) {
     let report = engine
-        .check_files(vec![FileInput::on_disk(repo.file(package))], false)
+        .check_files(
+            vec![FileInput::on_disk(repo.file(package))],
+            HeldOthers::Skip,
+        )
         .await;
     let file = &report.files[0];
     assert!(
@@ -187,13 +165,20 @@ async fn until(engine: &Engine, what: &str, done: impl Fn(&Engine) -> bool) {
     );
 }
 
-#[tokio::test]
-async fn the_cap_evicts_the_least_recently_used_idle_instance_never_a_busy_one() {
+/// Three packages under a cap of `cap` instances, p0 checked and then held
+/// as a check in flight would hold it.
+async fn p0_held(cap: usize) -> (Monorepo, Arc<Engine>, Checkout) {
     let repo = Monorepo::new(3);
-    let engine = repo.engine(|c| c.max_instances_per_server = 2);
-    // p0 is held first, so it is the least recently used of the two, and busy.
+    let engine = repo.engine(|c| c.max_instances_per_server = cap);
     check(&engine, &repo, 0, "first in p0").await;
     let held = hold(&engine, &repo, 0).await;
+    (repo, engine, held)
+}
+
+#[tokio::test]
+async fn the_cap_evicts_the_least_recently_used_idle_instance_never_a_busy_one() {
+    // p0 is held first, so it is the least recently used of the two, and busy.
+    let (repo, engine, held) = p0_held(2).await;
     let p0 = held.client.pid();
     check(&engine, &repo, 1, "first in p1").await;
     let p1 = instance(&engine, &repo, 1).server_pid;
@@ -226,10 +211,7 @@ async fn the_cap_evicts_the_least_recently_used_idle_instance_never_a_busy_one()
 
 #[tokio::test]
 async fn every_instance_busy_goes_over_the_cap_and_comes_back_under() {
-    let repo = Monorepo::new(3);
-    let engine = repo.engine(|c| c.max_instances_per_server = 1);
-    check(&engine, &repo, 0, "first in p0").await;
-    let held = hold(&engine, &repo, 0).await;
+    let (repo, engine, held) = p0_held(1).await;
     let held_too = hold(&engine, &repo, 1).await;
     assert_eq!(
         engine.pool.summary().live,
@@ -268,10 +250,7 @@ async fn an_evicted_instance_restarts_on_demand_without_spending_the_crash_budge
         let path = repo.file(package);
         let text = format!("@error(round {round})\n");
         let old = std::fs::read_to_string(&path).unwrap_or_default();
-        let edited = engine
-            .edit(&path, old.trim_end(), text.trim_end(), false, false)
-            .await
-            .unwrap_or_else(|e| panic!("edit: {e}"));
+        let edited = support::edit_applied(&engine, &path, old.trim_end(), text.trim_end()).await;
         assert!(
             edited.text().contains(&format!("round {round}")),
             "round {round}: {}",
@@ -308,10 +287,7 @@ async fn an_idle_instance_is_stopped_and_the_next_edit_is_still_current() {
     assert_eq!(stopped.stopped, Some(StopReason::Idle), "{stopped:?}");
 
     let path = repo.file(0);
-    let edited = engine
-        .edit(&path, "first in p0", "after the stop", false, false)
-        .await
-        .unwrap_or_else(|e| panic!("edit: {e}"));
+    let edited = support::edit_applied(&engine, &path, "first in p0", "after the stop").await;
     assert!(
         edited.text().contains("after the stop"),
         "{}",
@@ -331,11 +307,11 @@ async fn idle_documents_are_closed_and_reopened_when_needed() {
     write(&c, "@error(in c)\n");
     let engine = repo.engine(|c| c.document_idle = Duration::from_millis(50));
     let inputs = vec![FileInput::on_disk(repo.file(0)), FileInput::on_disk(&b)];
-    let report = engine.check_files(inputs, false).await;
+    let report = engine.check_files(inputs, HeldOthers::Skip).await;
     assert_eq!(report.files.len(), 2);
     // c is checked last: the most recently used document stays open.
     let report = engine
-        .check_files(vec![FileInput::on_disk(&c)], false)
+        .check_files(vec![FileInput::on_disk(&c)], HeldOthers::Skip)
         .await;
     assert_eq!(report.files[0].diagnostics[0].message, "in c");
     until(&engine, "both older documents are closed", |e| {
@@ -364,7 +340,7 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
     let engine = repo.engine(|c| c.document_idle = Duration::from_millis(50));
     let path = repo.file(0);
     let first = engine
-        .write(&path, "@error(second)\n", false)
+        .write(&path, "@error(second)\n", Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("write: {e}"));
     assert_eq!(first.other_files, ["p0/b.fk"], "{}", first.text());
@@ -373,7 +349,7 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
     let other = repo.package(0).join("c.fk");
     write(&other, "unrelated\n");
     engine
-        .check_files(vec![FileInput::on_disk(&other)], false)
+        .check_files(vec![FileInput::on_disk(&other)], HeldOthers::Skip)
         .await;
     until(&engine, "the importer is closed", |e| {
         e.pool.summary().documents_closed == 2
@@ -384,7 +360,7 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
     // Changed while closed: reopened from disk, waited on afresh.
     write(&importer, "import a\n@error(b changed)\n");
     let second = engine
-        .write(&path, "@error(third)\n", false)
+        .write(&path, "@error(third)\n", Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("write: {e}"));
     let text = second.text();

@@ -6,8 +6,7 @@
 
 mod support;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use support::scratch::Scratch;
 
 const BASE: &str = "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2022\", \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"composite\": true, \"skipLibCheck\": true, \"baseUrl\": \".\", \"paths\": {\"@mono/*\": [\"packages/*/src/index.ts\"]}}}\n";
 
@@ -53,41 +52,10 @@ fn a_signature_change_reports_the_importer_in_another_package() {
     if support::require_program("typescript-language-server").is_none() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let config_home = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    for (rel, text) in FILES {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap_or(dir.path())).ok();
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
-    }
-    std::fs::write(
-        dir.path().join(".squiggle.toml"),
-        "[lsp]\ndiagnosticTimeout = 20000\nfirstTouchTimeout = 60000\n",
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_squiggle"))
-        .args(["write", "packages/a/src/lib.ts", "--json", "--root"])
-        .arg(dir.path())
-        .current_dir(dir.path())
-        .env("XDG_CONFIG_HOME", config_home.path())
-        .env("SQUIGGLE_NO_DAEMON", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Some(mut input) = child.stdin.take() {
-        input
-            .write_all(b"export function scale(x: number): number {\n  return x;\n}\n")
-            .ok();
-    }
-    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-    let text = format!(
-        "{}\nstderr: {}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let ws = Scratch::real_project(FILES);
+    let narrowed = "export function scale(x: number): number {\n  return x;\n}\n";
+    let out = ws.squiggle_write("packages/a/src/lib.ts", &["--json"], narrowed);
+    let text = support::both(&out);
     let json: serde_json::Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {text}"));
     let found = json["diagnostics"].as_array().is_some_and(|all| {

@@ -12,16 +12,15 @@ use std::time::Duration;
 
 use squiggle::config::Config;
 use squiggle::engine::Engine;
-use squiggle::workspace::Workspace;
+use squiggle::engine::tools::Mode;
 
 fn engine(root: &Path) -> Arc<Engine> {
-    let workspace = Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("{e}"));
     let config = Config {
         first_touch_timeout: Duration::from_secs(60),
         diagnostic_timeout: Duration::from_secs(20),
         ..Config::default()
     };
-    Arc::new(Engine::with(workspace, config))
+    support::engine(root, config)
 }
 
 fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -51,17 +50,11 @@ async fn pyright_edit_reports_the_error_and_the_fix_is_silent() {
     ]);
     let engine = engine(dir.path());
     let file = dir.path().join("app.py");
-    let broken = engine
-        .edit(&file, "greet(\"world\")", "greet(42)", false, false)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let broken = support::edit_applied(&engine, &file, "greet(\"world\")", "greet(42)").await;
     let text = broken.text();
     assert!(text.starts_with("Edit applied successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"app.py\">\nERROR [5:17] Argument of type \"Literal[42]\""), "{text}");
     assert!(text.contains("(reportArgumentType)"), "{text}");
-    let fixed = engine
-        .edit(&file, "greet(42)", "greet(str(42))", false, false)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let fixed = support::edit_applied(&engine, &file, "greet(42)", "greet(str(42))").await;
     assert_eq!(fixed.text(), "Edit applied successfully.");
     assert_eq!(
         std::fs::read_to_string(&file)
@@ -102,7 +95,7 @@ async fn typescript_write_reports_the_broken_importer_under_other_files() {
         .write(
             &math,
             "export function add(a: number): number {\n  return a;\n}\n",
-            false,
+            Mode::Apply,
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));

@@ -16,10 +16,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use fault_support::{descendants_in, open_fds, poll_until_async, rss_kib};
+use fault_support::{descendants_in, open_fds, rss_kib};
 use serde_json::json;
 use service::Workspace;
 use squiggle::daemon::client::{self, Options, alive};
+use support::poll_until_async;
 
 /// How long one edit through the daemon may take, however loaded.
 const CALL_DEADLINE: Duration = Duration::from_secs(30);

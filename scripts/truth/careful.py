@@ -78,17 +78,8 @@ class Careful:
         return None
 
     def _init(self):
-        caps = {
-            "workspace": {"configuration": True, "workspaceFolders": True,
-                          "didChangeConfiguration": {"dynamicRegistration": True}},
-            "window": {"workDoneProgress": True},
-            "textDocument": {
-                "synchronization": {"didSave": True, "dynamicRegistration": True},
-                "publishDiagnostics": {"versionSupport": True, "relatedInformation": False},
-            },
-        }
-        if self.spec["mode"] == "pull" or self.spec.get("pull"):
-            caps["textDocument"]["diagnostic"] = {"dynamicRegistration": True, "relatedDocumentSupport": False}
+        caps = lsp.client_capabilities(dynamic=True, progress=True, related=False,
+                                       pull=self.spec["mode"] == "pull" or self.spec.get("pull"))
         res = self.conn.request("initialize", {
             "processId": os.getpid(), "rootUri": uri(self.root), "capabilities": caps,
             "workspaceFolders": [{"uri": uri(self.root), "name": self.root.name}],

@@ -1,5 +1,7 @@
 """JSON-RPC over stdio with LSP framing (Content-Length counts bytes), for
-both `squiggle serve` and the careful client's language servers.
+both `squiggle serve` and the careful client's language servers; its
+framing (`read_message`, `encode`) and `client_capabilities` also serve
+scripts/check-servers.py.
 
 Why its own: the careful client must share no code with squiggle; this
 reader thread timestamps every message as it arrives so waits can be
@@ -11,6 +13,52 @@ import queue
 import subprocess
 import threading
 import time
+
+
+def read_message(stream):
+    """The next message on `stream` (binary), or None at the end of input.
+    Header names match case-insensitively; a header block without
+    Content-Length is skipped. A body that is not JSON raises ValueError."""
+    while True:
+        length = None
+        while True:
+            line = stream.readline()
+            if not line:
+                return None
+            line = line.strip()
+            if not line:
+                break
+            k, _, v = line.decode("ascii", "replace").partition(":")
+            if k.strip().lower() == "content-length":
+                length = int(v.strip())
+        if length is not None:
+            return json.loads(stream.read(length))
+
+
+def encode(msg):
+    """`msg` as LSP frames it: the Content-Length header, then the JSON."""
+    data = json.dumps(msg).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(data) + data
+
+
+def client_capabilities(*, dynamic, progress, related, pull, encodings=None):
+    """What a plain diagnostics client advertises: `dynamic` registration
+    (configuration, sync, pull), work-done `progress`, `related`
+    information, `pull` diagnostics, and the position `encodings` if any."""
+    caps = {
+        "workspace": {"configuration": True, "workspaceFolders": True,
+                      "didChangeConfiguration": {"dynamicRegistration": dynamic}},
+        "window": {"workDoneProgress": progress},
+        "textDocument": {
+            "synchronization": {"didSave": True, "dynamicRegistration": dynamic},
+            "publishDiagnostics": {"versionSupport": True, "relatedInformation": related},
+        },
+    }
+    if pull:
+        caps["textDocument"]["diagnostic"] = {"dynamicRegistration": dynamic, "relatedDocumentSupport": False}
+    if encodings:
+        caps["general"] = {"positionEncodings": encodings}
+    return caps
 
 
 class Conn:
@@ -26,30 +74,16 @@ class Conn:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
-        out = self.proc.stdout
         try:
-            while True:
-                length = None
-                while True:
-                    line = out.readline()
-                    if not line:
-                        raise EOFError
-                    line = line.strip()
-                    if not line:
-                        break
-                    k, _, v = line.decode("ascii", "replace").partition(":")
-                    if k.lower() == "content-length":
-                        length = int(v.strip())
-                body = out.read(length)
-                now = time.monotonic()
-                msg = json.loads(body)
-                self._dispatch(now, msg)
-        except (EOFError, ValueError, OSError):
-            self.closed = True
-            self.events.put((time.monotonic(), {"method": "$/closed"}))
-            with self.lock:
-                for q in self.pending.values():
-                    q.put((time.monotonic(), {"error": {"message": "connection closed"}}))
+            while (msg := read_message(self.proc.stdout)) is not None:
+                self._dispatch(time.monotonic(), msg)
+        except (ValueError, OSError):
+            pass
+        self.closed = True
+        self.events.put((time.monotonic(), {"method": "$/closed"}))
+        with self.lock:
+            for q in self.pending.values():
+                q.put((time.monotonic(), {"error": {"message": "connection closed"}}))
 
     def _dispatch(self, now, msg):
         if "method" in msg and "id" in msg:
@@ -65,9 +99,8 @@ class Conn:
                 q.put((now, msg))
 
     def _send(self, msg):
-        data = json.dumps(msg).encode()
         try:
-            self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+            self.proc.stdin.write(encode(msg))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             self.closed = True

@@ -119,7 +119,7 @@ async fn check(args: Args) -> Result<u8, String> {
         None => None,
     };
     let selected = run::selected(&engine, &cwd, &args.paths, changes.as_ref())?;
-    let report = run::run(&engine, &args, &selected, changes.as_ref(), plan.progress).await?;
+    let report = run::run(&engine, &args, &selected, changes.as_ref(), &plan).await?;
 
     let notices = report::server_notices(&report);
     for notice in &notices.warnings {

@@ -34,7 +34,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::engine::{CheckReport, Engine, EngineOptions};
+use super::warm::Route;
+use crate::engine::{CheckReport, Engine, EngineOptions, Mutation};
 use crate::render::RenderOptions;
 
 /// The agents squiggle has hook adapters (and `init` entries) for.
@@ -98,24 +99,49 @@ pub struct Args {
 pub(crate) enum Plan {
     /// Nothing to check (another tool, a notebook, a failed call), and why.
     Skip(&'static str),
-    /// Check `files` (absolute, or relative to `cwd`); with dependents for a
-    /// whole-file write, whose importers may break.
+    /// Check `files` (absolute, or relative to `cwd`); a whole-file write
+    /// may break its importers, which `otherFiles` decides on.
     Check {
         cwd: PathBuf,
         files: Vec<PathBuf>,
-        with_dependents: bool,
+        mutation: Mutation,
     },
 }
 
 impl Plan {
     /// Check the one file an event names, `path` relative to the event's
     /// `cwd` (Claude Code and Gemini CLI report one file per tool call).
-    fn one_file(payload: &Value, fallback_cwd: &Path, path: &str, with_dependents: bool) -> Plan {
+    fn one_file(payload: &Value, fallback_cwd: &Path, path: &str, mutation: Mutation) -> Plan {
         let cwd = event_cwd(payload, fallback_cwd);
         Plan::Check {
             files: vec![cwd.join(path)],
             cwd,
-            with_dependents,
+            mutation,
+        }
+    }
+
+    /// Check `paths` (relative to `cwd`; each once, in order), or skip them
+    /// for `why_none` when there are none.
+    fn files<P: AsRef<Path>>(
+        cwd: PathBuf,
+        paths: impl IntoIterator<Item = P>,
+        mutation: Mutation,
+        why_none: &'static str,
+    ) -> Plan {
+        let mut files: Vec<PathBuf> = Vec::new();
+        for path in paths {
+            let path = cwd.join(path);
+            if !files.contains(&path) {
+                files.push(path);
+            }
+        }
+        if files.is_empty() {
+            return Plan::Skip(why_none);
+        }
+        Plan::Check {
+            cwd,
+            files,
+            mutation,
         }
     }
 }
@@ -131,12 +157,15 @@ pub async fn run(args: Args) -> u8 {
         eprintln!("squiggle hook: name the agent (claude, codex or gemini) or pass --file PATH");
         return 2;
     }
-    let no_daemon = args.no_daemon;
+    let route = Route {
+        no_daemon: args.no_daemon,
+        ..Default::default()
+    };
     // A panic inside the check must not fail the agent's tool call either.
     let work = tokio::spawn(async move {
         match args.agent {
-            Some(agent) => run_agent(agent, root, cwd, no_daemon).await,
-            None => run_files(args.files, root, cwd, no_daemon).await,
+            Some(agent) => run_agent(agent, root, cwd, route).await,
+            None => run_files(args.files, root, cwd, route).await,
         }
     });
     if let Err(e) = work.await {
@@ -146,7 +175,7 @@ pub async fn run(args: Args) -> u8 {
     0
 }
 
-async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
+async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Route) {
     let payload = match read_payload() {
         Ok(payload) => payload,
         Err(e) => {
@@ -161,7 +190,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
     };
     if payload["hook_event_name"] == session::EVENT {
         if let Some(ws) = workspace_root() {
-            session::start(&ws, no_daemon).await;
+            session::start(&ws, route).await;
         }
         return;
     }
@@ -188,17 +217,17 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
     let changed = workspace_root()
         .map(|ws| shell::changed_since(&payload, &ws))
         .unwrap_or_default();
-    let (cwd, mut files, with_dependents) = match plan {
+    let (cwd, mut files, mutation) = match plan {
         Ok(Plan::Check {
             cwd,
             files,
-            with_dependents,
-        }) => (cwd, files, with_dependents),
+            mutation,
+        }) => (cwd, files, mutation),
         Ok(Plan::Skip(why)) if changed.is_empty() => {
             tracing::debug!(agent = agent.name(), why, "hook skipped");
             return;
         }
-        Ok(Plan::Skip(_)) => (event_cwd(&payload, &cwd), Vec::new(), false),
+        Ok(Plan::Skip(_)) => (event_cwd(&payload, &cwd), Vec::new(), Mutation::Edit),
         Err(e) => {
             malformed(&e);
             return;
@@ -209,8 +238,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, no_daemon:
             files.push(file);
         }
     }
-    let Some((report, opts, ws)) =
-        check(root.as_deref(), &cwd, files, with_dependents, no_daemon).await
+    let Some((report, opts, ws)) = check(root.as_deref(), &cwd, files, mutation, route).await
     else {
         return;
     };
@@ -250,9 +278,10 @@ fn reply_to(agent: Agent, payload: &Value, text: &str) {
     emit(&reply::additional_context(event, text));
 }
 
-async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, no_daemon: bool) {
+async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, route: Route) {
     let files = files.into_iter().map(|f| cwd.join(f)).collect();
-    if let Some((report, opts, ws)) = check(root.as_deref(), &cwd, files, false, no_daemon).await {
+    let checked = check(root.as_deref(), &cwd, files, Mutation::Edit, route).await;
+    if let Some((report, opts, ws)) = checked {
         let text = reply::feedback(&report, &opts, &ws, reply::MAX_CONTEXT_CHARS);
         if !text.is_empty() {
             emit(&text);
@@ -268,8 +297,8 @@ pub async fn check(
     root: Option<&Path>,
     cwd: &Path,
     files: Vec<PathBuf>,
-    with_dependents: bool,
-    no_daemon: bool,
+    mutation: Mutation,
+    route: Route,
 ) -> Option<(CheckReport, RenderOptions, PathBuf)> {
     let opts = EngineOptions {
         root: root.map(Path::to_path_buf),
@@ -289,13 +318,9 @@ pub async fn check(
         .collect();
     let render = engine.render_options();
     if render.report == crate::render::ReportMode::New {
-        baseline::prime(&engine, &files, no_daemon).await;
+        baseline::prime(&engine, &files, route).await;
     }
-    let route = super::warm::Route {
-        no_daemon,
-        ..Default::default()
-    };
-    let report = super::warm::check(&engine, files, with_dependents, route).await;
+    let report = super::warm::check(&engine, files, mutation, route).await;
     Some((report, render, engine.workspace.root().to_path_buf()))
 }
 
@@ -343,6 +368,19 @@ fn tool_input(payload: &Value) -> Result<&Value, Malformed> {
 }
 
 /// The event's working directory, else the hook process's own.
+/// The file session `id`'s state of one `kind` lives in (`kind/id.ext`
+/// beside the daemons' sockets), or `None` for an id that is not a plain
+/// name: agents choose session ids, and one must not name another path.
+fn session_file(kind: &str, id: &str, ext: &str) -> Option<PathBuf> {
+    let plain = !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let dir = crate::daemon::socket::socket_dir(None).join(kind);
+    plain.then(|| dir.join(format!("{id}.{ext}")))
+}
+
 fn event_cwd(payload: &Value, fallback: &Path) -> PathBuf {
     match payload.get("cwd").and_then(Value::as_str) {
         Some(cwd) if !cwd.is_empty() => fallback.join(cwd),

@@ -171,7 +171,7 @@ fn init(args: &Args) -> Result<u8, String> {
         crate::out!("{content}");
         return Ok(0);
     }
-    write_settings(args, &target, &path, changed, &content)?;
+    write_settings(args, &target, &path, changed.then_some(content.as_str()))?;
     if args.batch && has_group(&settings, Agent::Claude, target.event) {
         crate::outln!(
             "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
@@ -180,11 +180,12 @@ fn init(args: &Args) -> Result<u8, String> {
         );
     }
     if args.agent == Agent::Codex {
-        return Ok(codex_trust::record_or_check(
-            &path,
-            &settings,
-            args.trust_hook,
-        ));
+        let trust = if args.trust_hook {
+            codex_trust::Trust::Record
+        } else {
+            codex_trust::Trust::Check
+        };
+        return Ok(codex_trust::record_or_check(&path, &settings, trust));
     }
     if let Some(note) = note(args.agent) {
         crate::outln!("{note}");
@@ -227,22 +228,22 @@ fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
     Ok((existing, settings))
 }
 
-/// Writes the settings when they changed, and says what was done.
+/// Writes the settings' new `content` (`None`: they did not change), and
+/// says what was done.
 fn write_settings(
     args: &Args,
     target: &Target,
     path: &Path,
-    changed: bool,
-    content: &str,
+    content: Option<&str>,
 ) -> Result<(), String> {
-    if !changed {
+    let Some(content) = content else {
         crate::outln!(
             "{} already runs `{}`; nothing changed",
             path.display(),
             command(args.agent)
         );
         return Ok(());
-    }
+    };
     write_atomic(path, content.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     if args.batch {

@@ -85,11 +85,18 @@ pub async fn run(mut args: Args) -> u8 {
             );
         }
         let server = server.clone();
-        let root2 = root.clone();
-        let result =
-            tokio::task::spawn_blocking(move || install::install(&server, source, &root2, verbose))
-                .await
-                .unwrap_or_else(|e| Err(format!("the install task failed: {e}")));
+        let root = root.clone();
+        let install = move || {
+            let install = install::Install {
+                server: &server,
+                root: &root,
+                verbose,
+            };
+            install.run(source)
+        };
+        let result = tokio::task::spawn_blocking(install)
+            .await
+            .unwrap_or_else(|e| Err(format!("the install task failed: {e}")));
         match result {
             Ok(()) => eprintln!("squiggle: installed; `squiggle status` shows where it is found"),
             Err(e) => {

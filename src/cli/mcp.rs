@@ -47,7 +47,10 @@ pub async fn run(args: Args) -> u8 {
     };
     let work = async {
         let code = match args.http {
-            Some(addr) => http(engine.clone(), exposure, addr, args.no_auth).await,
+            Some(addr) => match bearer_token(&args) {
+                Ok(token) => http(engine.clone(), exposure, HttpOptions { addr, token }).await,
+                Err(code) => code,
+            },
             None => stdio(engine.clone(), exposure).await,
         };
         engine.shutdown().await;
@@ -74,26 +77,30 @@ async fn stdio(engine: Arc<Engine>, exposure: Exposure) -> u8 {
     }
 }
 
-async fn http(engine: Arc<Engine>, exposure: Exposure, addr: SocketAddr, no_auth: bool) -> u8 {
-    let token = std::env::var("SQUIGGLE_MCP_TOKEN")
-        .ok()
-        .filter(|t| !t.is_empty());
-    let token = match (no_auth, token) {
-        (true, _) => None,
-        (false, Some(t)) => Some(t),
-        (false, None) => {
+/// The bearer token HTTP clients must send (`SQUIGGLE_MCP_TOKEN`; none with
+/// `--no-auth`), or the exit code when there is none.
+fn bearer_token(args: &Args) -> Result<Option<String>, u8> {
+    if args.no_auth {
+        return Ok(None);
+    }
+    match std::env::var("SQUIGGLE_MCP_TOKEN") {
+        Ok(token) if !token.is_empty() => Ok(Some(token)),
+        _ => {
             eprintln!(
                 "squiggle mcp: set SQUIGGLE_MCP_TOKEN to the bearer token clients must send (or pass --no-auth on a loopback address)"
             );
-            return 2;
+            Err(2)
         }
-    };
+    }
+}
+
+async fn http(engine: Arc<Engine>, exposure: Exposure, options: HttpOptions) -> u8 {
     // Termination is handled around the whole command (see `run`).
     let shutdown = std::future::pending::<()>();
     let result = serve_http(
         engine,
         exposure,
-        HttpOptions { addr, token },
+        options,
         |bound| eprintln!("squiggle mcp: listening on http://{bound}/mcp"),
         shutdown,
     )

@@ -15,7 +15,7 @@ pub mod status;
 pub mod tools;
 pub mod warm;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::config::PartialConfig;
 use crate::engine::{Engine, EngineOptions};
@@ -33,29 +33,20 @@ pub struct WorkspaceArgs {
 }
 
 impl WorkspaceArgs {
-    /// The engine for these flags, with `cli` on top of the configuration.
+    /// The engine a subcommand works with: the workspace found from the
+    /// current directory (or `--root`), its configuration with `cli` on top,
+    /// and whether the workspace's own file may name commands. The error is
+    /// the message to print.
     pub fn engine(&self, cli: PartialConfig) -> Result<Engine, String> {
-        engine_from(self.root.as_deref(), self.trust_workspace, cli)
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let opts = EngineOptions {
+            root: self.root.clone(),
+            trust_workspace: self.trust_workspace,
+            cli,
+            ..Default::default()
+        };
+        Engine::new(&opts, &cwd).map_err(|e| e.to_string())
     }
-}
-
-/// The engine a subcommand works with: the workspace found from the current
-/// directory (or `root`), its configuration with `cli` on top, and whether
-/// the workspace's own file may name commands. The error is the message to
-/// print.
-pub fn engine_from(
-    root: Option<&Path>,
-    trust_workspace: bool,
-    cli: PartialConfig,
-) -> Result<Engine, String> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let opts = EngineOptions {
-        root: root.map(Path::to_path_buf),
-        trust_workspace,
-        cli,
-        ..Default::default()
-    };
-    Engine::new(&opts, &cwd).map_err(|e| e.to_string())
 }
 
 /// The one writer of command output to stdout (the MCP and service

@@ -17,11 +17,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::warm::Route;
 use crate::daemon::DaemonError;
 use crate::engine::Engine;
-use crate::engine::tools::{ToolError, ToolResult};
+use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
 use crate::service::REFUSED;
 
 /// The flags every edit tool takes.
@@ -39,6 +41,23 @@ pub struct ToolArgs {
     /// Run in this process instead of the warm daemon (also SQUIGGLE_NO_DAEMON=1).
     #[arg(long, global = true)]
     pub no_daemon: bool,
+}
+
+impl ToolArgs {
+    fn route(&self) -> Route {
+        Route {
+            no_daemon: self.no_daemon,
+            trust_workspace: self.trust_workspace,
+        }
+    }
+
+    fn output(&self) -> Output {
+        if self.json {
+            Output::Json
+        } else {
+            Output::Text
+        }
+    }
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -103,10 +122,15 @@ pub async fn edit(args: EditArgs) -> u8 {
     if let Some(code) = through_daemon(&engine, &common, "squiggle/edit", params).await {
         return code;
     }
+    let replace = if replace_all {
+        Replace::All
+    } else {
+        Replace::Once
+    };
     let result = engine
-        .edit(&path, &old_string, &new_string, replace_all, dry_run)
+        .edit(&path, &old_string, &new_string, replace, mode(dry_run))
         .await;
-    finish(&engine, result, common.json).await
+    finish(&engine, result, common.output()).await
 }
 
 pub async fn write(args: WriteArgs) -> u8 {
@@ -124,8 +148,8 @@ pub async fn write(args: WriteArgs) -> u8 {
     if let Some(code) = through_daemon(&engine, &args.common, "squiggle/write", params).await {
         return code;
     }
-    let result = engine.write(&args.path, &content, args.dry_run).await;
-    finish(&engine, result, args.common.json).await
+    let result = engine.write(&args.path, &content, mode(args.dry_run)).await;
+    finish(&engine, result, args.common.output()).await
 }
 
 pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
@@ -140,8 +164,13 @@ pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
     if let Some(code) = through_daemon(&engine, &args.common, "squiggle/applyPatch", params).await {
         return code;
     }
-    let result = engine.apply_patch(&patch, args.dry_run).await;
-    finish(&engine, result, args.common.json).await
+    let result = engine.apply_patch(&patch, mode(args.dry_run)).await;
+    finish(&engine, result, args.common.output()).await
+}
+
+/// What `--dry-run` asks of the engine.
+fn mode(dry_run: bool) -> Mode {
+    if dry_run { Mode::DryRun } else { Mode::Apply }
 }
 
 /// `path` made absolute against the current directory: the daemon's own
@@ -160,13 +189,11 @@ async fn through_daemon(
     method: &str,
     params: Value,
 ) -> Option<u8> {
-    if super::warm::daemon_disabled(common.no_daemon) {
+    let route = common.route();
+    if route.in_process() {
         return None;
     }
-    let opts = crate::daemon::client::Options {
-        trust_workspace: common.trust_workspace,
-        ..Default::default()
-    };
+    let opts = route.daemon_options();
     let root = engine.workspace.root();
     let mut connection = match crate::daemon::client::try_connect_or_spawn(root, &opts).await {
         Ok(connection) => connection,
@@ -176,25 +203,11 @@ async fn through_daemon(
         }
     };
     let timeout = crate::daemon::client::CHECK_TIMEOUT;
+    let output = common.output();
     Some(match connection.request(method, params, timeout).await {
-        Ok(result) => {
-            if common.json {
-                crate::outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&result).unwrap_or_default()
-                );
-            } else {
-                crate::outln!("{}", reply_text(&result));
-            }
-            0
-        }
+        Ok(result) => output.applied(&result, || reply_text(&result)),
         Err(DaemonError::Rpc { error, .. }) if error.code == REFUSED => {
-            if common.json {
-                crate::outln!("{}", json!({ "error": error.message }));
-            } else {
-                eprintln!("squiggle: {}", error.message);
-            }
-            1
+            output.refused(&error.message)
         }
         Err(e) => {
             eprintln!(
@@ -218,14 +231,15 @@ fn reply_text(result: &Value) -> String {
 }
 
 fn engine(common: &ToolArgs) -> Option<Arc<Engine>> {
-    super::engine_from(
-        common.root.as_deref(),
-        common.trust_workspace,
-        Default::default(),
-    )
-    .map(Arc::new)
-    .map_err(|e| eprintln!("squiggle: {e}"))
-    .ok()
+    let workspace = super::WorkspaceArgs {
+        root: common.root.clone(),
+        trust_workspace: common.trust_workspace,
+    };
+    workspace
+        .engine(Default::default())
+        .map(Arc::new)
+        .map_err(|e| eprintln!("squiggle: {e}"))
+        .ok()
 }
 
 fn stdin_text() -> Option<String> {
@@ -246,8 +260,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 /// Prints the result, then stops the servers: the agent's answer never
 /// waits for a server that will not stop (issue 17: a server ignoring
 /// `shutdown` held the result back by seconds past the deadline).
-async fn finish(engine: &Engine, result: Result<ToolResult, ToolError>, json: bool) -> u8 {
-    let code = print(result, json);
+async fn finish(engine: &Engine, result: Result<ToolResult, ToolError>, output: Output) -> u8 {
+    let code = match result {
+        Ok(result) => output.applied(&result, || result.text().trim_end().to_string()),
+        Err(e) => output.refused(&e.to_string()),
+    };
     tracing::debug!("result printed; stopping the servers");
     if tokio::time::timeout(SHUTDOWN_GRACE, engine.shutdown())
         .await
@@ -261,26 +278,33 @@ async fn finish(engine: &Engine, result: Result<ToolResult, ToolError>, json: bo
     code
 }
 
-fn print(result: Result<ToolResult, ToolError>, json: bool) -> u8 {
-    match result {
-        Ok(result) => {
-            if json {
-                crate::outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&result).unwrap_or_default()
-                );
-            } else {
-                crate::outln!("{}", result.text().trim_end());
-            }
-            0
+/// How a tool's answer is printed: the text the agent's tool returns, or
+/// (`--json`) the structured result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Text,
+    Json,
+}
+
+impl Output {
+    /// Prints an applied mutation's result (`text` is its rendering); exit 0.
+    fn applied(self, result: &impl Serialize, text: impl FnOnce() -> String) -> u8 {
+        match self {
+            Output::Json => crate::outln!(
+                "{}",
+                serde_json::to_string_pretty(result).unwrap_or_default()
+            ),
+            Output::Text => crate::outln!("{}", text()),
         }
-        Err(e) => {
-            if json {
-                crate::outln!("{}", serde_json::json!({ "error": e.to_string() }));
-            } else {
-                eprintln!("squiggle: {e}");
-            }
-            1
+        0
+    }
+
+    /// Prints why a mutation was refused; exit 1.
+    fn refused(self, message: &str) -> u8 {
+        match self {
+            Output::Json => crate::outln!("{}", json!({ "error": message })),
+            Output::Text => eprintln!("squiggle: {message}"),
         }
+        1
     }
 }

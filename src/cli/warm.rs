@@ -7,12 +7,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::engine::{CheckReport, Engine, FileInput, FileReport, ServerOutcome};
-
-/// Whether the environment forbids the daemon.
-pub fn daemon_disabled(flag: bool) -> bool {
-    flag || std::env::var_os("SQUIGGLE_NO_DAEMON").is_some_and(|v| !v.is_empty() && v != "0")
-}
+use crate::daemon::client::Options;
+use crate::engine::{
+    CheckReport, Engine, FileInput, FileReport, HeldOthers, Mutation, ServerOutcome,
+};
 
 /// Which process checks: the daemon (which one), or this one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -24,35 +22,45 @@ pub struct Route {
     pub trust_workspace: bool,
 }
 
+impl Route {
+    /// Whether this process checks: `--no-daemon`, or the environment
+    /// forbids the daemon.
+    pub fn in_process(self) -> bool {
+        self.no_daemon
+            || std::env::var_os("SQUIGGLE_NO_DAEMON").is_some_and(|v| !v.is_empty() && v != "0")
+    }
+
+    /// How to reach the daemon this route names.
+    pub fn daemon_options(self) -> Options {
+        Options {
+            trust_workspace: self.trust_workspace,
+            ..Default::default()
+        }
+    }
+}
+
 /// Checks `files` (absolute paths) through the daemon for the engine's
-/// workspace, falling back to `engine` itself; `with_dependents` also
-/// reports the files that import them.
+/// workspace, falling back to `engine` itself; where `otherFiles` says so
+/// for `mutation`, also reports the files that import them.
 pub async fn check(
     engine: &Arc<Engine>,
     files: Vec<PathBuf>,
-    with_dependents: bool,
+    mutation: Mutation,
     route: Route,
 ) -> CheckReport {
-    let Route {
-        no_daemon,
-        trust_workspace,
-    } = route;
-    if !daemon_disabled(no_daemon) {
-        let opts = crate::daemon::client::Options {
-            trust_workspace,
-            ..Default::default()
-        };
+    if !route.in_process() {
+        let opts = route.daemon_options();
         let root = engine.workspace.root();
-        match crate::daemon::client::check_with(root, files.clone(), with_dependents, &opts).await {
+        match crate::daemon::client::check_with(root, files.clone(), mutation, &opts).await {
             Ok(reply) => return from_reply(reply),
             Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
         }
     }
     let inputs: Vec<FileInput> = files.into_iter().map(FileInput::on_disk).collect();
-    let report = if engine.reports_other_files(with_dependents) {
+    let report = if engine.reports_other_files(mutation) {
         engine.check_with_dependents(inputs).await
     } else {
-        engine.check_files(inputs, false).await
+        engine.check_files(inputs, HeldOthers::Skip).await
     };
     engine.shutdown().await;
     report
@@ -65,10 +73,10 @@ pub async fn check_text(
     engine: &Arc<Engine>,
     file: &std::path::Path,
     text: &str,
-    no_daemon: bool,
+    route: Route,
 ) -> Vec<crate::diagnostic::Diagnostic> {
-    if !daemon_disabled(no_daemon) {
-        let opts = crate::daemon::client::Options::default();
+    if !route.in_process() {
+        let opts = route.daemon_options();
         let root = engine.workspace.root();
         if let Some(mut connection) = crate::daemon::client::connect_or_spawn(root, &opts).await {
             match connection.check_text(file, text).await {
@@ -81,7 +89,7 @@ pub async fn check_text(
         content: Some(Arc::from(text)),
         ..FileInput::on_disk(file)
     };
-    first_file(engine.check_files(vec![input], false).await)
+    first_file(engine.check_files(vec![input], HeldOthers::Skip).await)
 }
 
 fn first_file(report: CheckReport) -> Vec<crate::diagnostic::Diagnostic> {

@@ -121,11 +121,20 @@ pub enum OtherFiles {
     None,
 }
 
+/// The kind of mutation a check follows: what `otherFiles` decides on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mutation {
+    /// A file written whole: `write`, or an agent's Write tool.
+    Write,
+    /// Any other change: `edit`, `apply-patch`, an agent's edit tools.
+    Edit,
+}
+
 impl OtherFiles {
-    /// Whether a mutation (`write` or not) reports other files.
-    pub fn for_mutation(self, write: bool) -> bool {
+    /// Whether `mutation` reports other files.
+    pub fn for_mutation(self, mutation: Mutation) -> bool {
         match self {
-            OtherFiles::Write => write,
+            OtherFiles::Write => mutation == Mutation::Write,
             OtherFiles::All => true,
             OtherFiles::None => false,
         }

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus};
+use crate::engine::Mutation;
 use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, RequestId};
 use crate::service::CheckReply;
@@ -145,12 +146,15 @@ impl Connection {
             .await
     }
 
+    /// Checks `files` on disk after `mutation` (`otherFiles` decides
+    /// whether their importers are reported too).
     pub async fn check(
         &mut self,
         files: &[PathBuf],
-        with_dependents: bool,
+        mutation: Mutation,
     ) -> Result<CheckReply, DaemonError> {
-        let params = json!({"filePaths": files, "withDependents": with_dependents});
+        let write = mutation == Mutation::Write;
+        let params = json!({"filePaths": files, "withDependents": write});
         self.typed("squiggle/check", params, CHECK_TIMEOUT).await
     }
 
@@ -275,20 +279,20 @@ fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Chi
 pub async fn check(
     root: &Path,
     files: Vec<PathBuf>,
-    with_dependents: bool,
+    mutation: Mutation,
 ) -> Result<CheckReply, DaemonError> {
-    check_with(root, files, with_dependents, &Options::default()).await
+    check_with(root, files, mutation, &Options::default()).await
 }
 
 /// [`check`] with explicit options.
 pub async fn check_with(
     root: &Path,
     files: Vec<PathBuf>,
-    with_dependents: bool,
+    mutation: Mutation,
     opts: &Options,
 ) -> Result<CheckReply, DaemonError> {
     let mut connection = try_connect_or_spawn(root, opts).await?;
-    connection.check(&files, with_dependents).await
+    connection.check(&files, mutation).await
 }
 
 /// Asks the daemon for `root` (started when needed) to warm its servers in

@@ -22,7 +22,7 @@ use std::fmt;
 pub use atomic::write_atomic;
 pub use content::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 pub use plan::{PlannedChange, plan_patch};
-pub use replace::{Replaced, replace_exact};
+pub use replace::{Replace, Replaced, replace_exact};
 pub use transaction::{FileOp, TransactionError, apply_all};
 
 /// Why an edit could not be made. Messages are written for the agent that

@@ -8,6 +8,15 @@
 
 use super::EditError;
 
+/// How many occurrences of the old text a replacement takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replace {
+    /// The only one: the edit is refused unless the text occurs once.
+    Once,
+    /// Every one (`replace_all`).
+    All,
+}
+
 /// The result of [`replace_exact`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replaced {
@@ -16,7 +25,7 @@ pub struct Replaced {
 }
 
 /// Replaces `old` with `new` in `content`. `old` must occur exactly once
-/// unless `replace_all`: none is [`EditError::NotFound`], several is
+/// unless [`Replace::All`]: none is [`EditError::NotFound`], several is
 /// [`EditError::Ambiguous`]. An empty `old`, or `old == new`, is an error.
 ///
 /// If `old` is not found verbatim but the file uses `\r\n`, `old` and `new`
@@ -25,7 +34,7 @@ pub fn replace_exact(
     content: &str,
     old: &str,
     new: &str,
-    replace_all: bool,
+    replace: Replace,
 ) -> Result<Replaced, EditError> {
     if old.is_empty() {
         return Err(EditError::EmptyOld);
@@ -35,14 +44,14 @@ pub fn replace_exact(
     }
     let count = content.matches(old).count();
     if count > 0 {
-        return finish(content, old, new, count, replace_all);
+        return finish(content, old, new, count, replace);
     }
     if old.contains('\n') && content.contains("\r\n") {
         let old = to_crlf(old);
         let new = to_crlf(new);
         let count = content.matches(old.as_str()).count();
         if count > 0 {
-            return finish(content, &old, &new, count, replace_all);
+            return finish(content, &old, &new, count, replace);
         }
     }
     Err(EditError::NotFound)
@@ -53,9 +62,9 @@ fn finish(
     old: &str,
     new: &str,
     count: usize,
-    replace_all: bool,
+    replace: Replace,
 ) -> Result<Replaced, EditError> {
-    if count > 1 && !replace_all {
+    if count > 1 && replace == Replace::Once {
         return Err(EditError::Ambiguous { count });
     }
     Ok(Replaced {
@@ -76,11 +85,11 @@ mod tests {
         content: &str,
         old: &str,
         new: &str,
-        replace_all: bool,
+        replace: Replace,
         expect: &str,
         replacements: usize,
     ) {
-        let got = replace_exact(content, old, new, replace_all).unwrap();
+        let got = replace_exact(content, old, new, replace).unwrap();
         assert_eq!(got.content, expect);
         assert_eq!(got.replacements, replacements);
     }
@@ -91,7 +100,7 @@ mod tests {
             "let a = 1;\nlet b = 2;\n",
             "b = 2",
             "b = 3",
-            false,
+            Replace::Once,
             "let a = 1;\nlet b = 3;\n",
             1,
         );
@@ -99,14 +108,14 @@ mod tests {
 
     #[test]
     fn not_found() {
-        let err = replace_exact("abc\n", "xyz", "q", false).unwrap_err();
+        let err = replace_exact("abc\n", "xyz", "q", Replace::Once).unwrap_err();
         assert!(matches!(err, EditError::NotFound));
         assert!(err.to_string().starts_with("old_string not found"));
     }
 
     #[test]
     fn ambiguous_names_the_count_and_the_way_out() {
-        let err = replace_exact("x\nx\nx\n", "x", "y", false).unwrap_err();
+        let err = replace_exact("x\nx\nx\n", "x", "y", Replace::Once).unwrap_err();
         assert!(matches!(err, EditError::Ambiguous { count: 3 }));
         assert_eq!(
             err.to_string(),
@@ -116,18 +125,25 @@ mod tests {
 
     #[test]
     fn replace_all_replaces_every_occurrence() {
-        check("x\nx\nx\n", "x", "yy", true, "yy\nyy\nyy\n", 3);
-        check("only once\n", "once", "twice", true, "only twice\n", 1);
+        check("x\nx\nx\n", "x", "yy", Replace::All, "yy\nyy\nyy\n", 3);
+        check(
+            "only once\n",
+            "once",
+            "twice",
+            Replace::All,
+            "only twice\n",
+            1,
+        );
     }
 
     #[test]
     fn empty_old_and_no_op_are_errors() {
         assert!(matches!(
-            replace_exact("abc", "", "x", false),
+            replace_exact("abc", "", "x", Replace::Once),
             Err(EditError::EmptyOld)
         ));
         assert!(matches!(
-            replace_exact("abc", "b", "b", false),
+            replace_exact("abc", "b", "b", Replace::Once),
             Err(EditError::NoChange)
         ));
     }
@@ -138,18 +154,18 @@ mod tests {
             "fn a() {\r\n    1\r\n}\r\n",
             "fn a() {\n    1\n",
             "fn a() {\n    2\n    3\n",
-            false,
+            Replace::Once,
             "fn a() {\r\n    2\r\n    3\r\n}\r\n",
             1,
         );
         // Text found verbatim is replaced verbatim.
-        check("a\r\nb\r\n", "a", "c", false, "c\r\nb\r\n", 1);
+        check("a\r\nb\r\n", "a", "c", Replace::Once, "c\r\nb\r\n", 1);
     }
 
     #[test]
     fn missing_final_newline_is_preserved() {
-        check("one\ntwo", "two", "three", false, "one\nthree", 1);
-        check("one\ntwo", "one\n", "zero\n", false, "zero\ntwo", 1);
+        check("one\ntwo", "two", "three", Replace::Once, "one\nthree", 1);
+        check("one\ntwo", "one\n", "zero\n", Replace::Once, "zero\ntwo", 1);
     }
 
     #[test]
@@ -158,10 +174,10 @@ mod tests {
             "naïve café — ✓ 日本語\n",
             "café — ✓",
             "thé ✗",
-            false,
+            Replace::Once,
             "naïve thé ✗ 日本語\n",
             1,
         );
-        check("ééé", "é", "e", true, "eee", 3);
+        check("ééé", "é", "e", Replace::All, "eee", 3);
     }
 }

@@ -20,8 +20,8 @@ use super::pool::{Busy, Checkout};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
-use crate::lsp::diagnostics::EditMark;
 use crate::lsp::normalize::normalize;
+use crate::lsp::other_files::EditMark;
 use crate::lsp::{DocumentVersion, LspClient};
 use crate::workspace::PathClass;
 
@@ -68,10 +68,25 @@ pub(super) struct WaitRules {
     pub(super) resend: bool,
 }
 
+/// Whether a check also reports what the involved servers already hold for
+/// files it did not check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeldOthers {
+    /// Only the checked files.
+    Skip,
+    /// The checked files, and every other file's diagnostics the servers
+    /// that served them hold once the wait is over.
+    Include,
+}
+
 impl Engine {
-    /// Checks `files`; with `others`, also collects diagnostics the involved
-    /// servers hold for other files.
-    pub async fn check_files(self: &Arc<Self>, files: Vec<FileInput>, others: bool) -> CheckReport {
+    /// Checks `files`; with [`HeldOthers::Include`], also collects the
+    /// diagnostics the involved servers hold for other files.
+    pub async fn check_files(
+        self: &Arc<Self>,
+        files: Vec<FileInput>,
+        others: HeldOthers,
+    ) -> CheckReport {
         let rules = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,
             ..WaitRules::default()
@@ -83,7 +98,7 @@ impl Engine {
             files: reports,
             ..CheckReport::default()
         };
-        if others {
+        if others == HeldOthers::Include {
             self.repull_reported(&check, &[]).await;
             check.others = self.other_files(&check);
         }

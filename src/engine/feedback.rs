@@ -12,9 +12,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::Engine;
-use super::check::FileInput;
+use super::check::{FileInput, HeldOthers};
 use super::report::{CheckReport, ServerOutcome};
+use super::tools::Mode;
+use super::{Engine, Mutation};
 use crate::classify::{Classification, classify};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::mutex::lock;
@@ -87,16 +88,16 @@ const WORST_FIRST: [Classification; 5] = [
 
 impl Engine {
     /// Checks the touched files in one parallel wait (with their importers
-    /// when `otherFiles` says so for this kind of mutation: `write` or not),
-    /// classifies against the last known diagnostics, and renders.
+    /// when `otherFiles` says so for this kind of mutation), classifies
+    /// against the last known diagnostics, and renders.
     pub(super) async fn feedback(
         self: &Arc<Self>,
         message: String,
         files: Vec<Touched>,
-        write: bool,
-        dry_run: bool,
+        mutation: Mutation,
+        mode: Mode,
     ) -> ToolResult {
-        let others = self.reports_other_files(write);
+        let others = self.reports_other_files(mutation);
         let inputs = files
             .iter()
             .map(|(p, before, text)| FileInput {
@@ -111,7 +112,7 @@ impl Engine {
         let check = if others {
             self.check_with_dependents(inputs).await
         } else {
-            self.check_files(inputs, false).await
+            self.check_files(inputs, HeldOthers::Skip).await
         };
         let mut result = ToolResult {
             message,
@@ -121,7 +122,7 @@ impl Engine {
             baseline_known: true,
             outcomes: BTreeMap::new(),
             other_files: Vec::new(),
-            dry_run,
+            dry_run: mode == Mode::DryRun,
         };
         let mut classes = Vec::new();
         let edited = self.touched_blocks(&check, &files, &mut result, &mut classes);

@@ -20,11 +20,12 @@ mod warm;
 
 use std::path::Path;
 
+pub use crate::config::Mutation;
 use crate::config::{Config, ConfigError, LoadOptions, PartialConfig};
 use crate::registry::builtin_servers;
 use crate::workspace::Workspace;
 
-pub use check::FileInput;
+pub use check::{FileInput, HeldOthers};
 pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use servers::ResolvedServer;
@@ -115,11 +116,12 @@ impl Engine {
         }
     }
 
-    /// Whether a mutation (`write`: the file written whole, or an edit)
-    /// also reports the files that import it: `otherFiles` says which
-    /// mutations do, and `maxProjectDiagnosticsFiles = 0` shows none.
-    pub fn reports_other_files(&self, write: bool) -> bool {
-        self.config.other_files.for_mutation(write) && self.config.max_project_diagnostics_files > 0
+    /// Whether `mutation` also reports the files that import what it
+    /// changed: `otherFiles` says which mutations do, and
+    /// `maxProjectDiagnosticsFiles = 0` shows none.
+    pub fn reports_other_files(&self, mutation: Mutation) -> bool {
+        self.config.other_files.for_mutation(mutation)
+            && self.config.max_project_diagnostics_files > 0
     }
 
     pub async fn shutdown(&self) {

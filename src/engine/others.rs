@@ -16,7 +16,7 @@ use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::report::CheckReport;
 use super::servers::{language_for, serving};
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::lsp::diagnostics::EditMark;
+use crate::lsp::other_files::EditMark;
 use crate::lsp::uri;
 use crate::workspace::PathClass;
 
@@ -158,16 +158,9 @@ impl Engine {
     /// that `other_files` reports what they say now (`lsp::sync_pull`).
     /// `phase_two`: the canonical paths of the other files this check took.
     pub(super) async fn repull_reported(&self, check: &CheckReport, phase_two: &[PathBuf]) {
-        let involved: HashSet<&str> = check
-            .files
-            .iter()
-            .flat_map(|f| &f.outcomes)
-            .map(|o| o.server.as_str())
-            .collect();
+        let involved = check.involved_servers();
         let fresh: HashSet<String> = check
-            .files
-            .iter()
-            .filter_map(|f| f.canonical.as_ref())
+            .checked_paths()
             .chain(phase_two)
             .map(|p| uri::from_path(p))
             .collect();
@@ -182,20 +175,10 @@ impl Engine {
     /// Diagnostics the running servers hold for files other than the checked
     /// ones, from the servers involved in the check.
     pub(super) fn other_files(&self, check: &CheckReport) -> BTreeMap<String, Vec<Diagnostic>> {
-        let involved: Vec<&str> = check
-            .files
-            .iter()
-            .flat_map(|f| &f.outcomes)
-            .map(|o| o.server.as_str())
-            .collect();
-        let checked: HashSet<String> = check
-            .files
-            .iter()
-            .filter_map(|f| f.canonical.as_ref())
-            .map(|p| uri::from_path(p))
-            .collect();
+        let involved = check.involved_servers();
+        let checked: HashSet<String> = check.checked_paths().map(|p| uri::from_path(p)).collect();
         self.known_diagnostics(|server, file_uri| {
-            involved.contains(&server) && !checked.contains(file_uri)
+            involved.contains(server) && !checked.contains(file_uri)
         })
     }
 }

@@ -3,7 +3,7 @@
 //! other file. Every way in (tools, hooks, service, check) renders the same
 //! report the same way.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -91,6 +91,20 @@ impl CheckReport {
                 Outcome::Pulled | Outcome::Settled | Outcome::TimedOut | Outcome::ServerDead
             )
         })
+    }
+
+    /// The ids of the servers that answered for a checked file.
+    pub(super) fn involved_servers(&self) -> HashSet<&str> {
+        self.files
+            .iter()
+            .flat_map(|f| &f.outcomes)
+            .map(|o| o.server.as_str())
+            .collect()
+    }
+
+    /// The checked files' canonical paths.
+    pub(super) fn checked_paths(&self) -> impl Iterator<Item = &PathBuf> {
+        self.files.iter().filter_map(|f| f.canonical.as_ref())
     }
 }
 

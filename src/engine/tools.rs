@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::Engine;
 pub use super::feedback::{Snapshot, ToolResult};
+use super::{Engine, Mutation};
+pub use crate::edit::Replace;
 use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
     write_atomic,
@@ -28,6 +29,16 @@ pub enum ToolError {
     Read { path: String, reason: String },
     #[error("cannot write {path}: {reason}; the file is unchanged")]
     Write { path: String, reason: String },
+}
+
+/// Whether a wrapped tool writes its change or only checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Write the change, then check it.
+    Apply,
+    /// Check the change as the servers would see it and write nothing: the
+    /// servers are shown the new text, then the old one again.
+    DryRun,
 }
 
 struct Target {
@@ -77,13 +88,14 @@ impl Engine {
         path: &Path,
         old: &str,
         new: &str,
-        replace_all: bool,
-        dry_run: bool,
+        replace: Replace,
+        mode: Mode,
     ) -> Result<ToolResult, ToolError> {
+        let dry_run = mode == Mode::DryRun;
         let target = self.target(path)?;
         let _held = self.lock_file(&target.canonical).await;
         let before = read_text(&target)?;
-        let replaced = replace_exact(&before, old, new, replace_all)?;
+        let replaced = replace_exact(&before, old, new, replace)?;
         if !dry_run {
             write(&target, &replaced.content)?;
         }
@@ -105,8 +117,8 @@ impl Engine {
             .feedback(
                 message,
                 vec![(target.canonical.clone(), Some(before.clone()), after)],
-                false,
-                dry_run,
+                Mutation::Edit,
+                mode,
             )
             .await;
         if dry_run {
@@ -121,8 +133,9 @@ impl Engine {
         self: &Arc<Self>,
         path: &Path,
         content: &str,
-        dry_run: bool,
+        mode: Mode,
     ) -> Result<ToolResult, ToolError> {
+        let dry_run = mode == Mode::DryRun;
         let target = self.target(path)?;
         let _held = self.lock_file(&target.canonical).await;
         let before = std::fs::read_to_string(&target.canonical).ok();
@@ -141,8 +154,8 @@ impl Engine {
             .feedback(
                 message,
                 vec![(target.canonical.clone(), before.clone(), after)],
-                true,
-                dry_run,
+                Mutation::Write,
+                mode,
             )
             .await;
         if dry_run && let Some(before) = before {
@@ -155,8 +168,9 @@ impl Engine {
     pub async fn apply_patch(
         self: &Arc<Self>,
         patch_text: &str,
-        dry_run: bool,
+        mode: Mode,
     ) -> Result<ToolResult, ToolError> {
+        let dry_run = mode == Mode::DryRun;
         let patch = parse_patch(patch_text)?;
         // Vet every path before anything happens: one outside refuses the whole patch.
         let mut targets: BTreeMap<String, Target> = BTreeMap::new();
@@ -185,7 +199,9 @@ impl Engine {
             .iter()
             .map(|(p, b, _)| (p.clone(), b.clone()))
             .collect();
-        let result = self.feedback(message, steps.checked, false, dry_run).await;
+        let result = self
+            .feedback(message, steps.checked, Mutation::Edit, mode)
+            .await;
         if dry_run {
             for (path, before) in restore {
                 if let Some(before) = before {

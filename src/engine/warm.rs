@@ -10,7 +10,7 @@ use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Engine, FileInput};
+use super::{Engine, FileInput, HeldOthers};
 use crate::workspace::IGNORED_DIRS;
 
 /// At most this many directory entries are looked at: the shallowest files
@@ -54,7 +54,7 @@ impl Engine {
             return;
         }
         let inputs = targets.iter().map(FileInput::on_disk).collect();
-        let report = self.check_files(inputs, false).await;
+        let report = self.check_files(inputs, HeldOthers::Skip).await;
         let outcomes: Vec<_> = report.files.iter().map(|f| &f.outcomes).collect();
         tracing::info!(files = ?targets, ?outcomes, "warmed");
     }

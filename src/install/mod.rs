@@ -115,18 +115,119 @@ pub fn bin_dirs() -> Vec<PathBuf> {
         .collect()
 }
 
-/// Installs `server` from `source` into `root/<server>`. `verbose` lets the
-/// package manager print to the terminal; otherwise its output is kept and
-/// shown only on failure.
-pub fn install(server: &str, source: &Source, root: &Path, verbose: bool) -> Result<(), String> {
-    std::fs::create_dir_all(root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-    let target = root.join(server);
-    match source {
-        Source::Npm(packages) => install_npm(&target, root, server, packages, verbose),
-        Source::PyPi(packages) => install_pypi(&target, root, server, packages, verbose),
-        Source::Elsewhere(command) => Err(format!(
-            "squiggle does not install {server}; run `{command}`"
-        )),
+/// One server's install into squiggle's servers directory.
+pub struct Install<'a> {
+    /// The server's id: its directory's name.
+    pub server: &'a str,
+    /// The servers directory.
+    pub root: &'a Path,
+    /// Let the package manager print to the terminal; otherwise its output
+    /// is kept and shown only on failure.
+    pub verbose: bool,
+}
+
+impl Install<'_> {
+    /// Installs the server from `source` into `root/<server>`.
+    pub fn run(&self, source: &Source) -> Result<(), String> {
+        let root = self.root;
+        std::fs::create_dir_all(root)
+            .map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+        match source {
+            Source::Npm(packages) => self.npm(packages),
+            Source::PyPi(packages) => self.pypi(packages),
+            Source::Elsewhere(command) => Err(format!(
+                "squiggle does not install {}; run `{command}`",
+                self.server
+            )),
+        }
+    }
+
+    fn target(&self) -> PathBuf {
+        self.root.join(self.server)
+    }
+
+    /// A name beside the target for the install in progress (`what`:
+    /// staging, old), unique to this process.
+    fn aside(&self, what: &str) -> PathBuf {
+        let name = format!(".{what}-{}-{}", self.server, std::process::id());
+        self.root.join(name)
+    }
+
+    fn npm(&self, packages: &[(&str, &str)]) -> Result<(), String> {
+        let (target, stage) = (self.target(), self.aside("staging"));
+        let _ = std::fs::remove_dir_all(&stage);
+        let mut cmd = Command::new("npm");
+        cmd.args([
+            "install",
+            "--no-save",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+        ])
+        .arg(&stage)
+        .args(specs(packages, "@"));
+        let result = self
+            .package_manager(cmd, "npm", "Node.js with npm")
+            .and_then(|()| {
+                let _ = std::fs::remove_dir_all(&target);
+                std::fs::rename(&stage, &target)
+                    .map_err(|e| format!("cannot move the install into {}: {e}", target.display()))
+            });
+        let _ = std::fs::remove_dir_all(&stage);
+        result
+    }
+
+    fn pypi(&self, packages: &[(&str, &str)]) -> Result<(), String> {
+        let (target, old) = (self.target(), self.aside("old"));
+        let had_old = target.exists();
+        if had_old {
+            std::fs::rename(&target, &old)
+                .map_err(|e| format!("cannot set aside {}: {e}", target.display()))?;
+        }
+        let mut venv = Command::new("python3");
+        venv.args(["-m", "venv"]).arg(&target);
+        let mut pip = Command::new(target.join("bin/python"));
+        pip.args(["-m", "pip", "install", "--disable-pip-version-check"])
+            .args(specs(packages, "=="));
+        let result = self
+            .package_manager(venv, "python3", "Python 3 with venv")
+            .and_then(|()| self.package_manager(pip, "pip", "Python 3 with pip"));
+        if result.is_err() {
+            let _ = std::fs::remove_dir_all(&target);
+            if had_old {
+                let _ = std::fs::rename(&old, &target);
+            }
+        } else {
+            let _ = std::fs::remove_dir_all(&old);
+        }
+        result
+    }
+
+    /// Runs a package manager; a missing program or a failure becomes an error
+    /// naming what to install or what went wrong (with its output's tail).
+    fn package_manager(&self, mut cmd: Command, program: &str, needs: &str) -> Result<(), String> {
+        cmd.stdin(Stdio::null());
+        if self.verbose {
+            cmd.stdout(Stdio::inherit()).stderr(Stdio::inherit());
+        } else {
+            cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        }
+        let out = cmd.output().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("{program} not found on PATH; install {needs}"),
+            _ => format!("cannot run {program}: {e}"),
+        })?;
+        if out.status.success() {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = text.lines().rev().take(15).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        Err(format!(
+            "{program} failed ({}); is its registry reachable?{}{}",
+            out.status,
+            if tail.is_empty() { "" } else { "\n" },
+            tail.join("\n")
+        ))
     }
 }
 
@@ -135,92 +236,6 @@ fn specs(packages: &[(&str, &str)], sep: &str) -> Vec<String> {
         .iter()
         .map(|(n, v)| format!("{n}{sep}{v}"))
         .collect()
-}
-
-fn install_npm(
-    target: &Path,
-    root: &Path,
-    server: &str,
-    packages: &[(&str, &str)],
-    verbose: bool,
-) -> Result<(), String> {
-    let stage = root.join(format!(".staging-{server}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&stage);
-    let mut cmd = Command::new("npm");
-    cmd.args([
-        "install",
-        "--no-save",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-    ])
-    .arg(&stage)
-    .args(specs(packages, "@"));
-    let result = run(cmd, "npm", "Node.js with npm", verbose).and_then(|()| {
-        let _ = std::fs::remove_dir_all(target);
-        std::fs::rename(&stage, target)
-            .map_err(|e| format!("cannot move the install into {}: {e}", target.display()))
-    });
-    let _ = std::fs::remove_dir_all(&stage);
-    result
-}
-
-fn install_pypi(
-    target: &Path,
-    root: &Path,
-    server: &str,
-    packages: &[(&str, &str)],
-    verbose: bool,
-) -> Result<(), String> {
-    let old = root.join(format!(".old-{server}-{}", std::process::id()));
-    let had_old = target.exists();
-    if had_old {
-        std::fs::rename(target, &old)
-            .map_err(|e| format!("cannot set aside {}: {e}", target.display()))?;
-    }
-    let mut venv = Command::new("python3");
-    venv.args(["-m", "venv"]).arg(target);
-    let mut pip = Command::new(target.join("bin/python"));
-    pip.args(["-m", "pip", "install", "--disable-pip-version-check"])
-        .args(specs(packages, "=="));
-    let result = run(venv, "python3", "Python 3 with venv", verbose)
-        .and_then(|()| run(pip, "pip", "Python 3 with pip", verbose));
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(target);
-        if had_old {
-            let _ = std::fs::rename(&old, target);
-        }
-    } else {
-        let _ = std::fs::remove_dir_all(&old);
-    }
-    result
-}
-
-/// Runs a package manager; a missing program or a failure becomes an error
-/// naming what to install or what went wrong (with its output's tail).
-fn run(mut cmd: Command, program: &str, needs: &str, verbose: bool) -> Result<(), String> {
-    cmd.stdin(Stdio::null());
-    if verbose {
-        cmd.stdout(Stdio::inherit()).stderr(Stdio::inherit());
-    } else {
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    }
-    let out = cmd.output().map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("{program} not found on PATH; install {needs}"),
-        _ => format!("cannot run {program}: {e}"),
-    })?;
-    if out.status.success() {
-        return Ok(());
-    }
-    let text = String::from_utf8_lossy(&out.stderr);
-    let tail: Vec<&str> = text.lines().rev().take(15).collect();
-    let tail: Vec<&str> = tail.into_iter().rev().collect();
-    Err(format!(
-        "{program} failed ({}); is its registry reachable?{}{}",
-        out.status,
-        if tail.is_empty() { "" } else { "\n" },
-        tail.join("\n")
-    ))
 }
 
 #[cfg(test)]

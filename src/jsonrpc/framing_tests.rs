@@ -30,6 +30,14 @@ fn body(s: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(s.as_bytes().to_vec()))
 }
 
+/// `input` reads as exactly one body, `{}`, then a clean end.
+async fn reads_one_empty_object(input: &[u8]) {
+    assert_eq!(
+        read_all(input.to_vec(), 1024).await,
+        vec![body("{}"), Ok(None)]
+    );
+}
+
 #[tokio::test]
 async fn many_frames_in_one_read_then_clean_end() {
     let mut input = frame(r#"{"a":1}"#);
@@ -52,24 +60,23 @@ async fn content_length_counts_bytes_not_characters() {
 
 #[tokio::test]
 async fn header_names_are_case_insensitive_and_content_type_is_tolerated() {
-    let input =
-        b"content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}"
-            .to_vec();
-    assert_eq!(read_all(input, 1024).await, vec![body("{}"), Ok(None)]);
+    reads_one_empty_object(
+        b"content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn junk_lines_among_headers_are_skipped() {
-    let input =
-        b"Listening on stdio\n\r\n[info] ready\r\nContent-Length: 2\r\nX-Whatever: 1\r\n\r\n{}"
-            .to_vec();
-    assert_eq!(read_all(input, 1024).await, vec![body("{}"), Ok(None)]);
+    reads_one_empty_object(
+        b"Listening on stdio\n\r\n[info] ready\r\nContent-Length: 2\r\nX-Whatever: 1\r\n\r\n{}",
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn bare_lf_line_endings_are_accepted() {
-    let input = b"Content-Length: 2\n\n{}".to_vec();
-    assert_eq!(read_all(input, 1024).await, vec![body("{}"), Ok(None)]);
+    reads_one_empty_object(b"Content-Length: 2\n\n{}").await;
 }
 
 #[tokio::test]

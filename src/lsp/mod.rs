@@ -12,6 +12,7 @@ mod decide;
 pub mod diagnostics;
 pub mod documents;
 pub mod normalize;
+pub mod other_files;
 pub mod position;
 pub mod process;
 pub mod profile;

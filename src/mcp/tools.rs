@@ -17,6 +17,7 @@ use super::inputs::{
     WorkspaceSymbolsInput, WriteFileInput,
 };
 use crate::engine::Engine;
+use crate::engine::tools::{Mode, Replace};
 use crate::navigation::diagnostics::{diagnostics, status};
 use crate::navigation::{self, DEFAULT_MAX_RESULTS, Goto, NavError, RangeArgs};
 
@@ -71,8 +72,11 @@ pub async fn call(
             async {
                 let a = parse::<EditFileInput>(args).map_err(|e| e.0)?;
                 let path = absolute(engine, &a.path);
-                let replace_all = a.replace_all.unwrap_or(false);
-                let edit = engine.edit(&path, &a.old_string, &a.new_string, replace_all, false);
+                let replace = match a.replace_all {
+                    Some(true) => Replace::All,
+                    _ => Replace::Once,
+                };
+                let edit = engine.edit(&path, &a.old_string, &a.new_string, replace, Mode::Apply);
                 edit.await.map_err(|e| e.to_string())
             }
             .await,
@@ -81,7 +85,7 @@ pub async fn call(
             async {
                 let a = parse::<WriteFileInput>(args).map_err(|e| e.0)?;
                 let path = absolute(engine, &a.path);
-                let write = engine.write(&path, &a.content, false);
+                let write = engine.write(&path, &a.content, Mode::Apply);
                 write.await.map_err(|e| e.to_string())
             }
             .await,
@@ -89,7 +93,7 @@ pub async fn call(
         ToolId::ApplyPatch => edit_answer(
             async {
                 let a = parse::<ApplyPatchInput>(args).map_err(|e| e.0)?;
-                let patch = engine.apply_patch(&a.patch, false);
+                let patch = engine.apply_patch(&a.patch, Mode::Apply);
                 patch.await.map_err(|e| e.to_string())
             }
             .await,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::edits::workspace_path;
 use super::session::NavError;
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
-use crate::engine::{Engine, FileInput};
+use crate::engine::{Engine, FileInput, HeldOthers};
 use crate::lsp::normalize::normalize;
 use crate::lsp::uri;
 use crate::render::{FileDiagnostics, ReportMode, render_files};
@@ -125,7 +125,7 @@ async fn checked_now(
     let (canonical, relative) = workspace_path(engine, path)?;
     engine.servers_for(&canonical)?;
     let check = engine
-        .check_files(vec![FileInput::on_disk(canonical)], false)
+        .check_files(vec![FileInput::on_disk(canonical)], HeldOthers::Skip)
         .await;
     let mut map = BTreeMap::new();
     for report in check.files {

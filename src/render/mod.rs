@@ -89,19 +89,19 @@ pub fn render_feedback(
         } else {
             "this file"
         };
-        out.header(format_args!("LSP {noun} detected in {whom}, please fix:"));
-        for file in &edited_files {
-            out.block(file, true);
-        }
+        let header = format_args!("LSP {noun} detected in {whom}, please fix:");
+        out.section(header, &edited_files, true);
     }
     if !other_files.is_empty() && opts.max_other_files > 0 && out.room() > 0 {
         if !out.text.is_empty() {
             out.text.push('\n');
         }
-        out.header(format_args!("LSP {noun} detected in other files:"));
-        for file in other_files.iter().take(opts.max_other_files) {
-            out.block(file, false);
-        }
+        let shown = other_files.iter().take(opts.max_other_files);
+        out.section(
+            format_args!("LSP {noun} detected in other files:"),
+            shown,
+            false,
+        );
     }
     out.text
 }
@@ -124,10 +124,11 @@ pub fn render_files(files: &[FileDiagnostics], opts: &RenderOptions) -> String {
     } else {
         "this file"
     };
-    out.header(format_args!("LSP {noun} detected in {whom}:"));
-    for file in &files {
-        out.block(file, false);
-    }
+    out.section(
+        format_args!("LSP {noun} detected in {whom}:"),
+        &files,
+        false,
+    );
     out.text
 }
 
@@ -248,6 +249,19 @@ impl<'o> Renderer<'o> {
     fn header(&mut self, header: std::fmt::Arguments<'_>) {
         let _ = self.text.write_fmt(header);
         self.text.push('\n');
+    }
+
+    /// A header line, then each file's block (see [`Renderer::block`]).
+    fn section<'a, 'f: 'a>(
+        &mut self,
+        header: std::fmt::Arguments<'_>,
+        files: impl IntoIterator<Item = &'a Prepared<'f>>,
+        always: bool,
+    ) {
+        self.header(header);
+        for file in files {
+            self.block(file, always);
+        }
     }
 
     /// Writes one file's block. Without `always`, a file with no room left is

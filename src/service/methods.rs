@@ -13,8 +13,8 @@ use super::wire::{
     CheckReply, ServerStatus, WireDiagnostic, WireFileDiagnostics, WireRenderOptions,
 };
 use crate::diagnostic::{Diagnostic, sort_and_dedupe};
-use crate::engine::tools::{ToolError, ToolResult};
-use crate::engine::{Engine, FileInput, ServerState};
+use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
+use crate::engine::{Engine, FileInput, HeldOthers, Mutation, ServerState};
 use crate::jsonrpc::message::ResponseError;
 use crate::lsp::normalize::normalize;
 use crate::lsp::uri;
@@ -102,7 +102,7 @@ fn warm(engine: &Arc<Engine>) -> Reply {
 async fn check_file(engine: &Arc<Engine>, params: &Params) -> Reply {
     let path = PathBuf::from(params.string("filePath")?);
     let report = engine
-        .check_files(vec![FileInput::on_disk(path)], false)
+        .check_files(vec![FileInput::on_disk(path)], HeldOthers::Skip)
         .await;
     let diagnostics = report
         .files
@@ -118,7 +118,7 @@ async fn check_files(engine: &Arc<Engine>, params: &Params) -> Reply {
         .into_iter()
         .map(FileInput::on_disk)
         .collect();
-    let report = engine.check_files(inputs, false).await;
+    let report = engine.check_files(inputs, HeldOthers::Skip).await;
     let by_file: BTreeMap<String, Vec<WireDiagnostic>> = report
         .files
         .iter()
@@ -258,26 +258,41 @@ async fn edit(engine: &Arc<Engine>, params: &Params) -> Reply {
     let path = params.string("filePath")?;
     let old = params.string("oldString")?;
     let new = params.string("newString")?;
-    let replace_all = params.flag("replaceAll")?;
-    let dry_run = params.flag("dryRun")?;
+    let replace = if params.flag("replaceAll")? {
+        Replace::All
+    } else {
+        Replace::Once
+    };
+    let mode = mode(params)?;
     tool_reply(
         engine
-            .edit(Path::new(&path), &old, &new, replace_all, dry_run)
+            .edit(Path::new(&path), &old, &new, replace, mode)
             .await,
     )
+}
+
+/// The `dryRun` flag of a mutation.
+fn mode(params: &Params) -> Result<Mode, ResponseError> {
+    Ok(if params.flag("dryRun")? {
+        Mode::DryRun
+    } else {
+        Mode::Apply
+    })
 }
 
 async fn write(engine: &Arc<Engine>, params: &Params) -> Reply {
     let path = params.string("filePath")?;
     let content = params.string("content")?;
-    let dry_run = params.flag("dryRun")?;
-    tool_reply(engine.write(Path::new(&path), &content, dry_run).await)
+    tool_reply(
+        engine
+            .write(Path::new(&path), &content, mode(params)?)
+            .await,
+    )
 }
 
 async fn apply_patch(engine: &Arc<Engine>, params: &Params) -> Reply {
     let patch = params.string("patch")?;
-    let dry_run = params.flag("dryRun")?;
-    tool_reply(engine.apply_patch(&patch, dry_run).await)
+    tool_reply(engine.apply_patch(&patch, mode(params)?).await)
 }
 
 /// Pure: `render_feedback` over the given files, under the engine's render
@@ -317,11 +332,15 @@ async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
         .collect();
     // `withDependents`: the agent wrote the file whole (its Write tool);
     // `otherFiles` decides whether that, or any edit, looks at importers.
-    let write = params.flag("withDependents")?;
-    let report = if engine.reports_other_files(write) {
+    let mutation = if params.flag("withDependents")? {
+        Mutation::Write
+    } else {
+        Mutation::Edit
+    };
+    let report = if engine.reports_other_files(mutation) {
         engine.check_with_dependents(inputs).await
     } else {
-        engine.check_files(inputs, true).await
+        engine.check_files(inputs, HeldOthers::Include).await
     };
     let opts = engine.render_options();
     let feedback = report.feedback(&opts);

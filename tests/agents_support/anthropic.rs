@@ -6,9 +6,6 @@
 //! text or an empty JSON answer.
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::Uri;
 use axum::response::Response;
 use serde_json::{Value, json};
 
@@ -27,29 +24,33 @@ pub fn claude(project: &Project, program: &std::path::Path, port: u16) -> std::p
         "claude-sonnet-4-5",
     ])
     .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
-    .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
-    .env("DISABLE_TELEMETRY", "1")
-    .env("DISABLE_AUTOUPDATER", "1")
-    .env("DISABLE_ERROR_REPORTING", "1")
-    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    .env("ANTHROPIC_API_KEY", "sk-ant-scripted");
+    no_phoning_home(&mut cmd);
     cmd
 }
 
-pub fn router(model: Shared) -> Router {
-    Router::new().fallback(answer).with_state(model)
+/// Opts Claude Code out of telemetry, updates, error reports and every
+/// other request that is not the model's.
+pub fn no_phoning_home(cmd: &mut std::process::Command) {
+    cmd.env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
 }
 
-async fn answer(State(model): State<Shared>, uri: Uri, body: Bytes) -> Response {
-    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let path = uri.path().to_string();
+pub fn router(model: Shared) -> Router {
+    super::router(model, answer)
+}
+
+fn answer(model: &Shared, path: &str, body: &Value) -> Response {
     if !path.ends_with("/messages") {
-        record(&model, &path, None);
+        record(model, path, None);
         return json_response(200, &json!({"input_tokens": 10}));
     }
     let main = body["tools"]
         .as_array()
         .is_some_and(|tools| tools.iter().any(|t| t["name"] == "Edit"));
-    let turn = record(&model, &path, main.then_some(&body));
+    let turn = record(model, path, main.then_some(body));
     if turn.over {
         return json_response(
             500,

@@ -25,7 +25,13 @@ use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::Uri;
+use axum::response::Response;
 use serde_json::Value;
+
+use crate::support::scratch::{Scratch, trusting};
 
 /// At most this many requests are answered; later ones get a 500, so a
 /// looping agent ends instead of running up to the time bound.
@@ -103,21 +109,9 @@ pub fn strings(v: &Value) -> String {
 /// missing; a missing CLI fails under `SQUIGGLE_REQUIRE_SERVERS`.
 pub fn require_agent(name: &str) -> Option<PathBuf> {
     let path = tools().join("agents/node_modules/.bin").join(name);
-    let node = node22();
-    if path.exists() && node.join("node").exists() && pyright_dir().is_some() {
-        return Some(path);
-    }
-    if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
-        panic!(
-            "{name} (with node 22 and pyright) is required (SQUIGGLE_REQUIRE_SERVERS is set) but {} is missing; run scripts/install-servers.sh",
-            path.display()
-        );
-    }
-    eprintln!(
-        "skipping: {} missing (run scripts/install-servers.sh)",
-        path.display()
-    );
-    None
+    let ready = path.exists() && node22().join("node").exists() && pyright_dir().is_some();
+    let what = format!("{name} with node 22 and pyright ({})", path.display());
+    crate::support::require(ready.then_some(path), &what)
 }
 
 fn tools() -> PathBuf {
@@ -136,11 +130,23 @@ fn pyright_dir() -> Option<PathBuf> {
     dir.join("pyright-langserver").exists().then_some(dir)
 }
 
-/// A temp Python project (a git root) with a private home for the agent;
-/// clones share the one temp dir, removed when the last goes.
+/// The agent CLI `name` and a fresh project holding `files`, or `None`
+/// (skip) when the CLI is missing.
+pub fn agent_project(name: &str, files: &[(&str, &str)]) -> Option<(PathBuf, Project)> {
+    let program = require_agent(name)?;
+    let project = Project::new();
+    for (file, text) in files {
+        project.write(file, text);
+    }
+    Some((program, project))
+}
+
+/// A temp Python project (a git root) with a private home for the agent:
+/// the shared scratch workspace; clones share it, removed when the last
+/// goes.
 #[derive(Clone)]
 pub struct Project {
-    _tmp: Arc<tempfile::TempDir>,
+    scratch: Arc<Scratch>,
     pub outer: PathBuf,
     pub root: PathBuf,
     pub home: PathBuf,
@@ -148,36 +154,21 @@ pub struct Project {
 
 impl Project {
     pub fn new() -> Project {
-        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp
-            .path()
-            .canonicalize()
-            .unwrap_or_else(|e| panic!("canonicalize: {e}"));
-        let root = outer.join("proj");
-        let home = outer.join("home");
-        for dir in [root.join(".git"), home.clone(), outer.join("run")] {
-            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        let project = Project {
-            _tmp: Arc::new(tmp),
-            outer,
-            root,
-            home,
-        };
-        project.write(
+        let scratch = Scratch::with_git_root();
+        scratch.write(
             "pyproject.toml",
             "[project]\nname = \"demo\"\nversion = \"0\"\n",
         );
-        project
+        Project {
+            outer: scratch.outer.clone(),
+            root: scratch.root.clone(),
+            home: scratch.home.clone(),
+            scratch: Arc::new(scratch),
+        }
     }
 
     pub fn write(&self, name: &str, content: &str) -> PathBuf {
-        let path = self.root.join(name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write {name}: {e}"));
-        path
+        self.scratch.write(name, content)
     }
 
     pub fn read(&self, name: &str) -> String {
@@ -185,11 +176,7 @@ impl Project {
     }
 
     pub fn write_home(&self, name: &str, content: &str) {
-        let path = self.home.join(name);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
-        }
-        std::fs::write(&path, content).unwrap_or_else(|e| panic!("write ~/{name}: {e}"));
+        self.scratch.write_home(name, content);
     }
 
     /// `~/name`, or `""` when it does not exist.
@@ -242,7 +229,7 @@ impl Project {
             .env("HOME", &self.home)
             .env("PATH", self.path())
             .env("XDG_CONFIG_HOME", self.home.join(".config"))
-            .env("XDG_RUNTIME_DIR", self.outer.join("run"))
+            .env("XDG_RUNTIME_DIR", &self.scratch.runtime_dir)
             .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
             .env("TERM", "dumb")
             .env("NO_COLOR", "1")
@@ -261,12 +248,14 @@ impl Project {
             .unwrap_or_else(|e| panic!("run squiggle {args:?}: {e}"))
     }
 
+    /// A user config that trusts the project.
+    pub fn trust(&self) {
+        self.write_home(".config/squiggle/config.toml", &trusting(&self.root));
+    }
+
     /// `squiggle init <agent>` plus a user config that trusts the project.
     pub fn init(&self, agent: &str, extra: &[&str]) -> String {
-        self.write_home(
-            ".config/squiggle/config.toml",
-            &format!("[lsp]\ntrustedWorkspaces = [\"{}\"]\n", self.root.display()),
-        );
+        self.trust();
         let mut args = vec!["init", agent];
         args.extend_from_slice(extra);
         let out = self.squiggle(&args);
@@ -326,9 +315,75 @@ pub fn assert_model_saw_block(project: &Project, run: &Run, file: &str, step: us
     );
 }
 
+/// `app.py` starts with `BROKEN_LINE`: the agent's edit happened.
+pub fn assert_app_broken(project: &Project, run: &Run) {
+    assert!(
+        project.read("app.py").starts_with(BROKEN_LINE),
+        "the edit did not happen\n{}",
+        run.log()
+    );
+}
+
+/// One agent CLI as its test file drives it: the CLI's name, the model API
+/// it speaks, its headless command line for the model server's port, what
+/// a project needs before the agent runs in it (`squiggle init`, the
+/// agent's own settings), and its write tool.
+pub struct Agent {
+    pub cli: &'static str,
+    pub api: fn(Shared) -> axum::Router,
+    pub command: fn(&Project, &Path, u16) -> Command,
+    pub init: fn(&Project),
+    /// The model's call of the agent's tool that writes `text` to `path`.
+    pub write: fn(&str, &str) -> Value,
+}
+
+impl Agent {
+    /// The CLI and a fresh project holding `files`, set up by `init`; `None`
+    /// (skip) without the CLI.
+    pub fn project(&self, files: &[(&str, &str)]) -> Option<(PathBuf, Project)> {
+        let (program, project) = agent_project(self.cli, files)?;
+        (self.init)(&project);
+        Some((program, project))
+    }
+
+    /// Runs the agent in `project` through `steps` (see `Project::run`).
+    pub async fn run(&self, project: &Project, program: &Path, steps: Vec<Value>) -> Run {
+        project.run(self.api, program, steps, self.command).await
+    }
+
+    /// The agent's write tool writes `CLEAN` to `clean.py`: the file holds
+    /// it, and the model's next request lacks `absent`, because a clean
+    /// write adds nothing.
+    pub async fn a_clean_write_adds_nothing(&self, absent: &str) {
+        let Some((program, project)) = self.project(&[]) else {
+            return;
+        };
+        let file = project.root.join("clean.py").display().to_string();
+        let run = self
+            .run(&project, &program, vec![(self.write)(&file, CLEAN)])
+            .await;
+        assert_eq!(project.read("clean.py"), CLEAN, "{}", run.log());
+        let seen = strings(run.after_step(0));
+        assert!(!seen.contains(absent), "{seen}\n{}", run.log());
+    }
+}
+
+/// The model server of one API: every request, whatever its path, goes to
+/// `answer` with its path and its JSON body (null when it is not JSON).
+pub fn router(model: Shared, answer: fn(&Shared, &str, &Value) -> Response) -> axum::Router {
+    axum::Router::new()
+        .fallback(
+            move |State(model): State<Shared>, uri: Uri, body: Bytes| async move {
+                let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                answer(&model, uri.path(), &body)
+            },
+        )
+        .with_state(model)
+}
+
 /// A server-sent-events body from `(event, data)` pairs (`event` empty for
 /// data-only streams).
-pub fn sse(events: &[(&str, Value)]) -> axum::response::Response {
+pub fn sse(events: &[(&str, Value)]) -> Response {
     let mut body = String::new();
     for (event, data) in events {
         if !event.is_empty() {
@@ -343,7 +398,7 @@ pub fn sse(events: &[(&str, Value)]) -> axum::response::Response {
         .unwrap_or_else(|e| panic!("sse response: {e}"))
 }
 
-pub fn json_response(status: u16, v: &Value) -> axum::response::Response {
+pub fn json_response(status: u16, v: &Value) -> Response {
     axum::response::Response::builder()
         .status(status)
         .header("content-type", "application/json")
@@ -354,6 +409,8 @@ pub fn json_response(status: u16, v: &Value) -> axum::response::Response {
 /// The Python the tests edit: `BROKEN` has one pyright error whose message
 /// holds angle brackets and quotes, `CLEAN` none.
 pub const ORIGINAL: &str = "def greet(name: str) -> str:\n    return \"hi \" + name\n";
+/// `app.py` holding `ORIGINAL`, for `agent_project`.
+pub const APP: (&str, &str) = ("app.py", ORIGINAL);
 pub const BROKEN_LINE: &str = "count: int = \"<tag> & more\"\n";
 pub const CLEAN: &str = "def double(x: int) -> int:\n    return x * 2\n";
 

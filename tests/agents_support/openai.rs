@@ -5,26 +5,21 @@
 //! list and anything else get an empty answer.
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::Uri;
 use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::{Shared, json_response, record, sse};
 
 pub fn router(model: Shared) -> Router {
-    Router::new().fallback(answer).with_state(model)
+    super::router(model, answer)
 }
 
-async fn answer(State(model): State<Shared>, uri: Uri, body: Bytes) -> Response {
-    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let path = uri.path().to_string();
+fn answer(model: &Shared, path: &str, body: &Value) -> Response {
     if !path.ends_with("/responses") {
-        record(&model, &path, None);
+        record(model, path, None);
         return json_response(200, &json!({"object": "list", "data": [], "models": []}));
     }
-    let turn = record(&model, &path, Some(&body));
+    let turn = record(model, path, Some(body));
     if turn.over {
         return json_response(500, &json!({"error": {"message": "request bound reached"}}));
     }

@@ -8,7 +8,6 @@ pub mod table;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 /// Every live (non-zombie) process with its parent, from `/proc/*/stat`.
 fn parents() -> HashMap<u32, u32> {
@@ -85,34 +84,4 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
-/// Polls `done` until it holds or `limit` passes; whether it held. Used only
-/// for facts owned by another process (its exit, its fd table), which offer
-/// no event to wait on.
-pub fn poll_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let until = Instant::now() + limit;
-    loop {
-        if done() {
-            return true;
-        }
-        if Instant::now() >= until {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The async twin of [`poll_until`].
-pub async fn poll_until_async(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let until = Instant::now() + limit;
-    loop {
-        if done() {
-            return true;
-        }
-        if Instant::now() >= until {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }

@@ -7,8 +7,19 @@
 use serde_json::{Value, json};
 use squiggle::diagnostic::Outcome;
 
+use crate::support::fake_server::{self, FakeServer};
+
 pub const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
 pub const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
+
+/// The `.squiggle.toml` of a row's workspace: the shared deadlines, and the
+/// fake running `script` as `[lsp.servers.fake]`.
+pub fn squiggle_toml(script: Value) -> String {
+    let deadlines = format!(
+        "diagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}"
+    );
+    fake_server::squiggle_toml(&deadlines, &FakeServer::new(script))
+}
 
 /// One row of the matrix.
 pub struct Fault {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use squiggle::config::{Config, ServerOverride};
 use squiggle::engine::Engine;
 use squiggle::engine::tools::ToolResult;
-use squiggle::workspace::Workspace;
+use squiggle::engine::tools::{Mode, Replace};
 
 pub const EDITED: &str = "Edit applied successfully.";
 pub const WRITTEN: &str = "File written successfully.";
@@ -52,7 +52,6 @@ pub fn link_node_modules(root: &Path, program: &Path) {
 
 /// An engine on `root` with servers switched on or off by id.
 pub fn engine(root: &Path, switches: &[(&str, bool)]) -> Arc<Engine> {
-    let workspace = Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("{e}"));
     let mut config = Config {
         first_touch_timeout: Duration::from_secs(60),
         diagnostic_timeout: Duration::from_secs(30),
@@ -67,19 +66,19 @@ pub fn engine(root: &Path, switches: &[(&str, bool)]) -> Arc<Engine> {
             },
         );
     }
-    Arc::new(Engine::with(workspace, config))
+    crate::support::engine(root, config)
 }
 
 pub async fn edit(engine: &Arc<Engine>, file: &Path, old: &str, new: &str) -> ToolResult {
     engine
-        .edit(file, old, new, false, false)
+        .edit(file, old, new, Replace::Once, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("edit {}: {e}", file.display()))
 }
 
 pub async fn write(engine: &Arc<Engine>, file: &Path, content: &str) -> ToolResult {
     engine
-        .write(file, content, false)
+        .write(file, content, Mode::Apply)
         .await
         .unwrap_or_else(|e| panic!("write {}: {e}", file.display()))
 }

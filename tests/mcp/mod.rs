@@ -1,31 +1,20 @@
 //! Shared helpers for the MCP tests: the tools installed by
 //! `scripts/install-servers.sh` under `.tools/`, a fresh copy of the fixture
-//! projects, and the skip-or-fail rule for missing tools.
+//! projects, and the Python SDK's scripts.
 #![allow(dead_code)]
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 pub fn tools() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools")
 }
 
-/// Returns None (after a notice) when `what` is missing, unless
-/// `SQUIGGLE_REQUIRE_SERVERS` is set, which makes it a failure.
+/// `path` when it exists, under the rule of `support::require`.
 pub fn require(path: PathBuf, what: &str) -> Option<PathBuf> {
-    if path.exists() {
-        return Some(path);
-    }
-    let message = format!(
-        "{what} is missing ({}); run scripts/install-servers.sh",
-        path.display()
-    );
-    assert!(
-        std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_none(),
-        "{message}"
-    );
-    eprintln!("skipped: {message}");
-    None
+    let what = format!("{what} ({})", path.display());
+    crate::support::require(path.exists().then_some(path), &what)
 }
 
 /// PATH with the installed servers first.
@@ -38,6 +27,38 @@ pub fn path_with_tools() -> OsString {
         dirs.extend(std::env::split_paths(&path));
     }
     std::env::join_paths(dirs).unwrap_or_default()
+}
+
+/// `PYTHON tests/mcp/SCRIPT SQUIGGLE ROOT`: one of the Python SDK's scripts
+/// driving `squiggle mcp` on `root`, with `config_home` as the user config.
+pub fn sdk_script(python: &Path, script: &str, root: &Path, config_home: &Path) -> Command {
+    let mut command = Command::new(python);
+    command
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/mcp")
+                .join(script),
+        )
+        .arg(env!("CARGO_BIN_EXE_squiggle"))
+        .arg(root)
+        .env("XDG_CONFIG_HOME", config_home);
+    command
+}
+
+/// Runs `command` (an [`sdk_script`]); it must exit 0 having printed "all
+/// checks passed". Its stdout.
+pub fn passes(mut command: Command, what: &str) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("run python for {what}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && stdout.contains("all checks passed"),
+        "{what} failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        output.status
+    );
+    stdout
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -1,6 +1,6 @@
-//! Shared helpers for tests that run `squiggle serve` and `squiggle daemon`
-//! against a workspace whose `.squiggle.toml` configures the scripted fake
-//! server for `.fk` files.
+//! Shared helpers for tests that run `squiggle serve`, `squiggle mcp` and
+//! `squiggle daemon` against a workspace whose `.squiggle.toml` configures
+//! the scripted fake server for `.fk` files.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
@@ -28,25 +28,25 @@ impl Workspace {
     pub fn pull() -> Workspace {
         Workspace::new(json!({"diagnosticMode": "pull"}))
     }
-
-    /// `squiggle ARGS` with this workspace's environment.
-    pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_squiggle"));
-        command
-            .args(args)
-            .env("XDG_CONFIG_HOME", &self.config_home)
-            .env("XDG_RUNTIME_DIR", &self.runtime_dir)
-            .current_dir(&self.root);
-        command
-    }
 }
 
-/// A running `squiggle serve`, spoken to with blocking IO; every read has a deadline.
+/// How messages are delimited on a peer's pipes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// `Content-Length` headers, as LSP frames JSON-RPC (`squiggle serve`).
+    Headers,
+    /// One JSON message a line (MCP over stdio).
+    Lines,
+}
+
+/// A running `squiggle serve` (or another JSON-RPC peer of ours), spoken to
+/// with blocking IO; every read has a deadline.
 pub struct Service {
     pub child: Child,
     stdin: Option<ChildStdin>,
     frames: mpsc::Receiver<Value>,
     next_id: i64,
+    framing: Framing,
 }
 
 /// How long a test waits for one frame: longer than the timeouts the tests
@@ -56,20 +56,21 @@ pub const DEADLINE: Duration = Duration::from_secs(60);
 
 impl Service {
     pub fn start(ws: &Workspace) -> Service {
-        let mut child = ws
-            .command(&["serve", "--trust-workspace", "--root"])
-            .arg(&ws.root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap_or_else(|e| panic!("spawn squiggle serve: {e}"));
+        let mut command = ws.command(&["serve", "--trust-workspace", "--root"]);
+        command.arg(&ws.root);
+        Service::spawn(&mut command, Framing::Headers)
+    }
+
+    /// Starts `command` and speaks to it with `framing`; its stdout is read
+    /// on a thread of its own, its stderr is ours.
+    pub fn spawn(command: &mut Command, framing: Framing) -> Service {
+        let mut child = crate::support::spawn_piped(command, Stdio::inherit());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
         let (tx, frames) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            while let Some(body) = read_frame(&mut reader) {
+            while let Some(body) = read_message(&mut reader, framing) {
                 let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                 if tx.send(value).is_err() {
                     break;
@@ -81,18 +82,32 @@ impl Service {
             stdin,
             frames,
             next_id: 0,
+            framing,
         }
     }
 
+    /// Sends `body` as one message (whatever it holds).
     pub fn send_raw(&mut self, body: &[u8]) {
+        match self.framing {
+            Framing::Headers => {
+                self.send_bytes(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+                self.send_bytes(body);
+            }
+            Framing::Lines => {
+                self.send_bytes(body);
+                self.send_bytes(b"\n");
+            }
+        }
+    }
+
+    /// Writes `bytes` to the service's stdin as they are, framed or not.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self
             .stdin
             .as_mut()
             .unwrap_or_else(|| panic!("stdin closed"));
-        let header = format!("Content-Length: {}\r\n\r\n", body.len());
         stdin
-            .write_all(header.as_bytes())
-            .and_then(|_| stdin.write_all(body))
+            .write_all(bytes)
             .and_then(|_| stdin.flush())
             .unwrap_or_else(|e| panic!("write to service: {e}"));
     }
@@ -106,7 +121,11 @@ impl Service {
     /// Sends a request and returns the whole response object.
     pub fn call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
-        let id = self.next_id;
+        self.call_with_id(self.next_id, method, params)
+    }
+
+    /// `call` with the id the caller chose.
+    pub fn call_with_id(&mut self, id: i64, method: &str, params: Value) -> Value {
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_raw(request.to_string().as_bytes());
         loop {
@@ -161,7 +180,12 @@ impl Drop for Service {
     }
 }
 
-fn read_frame(reader: &mut impl BufRead) -> Option<Vec<u8>> {
+/// The next message's body, `None` at the end of the stream.
+fn read_message(reader: &mut impl BufRead, framing: Framing) -> Option<Vec<u8>> {
+    if framing == Framing::Lines {
+        let mut line = String::new();
+        return (reader.read_line(&mut line).ok()? > 0).then(|| line.into_bytes());
+    }
     let mut length = None;
     loop {
         let mut line = String::new();

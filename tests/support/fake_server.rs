@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde_json::Value;
 use squiggle::config::ServerOverride;
@@ -16,6 +17,7 @@ pub struct FakeServer {
     script: Value,
     extensions: Vec<String>,
     language_id: Option<String>,
+    root_markers: Option<Vec<String>>,
     settle_ms: Option<u64>,
 }
 
@@ -26,6 +28,7 @@ impl FakeServer {
             script,
             extensions: vec![".fk".into()],
             language_id: Some("fake".into()),
+            root_markers: None,
             settle_ms: Some(0),
         }
     }
@@ -41,6 +44,13 @@ impl FakeServer {
         self
     }
 
+    /// The files that mark a project root for it (a directory holding one
+    /// gets an instance of its own).
+    pub fn root_markers(mut self, markers: &[&str]) -> FakeServer {
+        self.root_markers = Some(markers.iter().map(|m| m.to_string()).collect());
+        self
+    }
+
     /// Leaves `settleMs` to squiggle's default.
     pub fn default_settle(mut self) -> FakeServer {
         self.settle_ms = None;
@@ -53,6 +63,7 @@ impl FakeServer {
             command: Some(Self::command().to_string()),
             extensions: Some(self.extensions.clone()),
             language_id: self.language_id.clone(),
+            root_markers: self.root_markers.clone(),
             env: Some(BTreeMap::from([(
                 "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
                 self.script.to_string(),
@@ -73,6 +84,10 @@ impl FakeServer {
         if let Some(language) = &self.language_id {
             table += &format!("languageId = {}\n", toml_string(language));
         }
+        if let Some(markers) = &self.root_markers {
+            let markers: Vec<String> = markers.iter().map(|m| toml_string(m)).collect();
+            table += &format!("rootMarkers = [{}]\n", markers.join(", "));
+        }
         if let Some(ms) = self.settle_ms {
             table += &format!("settleMs = {ms}\n");
         }
@@ -84,7 +99,33 @@ impl FakeServer {
     }
 }
 
+/// A whole `.squiggle.toml`: an `[lsp]` table holding `lsp` (lines such as
+/// `diagnosticTimeout = 5000`, or nothing), then `fake` as `[lsp.servers.fake]`.
+pub fn squiggle_toml(lsp: &str, fake: &FakeServer) -> String {
+    format!("[lsp]\n{lsp}\n\n{}", fake.toml("fake"))
+}
+
 /// `text` as a TOML basic string (a JSON string is one, for the text here).
 pub fn toml_string(text: &str) -> String {
     Value::String(text.to_string()).to_string()
+}
+
+/// Every line of a fake's log (its script's `logFile`), in the order written:
+/// fakes that share a log append to it, so its order is the order on the wire.
+pub fn logged(log: &Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect()
+}
+
+/// The pid of every fake process started with that log, in start order.
+pub fn started_pids(log: &Path) -> Vec<u32> {
+    logged(log)
+        .iter()
+        .filter(|v| v["event"] == "start")
+        .filter_map(|v| v["pid"].as_u64())
+        .map(|p| p as u32)
+        .collect()
 }

@@ -1,17 +1,27 @@
-//! Shared helpers for tests that drive the client against the scripted fake
-//! server (`squiggle-fake-lsp`), through the same spawn path as real servers.
+//! The integration tests' kit, one helper per repeated behaviour: the
+//! scripted fake server (`squiggle-fake-lsp`) behind a client, through the
+//! same spawn path as real servers, or as a configured server
+//! (`fake_server`); the scratch workspace (`scratch`); an engine on a
+//! workspace; running a program with input; polling what another process
+//! owns; and the skip-or-fail rule for real servers.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use squiggle::config::Config;
+use squiggle::engine::Engine;
 use squiggle::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
+use squiggle::workspace::Workspace;
+use tokio::time::Instant;
 
 pub mod fake_server;
 pub mod scratch;
-use tokio::time::Instant;
+pub mod two_files;
 
 pub struct Fake {
     pub dir: tempfile::TempDir,
@@ -36,15 +46,7 @@ impl Fake {
     /// A client config running the fake with `script` (plus a log file).
     pub fn config(&self, mut script: Value) -> ClientConfig {
         script["logFile"] = json!(self.log.display().to_string());
-        let spawn = Spawn {
-            program: PathBuf::from(env!("CARGO_BIN_EXE_squiggle-fake-lsp")),
-            args: vec![],
-            env: vec![("SQUIGGLE_FAKE_SCRIPT_JSON".into(), script.to_string())],
-            cwd: self.root().to_path_buf(),
-        };
-        let mut config = ClientConfig::new("fake", spawn, self.root().to_path_buf());
-        config.wait.settle = Duration::from_millis(0);
-        config
+        client_config(self.root(), &script)
     }
 
     pub async fn start(&self, script: Value) -> LspClient {
@@ -59,9 +61,8 @@ impl Fake {
 
     /// Every logged message the fake received (`dir: in`) or sent (`dir: out`).
     pub fn messages(&self, dir: &str) -> Vec<Value> {
-        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
-        text.lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        fake_server::logged(&self.log)
+            .into_iter()
             .filter(|v| v["dir"] == dir)
             .map(|v| v["msg"].clone())
             .collect()
@@ -77,16 +78,27 @@ impl Fake {
     /// Polls the fake's log until `pred` holds (the log is written by another
     /// process; there is no event to wait on). Bounded.
     pub async fn wait_log(&self, what: &str, pred: impl Fn(&Fake) -> bool) {
-        let until = Instant::now() + Duration::from_secs(10);
-        while !pred(self) {
-            assert!(
-                Instant::now() < until,
-                "timed out waiting for {what}; log:\n{}",
-                std::fs::read_to_string(&self.log).unwrap_or_default()
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        let held = poll_until_async(Duration::from_secs(10), || pred(self)).await;
+        assert!(
+            held,
+            "timed out waiting for {what}; log:\n{}",
+            std::fs::read_to_string(&self.log).unwrap_or_default()
+        );
     }
+}
+
+/// A client config running the fake with `script` in `dir`, with no settle
+/// window.
+pub fn client_config(dir: &Path, script: &Value) -> ClientConfig {
+    let spawn = Spawn {
+        program: PathBuf::from(fake_server::FakeServer::command()),
+        args: vec![],
+        env: vec![("SQUIGGLE_FAKE_SCRIPT_JSON".into(), script.to_string())],
+        cwd: dir.to_path_buf(),
+    };
+    let mut config = ClientConfig::new("fake", spawn, dir.to_path_buf());
+    config.wait.settle = Duration::from_millis(0);
+    config
 }
 
 /// Waits on the client's events (`LspClient::subscribe`) until `pred` holds.
@@ -145,22 +157,128 @@ pub fn process_exists(pid: u32) -> bool {
     }
 }
 
-/// Real servers: skip with a notice unless SQUIGGLE_REQUIRE_SERVERS is set, in
-/// which case a missing server fails the test.
+/// The one rule for the real tools a test needs (servers, agent CLIs, the
+/// MCP SDK): `found`, or when it is `None` a skip with a notice, unless
+/// SQUIGGLE_REQUIRE_SERVERS is set (as in CI), which makes a missing `what`
+/// a failure.
+pub fn require(found: Option<PathBuf>, what: &str) -> Option<PathBuf> {
+    if found.is_none() {
+        let missing =
+            format!("{what} is missing; run scripts/install-servers.sh and source scripts/env.sh");
+        assert!(
+            std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_none(),
+            "SQUIGGLE_REQUIRE_SERVERS is set: {missing}"
+        );
+        eprintln!("skipping: {missing}");
+    }
+    found
+}
+
+/// The program `name` on PATH, under the rule of [`require`].
 pub fn require_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
     let found = std::env::split_paths(&path)
         .map(|d| d.join(name))
         .find(|p| p.is_file());
-    if found.is_none() {
-        if std::env::var_os("SQUIGGLE_REQUIRE_SERVERS").is_some() {
-            panic!(
-                "{name} is required (SQUIGGLE_REQUIRE_SERVERS is set) but not on PATH; run scripts/install-servers.sh"
-            );
+    require(found, &format!("{name} (on PATH)"))
+}
+
+/// An engine for the workspace at `root` with `config`, as the binary builds
+/// one (the workspace discovered from `root`).
+pub fn engine(root: &Path, config: Config) -> Arc<Engine> {
+    let workspace =
+        Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("workspace: {e}"));
+    Arc::new(Engine::with(workspace, config))
+}
+
+/// Runs `command` with `stdin` written to its standard input (then closed)
+/// and both output streams captured. The input is written from a thread of
+/// its own: a child that answers before it has read everything must not
+/// block on a full stdout while we block on its full stdin.
+pub fn output_with_stdin(command: &mut Command, stdin: impl AsRef<[u8]>) -> Output {
+    let mut child = spawn_piped(command, Stdio::piped());
+    let input = child.stdin.take();
+    let bytes = stdin.as_ref().to_vec();
+    let writer = std::thread::spawn(move || {
+        // A program that exits without reading its input is no failure here.
+        if let Some(mut input) = input {
+            let _ = input.write_all(&bytes);
         }
-        eprintln!(
-            "skipping: {name} not on PATH (run scripts/install-servers.sh and source scripts/env.sh)"
-        );
+    });
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("wait for {:?}: {e}", command.get_program()));
+    let _ = writer.join();
+    out
+}
+
+/// Starts `command` with its stdin and stdout piped to us and its stderr
+/// going to `stderr`.
+pub fn spawn_piped(command: &mut Command, stderr: Stdio) -> Child {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {:?}: {e}", command.get_program()))
+}
+
+/// stdout and stderr of `out`, for a failure message.
+pub fn both(out: &Output) -> String {
+    format!(
+        "status: {}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Whether process `pid` is gone (or only a zombie) within `limit`.
+pub async fn exits_within(pid: u32, limit: Duration) -> bool {
+    poll_until_async(limit, || !process_exists(pid)).await
+}
+
+/// Polls `done` until it holds or `limit` passes; whether it held. Used only
+/// for facts owned by another process (its exit, its fd table, its log),
+/// which offer no event to wait on.
+pub fn poll_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = std::time::Instant::now() + limit;
+    loop {
+        if done() {
+            return true;
+        }
+        if std::time::Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
-    found
+}
+
+/// The async twin of [`poll_until`].
+pub async fn poll_until_async(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + limit;
+    loop {
+        if done() {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `engine.edit` of the one occurrence of `old` in `path`, applied; a
+/// refusal fails the test (the edits these tests make are valid).
+pub async fn edit_applied(
+    engine: &Arc<squiggle::engine::Engine>,
+    path: &Path,
+    old: &str,
+    new: &str,
+) -> squiggle::engine::tools::ToolResult {
+    use squiggle::engine::tools::{Mode, Replace};
+    engine
+        .edit(path, old, new, Replace::Once, Mode::Apply)
+        .await
+        .unwrap_or_else(|e| panic!("edit of {}: {e}", path.display()))
 }

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use squiggle::daemon::client::{Options, stop, try_connect_or_spawn};
+use squiggle::engine::Mutation;
 
 use crate::fixtures::{fake_workspace_config, rss_and_fds, runtime, runtime_dir, sibling};
 use crate::stats::{Samples, ms};
@@ -35,7 +36,7 @@ pub fn run(edits: usize, every: usize) -> Result<()> {
             let file = &files[n % files.len()];
             std::fs::write(file, format!("x = {n} @error(edit {n})\n"))?;
             let t = Instant::now();
-            let reply = connection.check(std::slice::from_ref(file), false).await?;
+            let reply = connection.check(std::slice::from_ref(file), Mutation::Edit).await?;
             window.push(t.elapsed());
             anyhow::ensure!(reply.text.contains(&format!("edit {n}")), "no diagnostic for edit {n}");
             if n % every == 0 {

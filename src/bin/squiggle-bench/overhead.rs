@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, ensure};
 use serde_json::json;
-use squiggle::engine::{Engine, FileInput};
+use squiggle::engine::{Engine, FileInput, HeldOthers};
 
 use crate::fixtures::{fake_engine, runtime, workspace_dir};
 use crate::stats::{Samples, header, ratio, row};
@@ -149,7 +149,7 @@ fn check(
         })
         .collect();
     let started = Instant::now();
-    let report = rt.block_on(case.engine.check_files(inputs, false));
+    let report = rt.block_on(case.engine.check_files(inputs, HeldOthers::Skip));
     let elapsed = started.elapsed();
     let found: usize = report.files.iter().map(|f| f.diagnostics.len()).sum();
     ensure!(

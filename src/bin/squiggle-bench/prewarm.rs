@@ -9,11 +9,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use squiggle::daemon::client::{Options, check_with, stop, warm};
+use squiggle::daemon::client::{check_with, stop, warm};
+use squiggle::engine::Mutation;
 
-use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
+use crate::fixtures::{runtime, sibling};
 use crate::projects::{Project, selected};
-use crate::stats::{Samples, ms};
+use crate::stats::{Samples, median_p95, ms};
 
 pub fn run(runs: usize, only: &[String], think_ms: u64) -> Result<()> {
     let rt = runtime()?;
@@ -39,13 +40,11 @@ pub fn run(runs: usize, only: &[String], think_ms: u64) -> Result<()> {
             }
         }
         println!(
-            "| {} | {} (p95 {}) | {} | {} (p95 {}) | {:.1}x | {} |",
+            "| {} | {} | {} | {} | {:.1}x | {} |",
             project.server,
-            ms(cold.median()),
-            ms(cold.p95()),
+            median_p95(&cold),
             ms(start.median()),
-            ms(warmed.median()),
-            ms(warmed.p95()),
+            median_p95(&warmed),
             cold.median() / warmed.median().max(f64::EPSILON),
             warmed.len()
         );
@@ -61,14 +60,7 @@ fn first_edit(
     project: &Project,
     think_ms: Option<u64>,
 ) -> Result<(Duration, Duration)> {
-    let (_dir, root) = workspace_dir()?;
-    project.create(&root)?;
-    let opts = Options {
-        exe: squiggle.to_path_buf(),
-        trust_workspace: false,
-        runtime_dir: Some(runtime_dir(&root.join(".git"))?),
-        env: Vec::new(),
-    };
+    let (_dir, root, opts) = project.daemon_copy(squiggle)?;
     let mut session = Duration::ZERO;
     if let Some(think) = think_ms {
         let t = Instant::now();
@@ -79,7 +71,7 @@ fn first_edit(
     let path = root.join(project.edited);
     std::fs::write(&path, (project.edit)(1))?;
     let t = Instant::now();
-    let reply = rt.block_on(check_with(&root, vec![path], false, &opts));
+    let reply = rt.block_on(check_with(&root, vec![path], Mutation::Edit, &opts));
     let edit = t.elapsed();
     let _ = rt.block_on(stop(&root, &opts));
     reply?;

@@ -2,9 +2,12 @@
 //! one it imports, and an edit that makes a type error whose text changes
 //! with `n` (so every round is new work for the server and the checker).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use squiggle::daemon::client::Options;
+
+use crate::fixtures::{TempDir, runtime_dir, workspace_dir};
 
 pub struct Project {
     /// The server's id in squiggle's registry.
@@ -20,6 +23,20 @@ pub struct Project {
 }
 
 impl Project {
+    /// A fresh copy of the project, and the options of its own untrusted
+    /// daemon run by `exe` with its sockets inside the copy.
+    pub fn daemon_copy(&self, exe: &Path) -> Result<(TempDir, PathBuf, Options)> {
+        let (dir, root) = workspace_dir()?;
+        self.create(&root)?;
+        let opts = Options {
+            exe: exe.to_path_buf(),
+            trust_workspace: false,
+            runtime_dir: Some(runtime_dir(&root.join(".git"))?),
+            env: Vec::new(),
+        };
+        Ok((dir, root, opts))
+    }
+
     pub fn create(&self, root: &Path) -> Result<()> {
         for (name, text) in self.files {
             let path = root.join(name);

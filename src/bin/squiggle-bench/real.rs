@@ -15,12 +15,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use squiggle::daemon::client::{Options, check_with, stop};
-use squiggle::engine::{Engine, EngineOptions, FileInput};
+use squiggle::daemon::client::{check_with, stop};
+use squiggle::engine::{Engine, EngineOptions, FileInput, HeldOthers, Mutation};
 
-use crate::fixtures::{runtime, runtime_dir, sibling, workspace_dir};
+use crate::fixtures::{runtime, sibling, workspace_dir};
 use crate::projects::{Project, selected};
-use crate::stats::{Samples, ms};
+use crate::stats::{Samples, median_p95};
 
 /// `settle`: override the server's settle window (ms) to see what it costs.
 pub fn warm(runs: usize, only: &[String], settle: Option<u64>) -> Result<()> {
@@ -59,7 +59,8 @@ fn warm_one(
             .find(|c| c.server_id() == project.server)
             .map_or(0, |c| c.publish_count());
         let t0 = Instant::now();
-        let report = rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], false));
+        let report =
+            rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip));
         let elapsed = t0.elapsed();
         let client = engine
             .pool
@@ -143,14 +144,11 @@ impl WarmStats {
     fn print(&self, project: &Project, runs: usize) {
         let (ours, wire, cli) = (&self.ours, &self.wire, &self.cli);
         println!(
-            "| {} | {} (p95 {}) | {} (p95 {}) | {} (p95 {}) | {:.2}× | {:.2}× | {}; error reported {}/{runs}; publishes per edit {:?} |",
+            "| {} | {} | {} | {} | {:.2}× | {:.2}× | {}; error reported {}/{runs}; publishes per edit {:?} |",
             project.server,
-            ms(ours.median()),
-            ms(ours.p95()),
-            ms(wire.median()),
-            ms(wire.p95()),
-            ms(cli.median()),
-            ms(cli.p95()),
+            median_p95(ours),
+            median_p95(wire),
+            median_p95(cli),
             ours.median() / wire.median(),
             cli.median() / ours.median(),
             self.outcomes.join(", "),
@@ -181,17 +179,10 @@ pub fn cold(runs: usize, only: &[String]) -> Result<()> {
         let mut samples = Samples::default();
         let mut outcomes: Vec<String> = Vec::new();
         for _ in 0..runs {
-            let (_dir, root) = workspace_dir()?;
-            project.create(&root)?;
-            let opts = Options {
-                exe: squiggle.clone(),
-                trust_workspace: false,
-                runtime_dir: Some(runtime_dir(&root.join(".git"))?),
-                env: Vec::new(),
-            };
+            let (_dir, root, opts) = project.daemon_copy(&squiggle)?;
             let path = root.join(project.edited);
             let t = Instant::now();
-            let reply = rt.block_on(check_with(&root, vec![path], false, &opts));
+            let reply = rt.block_on(check_with(&root, vec![path], Mutation::Edit, &opts));
             let elapsed = t.elapsed();
             match reply {
                 Ok(reply) => {
@@ -212,10 +203,9 @@ pub fn cold(runs: usize, only: &[String]) -> Result<()> {
             }
         }
         println!(
-            "| {} | {} (p95 {}) | {} | {} |",
+            "| {} | {} | {} | {} |",
             project.server,
-            ms(samples.median()),
-            ms(samples.p95()),
+            median_p95(&samples),
             samples.len(),
             outcomes.join(", ")
         );

@@ -58,6 +58,11 @@ pub fn ms(v: f64) -> String {
     }
 }
 
+/// A table cell: the median with its p95, `12.34 ms (p95 20.01 ms)`.
+pub fn median_p95(s: &Samples) -> String {
+    format!("{} (p95 {})", ms(s.median()), ms(s.p95()))
+}
+
 /// One markdown table row: name, median, p95, samples.
 pub fn row(name: &str, s: &Samples) {
     println!(

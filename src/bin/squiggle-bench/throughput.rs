@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, ensure};
 use serde_json::json;
-use squiggle::engine::{CheckReport, FileInput};
+use squiggle::engine::{CheckReport, FileInput, HeldOthers};
 use squiggle::render::{FileDiagnostics, render_feedback};
 
 use crate::fixtures::{fake_engine, runtime, workspace_dir};
@@ -46,7 +46,7 @@ pub fn run(files: usize, runs: usize) -> Result<()> {
             })
             .collect();
         let t = Instant::now();
-        let report = rt.block_on(engine.check_files(inputs, false));
+        let report = rt.block_on(engine.check_files(inputs, HeldOthers::Skip));
         let samples: &mut Samples = if n == 0 { &mut open } else { &mut burst };
         samples.push(t.elapsed());
         let found: usize = report.files.iter().map(|f| f.diagnostics.len()).sum();
@@ -59,7 +59,7 @@ pub fn run(files: usize, runs: usize) -> Result<()> {
             content: Some(Arc::from(format!("x = {n} @error(file 0 round {n})\n"))),
         }];
         let t = Instant::now();
-        let report = rt.block_on(engine.check_files(again, true));
+        let report = rt.block_on(engine.check_files(again, HeldOthers::Include));
         others.push(t.elapsed());
         ensure!(
             report.others.len() == files - 1,

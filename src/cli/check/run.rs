@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use super::super::warm::Route;
 use super::baseline::{self, Changes};
+use super::plan::Plan;
 use super::report::plural;
 use super::{Args, select};
-use crate::engine::{CheckReport, Engine};
+use crate::engine::{CheckReport, Engine, HeldOthers, Mutation};
 
 /// The files to check: the paths given, else the changed files of the diff,
 /// else the whole workspace.
@@ -33,10 +34,10 @@ pub async fn run(
     args: &Args,
     selected: &[String],
     changes: Option<&Changes>,
-    progress: bool,
+    plan: &Plan,
 ) -> Result<CheckReport, String> {
     let inputs = baseline::inputs(engine, selected, changes)?;
-    if progress {
+    if plan.progress {
         eprintln!(
             "squiggle: checking {} {}…",
             inputs.len(),
@@ -51,9 +52,9 @@ pub async fn run(
             no_daemon: args.no_daemon,
             trust_workspace: args.workspace.trust_workspace,
         };
-        super::super::warm::check(engine, files, false, route).await
+        super::super::warm::check(engine, files, Mutation::Edit, route).await
     } else {
-        let report = engine.check_files(inputs, false).await;
+        let report = engine.check_files(inputs, HeldOthers::Skip).await;
         engine.shutdown().await;
         report
     };

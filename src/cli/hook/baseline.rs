@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use crate::classify::classify;
+use crate::cli::warm::{Route, check_text};
 use crate::daemon::socket::{ensure_private_dir, socket_dir};
 use crate::diagnostic::Diagnostic;
 use crate::engine::Engine;
@@ -100,7 +101,7 @@ fn save(path: &Path, seen: &Seen) {
 /// For each of `files` the hook has never seen, records git's version of it
 /// and that version's diagnostics as what was seen before, so that
 /// [`apply`] hides what was already wrong there.
-pub async fn prime(engine: &Arc<Engine>, files: &[PathBuf], no_daemon: bool) {
+pub async fn prime(engine: &Arc<Engine>, files: &[PathBuf], route: Route) {
     let root = engine.workspace.root();
     for file in files {
         let PathClass::Inside {
@@ -117,8 +118,7 @@ pub async fn prime(engine: &Arc<Engine>, files: &[PathBuf], no_daemon: bool) {
         let Some(text) = git_text(root, &relative) else {
             continue;
         };
-        let diagnostics =
-            super::super::warm::check_text(engine, &canonical, &text, no_daemon).await;
+        let diagnostics = check_text(engine, &canonical, &text, route).await;
         tracing::debug!(file = %relative, count = diagnostics.len(), "baseline from git");
         save(&path, &Seen { text, diagnostics });
     }

@@ -16,6 +16,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Malformed, Plan, other_event, string, tool_input};
+use crate::engine::Mutation;
 
 /// The event name the reply's `hookSpecificOutput` carries.
 pub const EVENT: &str = "PostToolUse";
@@ -32,15 +33,15 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     if other_event(payload, EVENT) {
         return Ok(Plan::Skip("not a PostToolUse event"));
     }
-    let with_dependents = match string(payload, "tool_name", "tool_name")? {
-        "Write" => true,
-        "Edit" | "MultiEdit" => false,
+    let mutation = match string(payload, "tool_name", "tool_name")? {
+        "Write" => Mutation::Write,
+        "Edit" | "MultiEdit" => Mutation::Edit,
         "NotebookEdit" => return Ok(Plan::Skip("notebooks get no diagnostics")),
         _ => return Ok(Plan::Skip("not a file edit tool")),
     };
     let input = tool_input(payload)?;
     let path = string(input, "file_path", "tool_input.file_path")?;
-    Ok(Plan::one_file(payload, fallback_cwd, path, with_dependents))
+    Ok(Plan::one_file(payload, fallback_cwd, path, mutation))
 }
 
 /// Every file the batch's `Write` and `Edit` calls touched, in order.
@@ -48,35 +49,31 @@ fn batch(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malformed> {
     let Some(calls) = payload.get("tool_calls").and_then(Value::as_array) else {
         return Err(Malformed("tool_calls is missing or not an array".into()));
     };
+    let edits: Vec<(Mutation, &str)> = calls
+        .iter()
+        .filter_map(|call| {
+            let mutation = match call["tool_name"].as_str() {
+                Some("Write") => Mutation::Write,
+                Some("Edit" | "MultiEdit") => Mutation::Edit,
+                _ => return None,
+            };
+            let path = call["tool_input"]["file_path"].as_str();
+            Some((mutation, path.filter(|p| !p.is_empty())?))
+        })
+        .collect();
+    let mutation = if edits.iter().any(|(m, _)| *m == Mutation::Write) {
+        Mutation::Write
+    } else {
+        Mutation::Edit
+    };
     let cwd = super::event_cwd(payload, fallback_cwd);
-    let mut files = Vec::new();
-    let mut with_dependents = false;
-    for call in calls {
-        let write = match call["tool_name"].as_str() {
-            Some("Write") => true,
-            Some("Edit" | "MultiEdit") => false,
-            _ => continue,
-        };
-        let Some(path) = call["tool_input"]["file_path"]
-            .as_str()
-            .filter(|p| !p.is_empty())
-        else {
-            continue;
-        };
-        with_dependents |= write;
-        let path = cwd.join(path);
-        if !files.contains(&path) {
-            files.push(path);
-        }
-    }
-    if files.is_empty() {
-        return Ok(Plan::Skip("the batch edited no file"));
-    }
-    Ok(Plan::Check {
+    let paths = edits.into_iter().map(|(_, path)| path);
+    Ok(Plan::files(
         cwd,
-        files,
-        with_dependents,
-    })
+        paths,
+        mutation,
+        "the batch edited no file",
+    ))
 }
 
 #[cfg(test)]
@@ -101,7 +98,7 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/a.py"), PathBuf::from("/ws/b.py")],
-                with_dependents: true
+                mutation: Mutation::Write
             })
         );
         let reads =
@@ -119,7 +116,7 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/a.ts")],
-                with_dependents: false
+                mutation: Mutation::Edit
             })
         );
         let write = json!({"cwd": "/ws", "tool_name": "Write",
@@ -129,7 +126,7 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/src/b.ts")],
-                with_dependents: true
+                mutation: Mutation::Write
             })
         );
     }

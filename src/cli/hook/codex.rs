@@ -6,12 +6,13 @@
 //! `["apply_patch", patch]` call). Every added, updated or moved-to file is
 //! checked in one call; deleted files are not. Paths are relative to `cwd`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 use super::{Malformed, Plan, event_cwd, other_event, string, tool_input};
 use crate::edit::{FilePatch, parse_patch};
+use crate::engine::Mutation;
 
 /// The event name the reply's `hookSpecificOutput` carries.
 pub const EVENT: &str = "PostToolUse";
@@ -46,33 +47,21 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     };
     let patch = parse_patch(text)
         .map_err(|e| Malformed(format!("tool_input.command is not a patch: {e}")))?;
+    let written = patch.files.iter().filter_map(|file| match file {
+        FilePatch::Add { path, .. } => Some(path),
+        FilePatch::Update { path, move_to, .. } => Some(move_to.as_ref().unwrap_or(path)),
+        FilePatch::Delete { .. } => None,
+    });
     let cwd = event_cwd(payload, fallback_cwd);
-    let mut files: Vec<PathBuf> = Vec::new();
-    for file in &patch.files {
-        let path = match file {
-            FilePatch::Add { path, .. } => path,
-            FilePatch::Update { path, move_to, .. } => move_to.as_ref().unwrap_or(path),
-            FilePatch::Delete { .. } => continue,
-        };
-        let path = cwd.join(path);
-        if !files.contains(&path) {
-            files.push(path);
-        }
-    }
-    if files.is_empty() {
-        return Ok(Plan::Skip("the patch only deletes files"));
-    }
-    Ok(Plan::Check {
-        cwd,
-        files,
-        with_dependents: false,
-    })
+    let why_none = "the patch only deletes files";
+    Ok(Plan::files(cwd, written, Mutation::Edit, why_none))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::path::PathBuf;
 
     const PATCH: &str = "*** Begin Patch\n*** Add File: a.py\n+x = 1\n*** Update File: b.py\n*** Move to: c.py\n@@\n-old\n+new\n*** Delete File: d.py\n*** Update File: e.py\n@@\n-1\n+2\n*** End Patch\n";
 
@@ -87,7 +76,7 @@ mod tests {
             files: ["/ws/a.py", "/ws/c.py", "/ws/e.py"]
                 .map(PathBuf::from)
                 .to_vec(),
-            with_dependents: false,
+            mutation: Mutation::Edit,
         });
         let string_form = json!({"hook_event_name": "PostToolUse", "cwd": "/ws",
             "tool_name": "apply_patch", "tool_input": {"command": PATCH},

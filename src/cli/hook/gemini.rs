@@ -10,6 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Malformed, Plan, other_event, string, tool_input};
+use crate::engine::Mutation;
 
 /// The event name the reply's `hookSpecificOutput` carries.
 pub const EVENT: &str = "AfterTool";
@@ -21,9 +22,9 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     if other_event(payload, EVENT) {
         return Ok(Plan::Skip("not an AfterTool event"));
     }
-    let with_dependents = match string(payload, "tool_name", "tool_name")? {
-        "write_file" => true,
-        "replace" => false,
+    let mutation = match string(payload, "tool_name", "tool_name")? {
+        "write_file" => Mutation::Write,
+        "replace" => Mutation::Edit,
         _ => return Ok(Plan::Skip("not a file edit tool")),
     };
     if payload
@@ -39,7 +40,7 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
         .find(|k| input.get(k).is_some())
         .unwrap_or("file_path");
     let path = string(input, key, &format!("tool_input.{key}"))?;
-    Ok(Plan::one_file(payload, fallback_cwd, path, with_dependents))
+    Ok(Plan::one_file(payload, fallback_cwd, path, mutation))
 }
 
 #[cfg(test)]
@@ -63,7 +64,7 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/a.py")],
-                with_dependents: false
+                mutation: Mutation::Edit
             })
         );
         let write =
@@ -73,7 +74,7 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/fallback"),
                 files: vec![PathBuf::from("/fallback/b.py")],
-                with_dependents: true
+                mutation: Mutation::Write
             })
         );
     }

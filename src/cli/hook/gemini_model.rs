@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::daemon::socket::{ensure_private_dir, socket_dir};
+use crate::daemon::socket::ensure_private_dir;
 
 /// The event the reply names.
 pub const EVENT: &str = "BeforeModel";
@@ -46,12 +46,7 @@ pub fn readable(rendered: &str) -> String {
 /// The file an AfterTool hook leaves session `id`'s block in, or `None`
 /// for an id that is not a plain name.
 fn pending(id: &str) -> Option<PathBuf> {
-    let plain = !id.is_empty()
-        && id.len() <= 128
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    plain.then(|| socket_dir(None).join("gemini").join(format!("{id}.txt")))
+    super::session_file("gemini", id, "txt")
 }
 
 /// Leaves `text` for the session's next model request; `false` when it

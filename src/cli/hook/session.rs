@@ -6,19 +6,19 @@
 
 use std::path::Path;
 
-use crate::cli::warm::daemon_disabled;
-use crate::daemon::client::{Options, warm};
+use crate::cli::warm::Route;
+use crate::daemon::client::warm;
 
 /// The event's name in every agent's payload.
 pub const EVENT: &str = "SessionStart";
 
 /// Asks the daemon for `workspace` to warm up. Without a daemon nothing
 /// would stay warm, so `--no-daemon` does nothing here.
-pub async fn start(workspace: &Path, no_daemon: bool) {
-    if daemon_disabled(no_daemon) {
+pub async fn start(workspace: &Path, route: Route) {
+    if route.in_process() {
         return;
     }
-    match warm(workspace, &Options::default()).await {
+    match warm(workspace, &route.daemon_options()).await {
         Ok(files) => tracing::debug!(?files, "warming the servers"),
         Err(e) => tracing::debug!("no warm-up: {e}"),
     }

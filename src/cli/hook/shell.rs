@@ -18,7 +18,7 @@ use std::time::UNIX_EPOCH;
 
 use serde_json::Value;
 
-use crate::daemon::socket::{ensure_private_dir, socket_dir};
+use crate::daemon::socket::ensure_private_dir;
 
 /// Above this many files a walk costs more than a hook may: no snapshot.
 pub const MAX_FILES: usize = 20_000;
@@ -32,16 +32,7 @@ type Stamps = BTreeMap<String, (u128, u64, u64)>;
 /// The snapshot file of `session`, or `None` for an id that is not a plain
 /// name.
 fn snapshot_path(session: &str) -> Option<PathBuf> {
-    let plain = !session.is_empty()
-        && session.len() <= 128
-        && session
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    plain.then(|| {
-        socket_dir(None)
-            .join("shell")
-            .join(format!("{session}.json"))
-    })
+    super::session_file("shell", session, "json")
 }
 
 /// Before a shell command: record the workspace's files unless a snapshot

@@ -176,9 +176,18 @@ pub fn trust(config: &str, found: &Found) -> Result<Option<String>, String> {
     }
 }
 
-/// Records (with `--trust-hook`) or checks Codex's trust in squiggle's hook
-/// in `hooks` (the file at `path`), saying what is left to do.
-pub fn record_or_check(path: &Path, hooks: &Json, record: bool) -> u8 {
+/// What `init codex` does about Codex's trust in the hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// Record it in Codex's config.toml (`--trust-hook`).
+    Record,
+    /// Only say whether Codex trusts it, and how to make it.
+    Check,
+}
+
+/// Records or checks Codex's trust in squiggle's hook in `hooks` (the file
+/// at `path`), saying what is left to do.
+pub fn record_or_check(path: &Path, hooks: &Json, wanted: Trust) -> u8 {
     let found = find(hooks, path, |c| runs_hook(c, Agent::Codex));
     if found.is_empty() {
         return 0;
@@ -196,7 +205,7 @@ pub fn record_or_check(path: &Path, hooks: &Json, record: bool) -> u8 {
         }
     };
     let step = "run `squiggle init codex --trust-hook`, or trust `squiggle hook codex` in Codex's /hooks screen";
-    if !record {
+    if wanted == Trust::Check {
         let trusted = found
             .iter()
             .all(|f| status(&config, f) == Ok(Status::Trusted));

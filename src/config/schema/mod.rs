@@ -164,22 +164,10 @@ impl Reader<'_> {
                     out.initialization_options = Some(self.json(&path, value)?)
                 }
                 "settings" => out.settings = Some(self.json(&path, value)?),
-                "settleMs" => {
-                    let expected = "a non-negative integer (milliseconds)";
-                    out.settle_ms = Some(self.non_negative(&path, value, expected)?);
-                }
-                "staleWindowMs" => {
-                    let expected = "a non-negative integer (milliseconds)";
-                    out.stale_window_ms = Some(self.non_negative(&path, value, expected)?);
-                }
-                "unchangedQuietMs" => {
-                    let expected = "a non-negative integer (milliseconds)";
-                    out.unchanged_quiet_ms = Some(self.non_negative(&path, value, expected)?);
-                }
-                "othersQuietMs" => {
-                    let expected = "a non-negative integer (milliseconds)";
-                    out.others_quiet_ms = Some(self.non_negative(&path, value, expected)?);
-                }
+                "settleMs" => out.settle_ms = Some(self.ms(&path, value)?),
+                "staleWindowMs" => out.stale_window_ms = Some(self.ms(&path, value)?),
+                "unchangedQuietMs" => out.unchanged_quiet_ms = Some(self.ms(&path, value)?),
+                "othersQuietMs" => out.others_quiet_ms = Some(self.ms(&path, value)?),
                 _ => return Err(self.unknown(&path, key, SERVER_KEYS)),
             }
         }

@@ -37,6 +37,11 @@ impl Reader<'_> {
         }
     }
 
+    /// Milliseconds, zero allowed (a server's wait timings).
+    pub(super) fn ms(&self, path: &str, value: &Value) -> Result<u64, ConfigError> {
+        self.non_negative(path, value, "a non-negative integer (milliseconds)")
+    }
+
     /// A count of at least one (`maxInstancesPerServer`: zero would refuse
     /// every server).
     pub(super) fn positive(&self, path: &str, value: &Value) -> Result<usize, ConfigError> {
@@ -120,38 +125,40 @@ impl Reader<'_> {
     }
 
     pub(super) fn extensions(&self, path: &str, value: &Value) -> Result<Vec<String>, ConfigError> {
-        let expected = "an array of file extensions such as [\".py\"]";
-        let items = self.array(path, value, expected)?;
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let key = format!("{path}[{i}]");
-            let what = "a file extension with its leading dot, such as \".py\"";
-            let ext = self.string(&key, item, what)?;
-            if ext.len() < 2 || !ext.starts_with('.') || ext.contains(['/', '\\']) {
-                return Err(
-                    self.invalid(&key, format!("expected {what}, found {}", describe(item)))
-                );
-            }
-            out.push(ext.to_string());
-        }
-        Ok(out)
+        let kind = ItemKind {
+            expected: "an array of file extensions such as [\".py\"]",
+            what: "a file extension with its leading dot, such as \".py\"",
+            valid: |ext| ext.len() >= 2 && ext.starts_with('.') && !ext.contains(['/', '\\']),
+        };
+        self.checked_strings(path, value, &kind)
     }
 
     pub(super) fn markers(&self, path: &str, value: &Value) -> Result<Vec<String>, ConfigError> {
-        let expected = "an array of file names such as [\"pyproject.toml\"]";
-        let items = self.array(path, value, expected)?;
+        let kind = ItemKind {
+            expected: "an array of file names such as [\"pyproject.toml\"]",
+            what: "a file name without directories, such as \"pyproject.toml\"",
+            valid: |m| !m.is_empty() && !m.contains(['/', '\\']) && m != "." && m != "..",
+        };
+        self.checked_strings(path, value, &kind)
+    }
+
+    /// An array of strings, each one `kind.valid` accepts.
+    fn checked_strings(
+        &self,
+        path: &str,
+        value: &Value,
+        kind: &ItemKind,
+    ) -> Result<Vec<String>, ConfigError> {
+        let items = self.array(path, value, kind.expected)?;
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let key = format!("{path}[{i}]");
-            let what = "a file name without directories, such as \"pyproject.toml\"";
-            let marker = self.string(&key, item, what)?;
-            if marker.is_empty() || marker.contains(['/', '\\']) || marker == "." || marker == ".."
-            {
-                return Err(
-                    self.invalid(&key, format!("expected {what}, found {}", describe(item)))
-                );
+            let text = self.string(&key, item, kind.what)?;
+            if !(kind.valid)(text) {
+                let found = describe(item);
+                return Err(self.invalid(&key, format!("expected {}, found {found}", kind.what)));
             }
-            out.push(marker.to_string());
+            out.push(text.to_string());
         }
         Ok(out)
     }
@@ -268,4 +275,12 @@ impl Reader<'_> {
                 .into(),
         })
     }
+}
+
+/// What every item of a string array must be: `expected` names the whole
+/// array, `what` one item, and `valid` says whether a string is one.
+struct ItemKind {
+    expected: &'static str,
+    what: &'static str,
+    valid: fn(&str) -> bool,
 }

@@ -147,40 +147,45 @@ fn partial_profile() -> WaitProfile {
     }
 }
 
+/// Runs `rows` of (ms, view, expected) through one partial-pull wait begun
+/// at `t0` with a `deadline_ms` budget.
+fn partial_table(t0: Instant, deadline_ms: u64, rows: &[(u64, PartialView, Decision)]) {
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0, t0 + ms(deadline_ms));
+    for (i, (at, view, expected)) in rows.iter().enumerate() {
+        let got = wait.decide(view, &p, t0 + ms(*at));
+        assert_eq!(&got, expected, "row {i} at {at} ms: {view:?}");
+    }
+}
+
+const MERGED: Decision = Decision::Done(Outcome::Pulled, Answer::Merged);
+
 #[test]
 fn partial_pull_waits_out_progress_then_the_idle_window() {
     let t0 = Instant::now();
-    let p = partial_profile();
-    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     let busy = PartialView {
         busy: true,
         checking: true,
         ..PartialView::default()
     };
-    assert_eq!(wait.decide(&busy, &p, t0 + ms(10)), at(t0, 10_000));
     let idle = PartialView::default();
     // Idle from 400 ms: the settle window runs from there.
-    assert_eq!(wait.decide(&idle, &p, t0 + ms(400)), at(t0, 700));
-    assert_eq!(
-        wait.decide(&idle, &p, t0 + ms(700)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
-    );
+    let rows = [
+        (10, busy, at(t0, 10_000)),
+        (400, idle, at(t0, 700)),
+        (700, idle, MERGED),
+    ];
+    partial_table(t0, 10_000, &rows);
 }
 
 #[test]
 fn partial_pull_ends_a_grace_after_its_check_ends() {
     let t0 = Instant::now();
-    let p = partial_profile();
-    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     let done = PartialView {
         check_done: true,
         ..PartialView::default()
     };
-    assert_eq!(wait.decide(&done, &p, t0 + ms(200)), at(t0, 300));
-    assert_eq!(
-        wait.decide(&done, &p, t0 + ms(300)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
-    );
+    partial_table(t0, 10_000, &[(200, done, at(t0, 300)), (300, done, MERGED)]);
 }
 
 #[test]
@@ -195,46 +200,36 @@ fn partial_pull_saves_again_once_when_no_check_began() {
     assert_eq!(wait.decide(&idle, &p, t0 + ms(300)), Decision::Resave);
     wait.resaved(t0 + ms(300));
     assert_eq!(wait.decide(&idle, &p, t0 + ms(300)), at(t0, 600));
-    assert_eq!(
-        wait.decide(&idle, &p, t0 + ms(600)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
-    );
+    assert_eq!(wait.decide(&idle, &p, t0 + ms(600)), MERGED);
     // A server that takes no saves is done at once.
     let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     assert_eq!(
         wait.decide(&PartialView::default(), &p, t0 + ms(300)),
-        Decision::Done(Outcome::Pulled, Answer::Merged)
+        MERGED
     );
 }
 
 #[test]
 fn partial_pull_repulls_on_refresh_and_stops_at_death_or_deadline() {
-    let t0 = Instant::now();
-    let p = partial_profile();
-    let mut wait = PartialWait::new(t0, t0 + ms(1000));
-    let refreshed = PartialView {
-        refreshed: true,
-        busy: true,
-        ..PartialView::default()
-    };
-    assert_eq!(wait.decide(&refreshed, &p, t0 + ms(5)), Decision::Repull);
-    let dead = PartialView {
-        dead: true,
-        busy: true,
-        ..PartialView::default()
-    };
-    assert_eq!(
-        wait.decide(&dead, &p, t0 + ms(6)),
-        Decision::Done(Outcome::ServerDead, Answer::Merged)
-    );
     let busy = PartialView {
         busy: true,
         ..PartialView::default()
     };
-    assert_eq!(
-        wait.decide(&busy, &p, t0 + ms(1000)),
-        Decision::Done(Outcome::TimedOut, Answer::Merged)
-    );
+    let refreshed = PartialView {
+        refreshed: true,
+        ..busy
+    };
+    let dead = PartialView { dead: true, ..busy };
+    let rows = [
+        (5, refreshed, Decision::Repull),
+        (6, dead, Decision::Done(Outcome::ServerDead, Answer::Merged)),
+        (
+            1000,
+            busy,
+            Decision::Done(Outcome::TimedOut, Answer::Merged),
+        ),
+    ];
+    partial_table(Instant::now(), 1000, &rows);
 }
 
 fn others(rule: OthersDone) -> WaitProfile {
@@ -245,13 +240,23 @@ fn others(rule: OthersDone) -> WaitProfile {
     }
 }
 
+/// Another file's latest diagnostics are current; or unknown at the end.
+const CURRENT: Decision = Decision::Done(Outcome::Settled, Answer::Latest);
+const UNKNOWN: Decision = Decision::Done(Outcome::TimedOut, Answer::Unknown);
+
+/// `decide_other` in a phase that began at `t0` with a 3 s deadline, asked
+/// `now` ms after it began.
+fn other_at(view: &OtherView, p: &WaitProfile, t0: Instant, now: u64) -> Decision {
+    decide_other(view, p, t0, t0 + ms(3000), t0 + ms(now))
+}
+
 #[test]
 fn another_file_is_unknown_when_the_edited_answer_was_not_final() {
     let t0 = Instant::now();
     for rule in [OthersDone::Quiet, OthersDone::RebuildStatus] {
         assert_eq!(
-            decide_other(&OtherView::default(), &others(rule), t0, t0 + ms(3000), t0),
-            Decision::Done(Outcome::TimedOut, Answer::Unknown)
+            other_at(&OtherView::default(), &others(rule), t0, 0),
+            UNKNOWN
         );
     }
 }
@@ -265,14 +270,8 @@ fn another_file_once_the_server_is_quiet() {
         last_publish: Some(t0 + ms(50)),
         ..OtherView::default()
     };
-    assert_eq!(
-        decide_other(&view, &p, t0, t0 + ms(3000), t0 + ms(60)),
-        at(t0, 350)
-    );
-    assert_eq!(
-        decide_other(&view, &p, t0, t0 + ms(3000), t0 + ms(350)),
-        Decision::Done(Outcome::Settled, Answer::Latest)
-    );
+    assert_eq!(other_at(&view, &p, t0, 60), at(t0, 350));
+    assert_eq!(other_at(&view, &p, t0, 350), CURRENT);
     // The quiet already spent in the edited file's own settle window
     // counts: a phase that begins 300 ms after the last publish is done at
     // once, not 300 ms later.
@@ -280,22 +279,16 @@ fn another_file_once_the_server_is_quiet() {
         last_publish: Some(t0 + ms(400)),
         ..view
     };
-    assert_eq!(
-        decide_other(&settled, &p, t0, t0 + ms(3000), t0 + ms(700)),
-        Decision::Done(Outcome::Settled, Answer::Latest)
-    );
+    assert_eq!(other_at(&settled, &p, t0, 700), CURRENT);
     // A publish from before the edit was written counts from the writing.
     let old = OtherView {
         last_publish: Some(t0 - ms(5000)),
         ..view
     };
-    assert_eq!(decide_other(&old, &p, t0, t0 + ms(3000), t0), at(t0, 300));
+    assert_eq!(other_at(&old, &p, t0, 0), at(t0, 300));
     // Open progress holds it.
     let busy = OtherView { busy: true, ..view };
-    assert_eq!(
-        decide_other(&busy, &p, t0, t0 + ms(3000), t0 + ms(400)),
-        at(t0, 3000)
-    );
+    assert_eq!(other_at(&busy, &p, t0, 400), at(t0, 3000));
 }
 
 #[test]
@@ -308,32 +301,20 @@ fn another_file_by_its_rebuild_status_clangd() {
         ..OtherView::default()
     };
     // Queued for a rebuild: wait for its republish.
-    assert_eq!(
-        decide_other(&queued, &p, t0, t0 + ms(3000), t0),
-        at(t0, 3000)
-    );
+    assert_eq!(other_at(&queued, &p, t0, 0), at(t0, 3000));
     let republished = OtherView {
         republished: true,
         ..queued
     };
-    assert_eq!(
-        decide_other(&republished, &p, t0, t0 + ms(3000), t0 + ms(40)),
-        Decision::Done(Outcome::Settled, Answer::Latest)
-    );
+    assert_eq!(other_at(&republished, &p, t0, 40), CURRENT);
     // Never queued: the server is not rebuilding it; its diagnostics stand.
     let untouched = OtherView {
         edited_done: true,
         ..OtherView::default()
     };
-    assert_eq!(
-        decide_other(&untouched, &p, t0, t0 + ms(3000), t0),
-        Decision::Done(Outcome::Settled, Answer::Latest)
-    );
+    assert_eq!(other_at(&untouched, &p, t0, 0), CURRENT);
     // At the deadline, still queued: unknown.
-    assert_eq!(
-        decide_other(&queued, &p, t0, t0 + ms(3000), t0 + ms(3000)),
-        Decision::Done(Outcome::TimedOut, Answer::Unknown)
-    );
+    assert_eq!(other_at(&queued, &p, t0, 3000), UNKNOWN);
 }
 
 #[test]
@@ -350,22 +331,13 @@ fn another_file_looked_at_again_and_left_idle_clangd_header() {
         idle_after_work: Some(t0 + ms(60)),
         ..OtherView::default()
     };
-    assert_eq!(
-        decide_other(&idle, &p, t0, t0 + ms(3000), t0 + ms(100)),
-        at(t0, 360)
-    );
-    assert_eq!(
-        decide_other(&idle, &p, t0, t0 + ms(3000), t0 + ms(360)),
-        Decision::Done(Outcome::Settled, Answer::Latest)
-    );
+    assert_eq!(other_at(&idle, &p, t0, 100), at(t0, 360));
+    assert_eq!(other_at(&idle, &p, t0, 360), CURRENT);
     // Idle only between queueing and the rebuild (no work since the
     // change): still waiting for the republish.
     let between = OtherView {
         idle_after_work: None,
         ..idle
     };
-    assert_eq!(
-        decide_other(&between, &p, t0, t0 + ms(3000), t0 + ms(400)),
-        at(t0, 3000)
-    );
+    assert_eq!(other_at(&between, &p, t0, 400), at(t0, 3000));
 }

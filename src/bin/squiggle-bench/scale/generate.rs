@@ -99,10 +99,7 @@ impl Repo {
     /// The module's text, its exported function taking `extra` parameters
     /// more than its callers pass (0: everything type-checks).
     pub fn module_text(&self, p: usize, k: usize, extra: usize, salt: usize) -> String {
-        match self.shape.lang {
-            Lang::Ts => ts_module(self, p, k, extra, salt),
-            Lang::Py => py_module(self, p, k, extra, salt),
-        }
+        module(self, p, k, extra, salt)
     }
 
     /// The packages package `p` imports from: its parents in two heaps
@@ -173,39 +170,60 @@ fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("write {}", path.display()))
 }
 
-fn ts_module(repo: &Repo, p: usize, k: usize, extra: usize, salt: usize) -> String {
+/// Module `k` of package `p` (see [`Repo::module_text`]): the same code in
+/// either language; only the syntax differs.
+fn module(repo: &Repo, p: usize, k: usize, extra: usize, salt: usize) -> String {
+    let lang = repo.shape.lang;
     let me = Repo::package_name(p);
+    let cross = repo
+        .cross_call(p, k)
+        .map(|(dep, j)| (j, Repo::package_name(dep)));
     let mut s = String::new();
     if k > 0 {
-        let _ = writeln!(s, "import {{ fn{}_{me} }} from \"./m{:02}\";", k - 1, k - 1);
+        s += &match lang {
+            Lang::Ts => format!("import {{ fn{0}_{me} }} from \"./m{0:02}\";\n", k - 1),
+            Lang::Py => format!("from .m{0:02} import fn{0}_{me}\n", k - 1),
+        };
     }
-    if let Some((dep, j)) = repo.cross_call(p, k) {
-        let d = Repo::package_name(dep);
-        let _ = writeln!(s, "import {{ fn{j}_{d}, Mod{j}_{d} }} from \"@mono/{d}\";");
+    if let Some((j, d)) = &cross {
+        s += &match lang {
+            Lang::Ts => format!("import {{ fn{j}_{d}, Mod{j}_{d} }} from \"@mono/{d}\";\n"),
+            Lang::Py => format!("from {d}.m{j:02} import Mod{j}_{d}, fn{j}_{d}\n"),
+        };
     }
-    let params: String = (0..extra).map(|e| format!(", extra{e}: number")).collect();
-    let _ = write!(
-        s,
-        "\nexport class Mod{k}_{me} {{\n  constructor(public readonly id: number) {{}}\n\n  value(x: number): number {{\n    return this.id * {} + x;\n  }}\n}}\n\n\
-         export function fn{k}_{me}(a: number, b: string{params}): Mod{k}_{me} {{\n  return new Mod{k}_{me}(a + b.length);\n}}\n",
-        salt + 1
-    );
+    let number = match lang {
+        Lang::Ts => "number",
+        Lang::Py => "int",
+    };
+    let params: String = (0..extra)
+        .map(|e| format!(", extra{e}: {number}"))
+        .collect();
+    let factor = salt + 1;
+    s += &match lang {
+        Lang::Ts => format!(
+            "\nexport class Mod{k}_{me} {{\n  constructor(public readonly id: number) {{}}\n\n  value(x: number): number {{\n    return this.id * {factor} + x;\n  }}\n}}\n\n\
+             export function fn{k}_{me}(a: number, b: string{params}): Mod{k}_{me} {{\n  return new Mod{k}_{me}(a + b.length);\n}}\n"
+        ),
+        Lang::Py => format!(
+            "\n\nclass Mod{k}_{me}:\n    def __init__(self, ident: int) -> None:\n        self.ident = ident\n\n    def value(self, x: int) -> int:\n        return self.ident * {factor} + x\n\n\n\
+             def fn{k}_{me}(a: int, b: str{params}) -> Mod{k}_{me}:\n    return Mod{k}_{me}(a + len(b))\n"
+        ),
+    };
     let mut body = String::from("0");
     if k > 0 {
         let _ = write!(body, " + fn{}_{me}(1, \"x\").value(2)", k - 1);
     }
-    if let Some((dep, j)) = repo.cross_call(p, k) {
-        let d = Repo::package_name(dep);
-        let _ = write!(
-            s,
-            "\nexport const made{k}_{me}: Mod{j}_{d} = fn{j}_{d}(3, \"y\");\n"
-        );
+    if let Some((j, d)) = &cross {
+        s += &match lang {
+            Lang::Ts => format!("\nexport const made{k}_{me}: Mod{j}_{d} = fn{j}_{d}(3, \"y\");\n"),
+            Lang::Py => format!("\n\nmade{k}_{me}: Mod{j}_{d} = fn{j}_{d}(3, \"y\")\n"),
+        };
         let _ = write!(body, " + made{k}_{me}.value(4)");
     }
-    let _ = write!(
-        s,
-        "\nexport function use{k}_{me}(): number {{\n  return {body};\n}}\n"
-    );
+    s += &match lang {
+        Lang::Ts => format!("\nexport function use{k}_{me}(): number {{\n  return {body};\n}}\n"),
+        Lang::Py => format!("\n\ndef use{k}_{me}() -> int:\n    return {body}\n"),
+    };
     s
 }
 
@@ -267,36 +285,6 @@ fn ts_root(repo: &Repo) -> Result<()> {
     let package =
         serde_json::json!({"name": "mono", "private": true, "workspaces": ["packages/*"]});
     write(&repo.root.join("package.json"), &format!("{package:#}\n"))
-}
-
-fn py_module(repo: &Repo, p: usize, k: usize, extra: usize, salt: usize) -> String {
-    let me = Repo::package_name(p);
-    let mut s = String::new();
-    if k > 0 {
-        let _ = writeln!(s, "from .m{:02} import fn{}_{me}", k - 1, k - 1);
-    }
-    if let Some((dep, j)) = repo.cross_call(p, k) {
-        let d = Repo::package_name(dep);
-        let _ = writeln!(s, "from {d}.m{j:02} import Mod{j}_{d}, fn{j}_{d}");
-    }
-    let params: String = (0..extra).map(|e| format!(", extra{e}: int")).collect();
-    let _ = write!(
-        s,
-        "\n\nclass Mod{k}_{me}:\n    def __init__(self, ident: int) -> None:\n        self.ident = ident\n\n    def value(self, x: int) -> int:\n        return self.ident * {} + x\n\n\n\
-         def fn{k}_{me}(a: int, b: str{params}) -> Mod{k}_{me}:\n    return Mod{k}_{me}(a + len(b))\n",
-        salt + 1
-    );
-    let mut body = String::from("0");
-    if k > 0 {
-        let _ = write!(body, " + fn{}_{me}(1, \"x\").value(2)", k - 1);
-    }
-    if let Some((dep, j)) = repo.cross_call(p, k) {
-        let d = Repo::package_name(dep);
-        let _ = write!(s, "\n\nmade{k}_{me}: Mod{j}_{d} = fn{j}_{d}(3, \"y\")\n");
-        let _ = write!(body, " + made{k}_{me}.value(4)");
-    }
-    let _ = write!(s, "\n\ndef use{k}_{me}() -> int:\n    return {body}\n");
-    s
 }
 
 fn py_package(repo: &Repo, p: usize) -> Result<()> {

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, ensure};
 use squiggle::daemon::client::{Connection, Options, stop, try_connect_or_spawn};
 use squiggle::diagnostic::Severity;
+use squiggle::engine::Mutation;
 use squiggle::service::CheckReply;
 
 use super::generate::{Lang, Repo};
@@ -52,7 +53,7 @@ impl Daemon {
     pub async fn check(&mut self, file: &Path) -> Result<CheckReply> {
         Ok(self
             .connection
-            .check(std::slice::from_ref(&file.to_path_buf()), true)
+            .check(std::slice::from_ref(&file.to_path_buf()), Mutation::Write)
             .await?)
     }
 
