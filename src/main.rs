@@ -92,3 +92,36 @@ async fn run(command: Command) -> ExitCode {
         Command::Install(args) => squiggle::cli::install::run(args).await,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every argument of every subcommand says what it is in one line
+    /// (issue 17: `squiggle edit --help` once showed bare names).
+    #[test]
+    fn every_argument_has_one_line_of_help() {
+        let mut missing = Vec::new();
+        let mut stack = vec![(String::from("squiggle"), super::Cli::command())];
+        while let Some((path, command)) = stack.pop() {
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                if help.trim().is_empty() || help.contains('\n') {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in command.get_subcommands() {
+                stack.push((format!("{path} {}", sub.get_name()), sub.clone()));
+            }
+        }
+        assert_eq!(
+            missing,
+            Vec::<String>::new(),
+            "arguments without one line of help"
+        );
+    }
+}
