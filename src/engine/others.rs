@@ -25,11 +25,13 @@ impl Engine {
     /// kept open) and taken once each server is done with the edit; their
     /// diagnostics go to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let synced = Instant::now();
         let first = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,
             ..WaitRules::default()
         };
         let started = Instant::now();
+        let sync_us = started.duration_since(synced).as_micros() as u64;
         // Finding the importers reads files, not servers: it runs on a
         // blocking thread while the first phase waits.
         let importers = self.importers(&files);
@@ -86,7 +88,8 @@ impl Engine {
         tracing::debug!(
             files = check.files.len(),
             others = check.others.len(),
-            ms = started.elapsed().as_millis() as u64,
+            sync_us,
+            us = started.elapsed().as_micros() as u64,
             "check with dependents done"
         );
         check

@@ -194,6 +194,7 @@ async fn answer(
     params: Value,
 ) -> Result<Value, ResponseError> {
     let name = method.clone();
+    let started = std::time::Instant::now();
     let handled = tokio::spawn(async move {
         if let Some(reply) = methods::handle(&engine, &method, params.clone()).await {
             return reply;
@@ -207,6 +208,7 @@ async fn answer(
         })
     })
     .await;
+    tracing::debug!(method = %name, us = started.elapsed().as_micros() as u64, "request handled");
     handled.unwrap_or_else(|e| {
         tracing::error!(method = %name, "request handler failed: {e}");
         Err(ResponseError {

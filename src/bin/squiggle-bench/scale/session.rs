@@ -4,7 +4,8 @@
 //! for the tables: its time, whether an importer in another package was
 //! reported, and whether an error outlived its revert. With
 //! `SQUIGGLE_BENCH_VERBOSE=1` each edit's other files and their wait
-//! outcomes go to stderr.
+//! outcomes go to stderr; with `SQUIGGLE_BENCH_LOGS=DIR` each daemon's log
+//! (`RUST_LOG` decides what it holds) is copied into `DIR` when it stops.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -59,8 +60,32 @@ impl Daemon {
 
     pub async fn stop(self) -> Result<()> {
         stop(&self.root, &self.opts).await.context("daemon stop")?;
+        if let (Some(keep), Some(dir)) = (
+            std::env::var_os("SQUIGGLE_BENCH_LOGS"),
+            self.opts.runtime_dir.as_ref(),
+        ) {
+            keep_logs(&dir.join("squiggle"), Path::new(&keep), self.pid)?;
+        }
         Ok(())
     }
+}
+
+/// Copies the daemon logs in `from` to `to`, each name prefixed with the
+/// pid of the daemon that stopped last.
+fn keep_logs(from: &Path, to: &Path, pid: u32) -> Result<()> {
+    std::fs::create_dir_all(to).with_context(|| format!("mkdir {}", to.display()))?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("read {}", from.display()))? {
+        let path = entry?.path();
+        if let Some(file) = path
+            .file_name()
+            .filter(|_| path.extension().is_some_and(|e| e == "log"))
+        {
+            let name = format!("{pid}-{}", file.to_string_lossy());
+            std::fs::copy(&path, to.join(&name))
+                .with_context(|| format!("copy {} to {}", path.display(), name))?;
+        }
+    }
+    Ok(())
 }
 
 /// A user config under `outer` trusting `roots`, and in each root a
