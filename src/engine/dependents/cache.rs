@@ -8,8 +8,9 @@
 //! as a fresh walk would:
 //! - a file created, deleted or renamed is added to or taken from every
 //!   listing it lies in, and its head forgotten;
-//! - a file changed has its head forgotten (read again when a scan asks);
-//! - the written file's own head is forgotten on every scan;
+//! - a file changed has its head read again at once, if it was cached;
+//! - the written file's own head is read again on every scan (the watch
+//!   may not have reported the write yet);
 //! - when the watch lost track (queue overflow, a directory removed or
 //!   moved, a new directory too big to report file by file, or a
 //!   directory it could not watch) everything is dropped and rebuilt.
@@ -21,6 +22,15 @@
 //! Besides the listings, each root's listing as one resolver filters it
 //! for one set of servers is kept (a [`Tree`]): otherwise every scan
 //! passes each listed path through the servers' language lookup again.
+//!
+//! A Python scan's answer is kept too, per (edited file, root, servers):
+//! it is a function of the listing and the cached heads alone, so it holds
+//! until a file is created or deleted under a cached root or a cached head
+//! reads differently (a body edit leaves a Python head, its import lines,
+//! as it was). An agent editing one file again and again then pays no scan
+//! at all. The other families' resolvers also read configuration files
+//! (tsconfig, go.mod, compile flags, Cargo.toml) that may lie outside what
+//! the watch sees, so their answers are not kept.
 //!
 //! Bounded: at most [`MAX_ROOTS`] listings of at most [`MAX_CACHED_LISTED`]
 //! files in all (least recently used dropped first), [`MAX_TREES`]
@@ -48,6 +58,8 @@ pub const MAX_TREES: usize = 16;
 pub const MAX_CACHED_HEADS: usize = 100_000;
 /// At most this many bytes of file heads are kept.
 pub const MAX_CACHED_BYTES: usize = 32 * 1024 * 1024;
+/// At most this many scans' answers are kept; past it, all are dropped.
+pub const MAX_ANSWERS: usize = 256;
 /// More changes than this between two scans drop everything: rebuilding
 /// costs one walk, keeping them costs memory for nothing.
 const MAX_PENDING: usize = 10_000;
@@ -79,7 +91,10 @@ impl ScanCache {
                 listings: Vec::new(),
                 heads: HashMap::new(),
                 head_bytes: 0,
+                heads_dropped: false,
                 trees: HashMap::new(),
+                answers: HashMap::new(),
+                answers_used: 0,
             }),
         }
     }
@@ -131,13 +146,38 @@ impl ScanCache {
         }
         let canonical = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
         // Squiggle's own write (or the agent's, just before the query).
-        store.forget_head(&canonical);
-        super::scan(
+        store.refresh_head(&canonical);
+        let root =
+            std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+        let kept = super::Family::of(&canonical).is_some_and(super::Family::answer_is_cached_state)
+            && store.covers(&root);
+        let key = (canonical, root, serves_key.to_string());
+        if kept && let Some(found) = store.answers.get(&key) {
+            let found = found.clone();
+            store.answers_used += 1;
+            tracing::debug!(found = found.len(), "scan answer kept from the last scan");
+            return found;
+        }
+        let found = super::scan(
             &mut Reader::cached(&mut store, Some(serves_key.to_string())),
             edited,
             project_root,
             &serves,
-        )
+        );
+        if kept {
+            if store.answers.len() >= MAX_ANSWERS {
+                store.answers.clear();
+            }
+            store.answers.insert(key, found.clone());
+        }
+        found
+    }
+
+    /// How many scans' answers are kept, and how many scans were answered
+    /// from them (for tests).
+    pub fn answers(&self) -> (usize, u64) {
+        let store = lock(&self.store);
+        (store.answers.len(), store.answers_used)
     }
 
     /// How many listings, filtered trees and heads are cached (for tests).
@@ -154,8 +194,14 @@ pub(super) struct Store {
     listings: Vec<(PathBuf, Listing)>,
     heads: HashMap<PathBuf, Box<[u8]>>,
     head_bytes: usize,
+    /// A head was read but not kept (the caps): the kept answers may
+    /// depend on a head the cache cannot compare.
+    heads_dropped: bool,
     /// Listings filtered for a resolver, by root and filter key.
     trees: HashMap<(PathBuf, String), Arc<Tree>>,
+    /// Scans' answers by (edited file, root, servers); see the module's doc.
+    answers: HashMap<(PathBuf, PathBuf, String), Vec<PathBuf>>,
+    answers_used: u64,
 }
 
 impl Store {
@@ -164,6 +210,8 @@ impl Store {
         self.listings.clear();
         self.heads.clear();
         self.head_bytes = 0;
+        self.heads_dropped = false;
+        self.answers.clear();
     }
 
     /// Whether the watch covers `dir`: under the workspace and in no
@@ -204,6 +252,9 @@ impl Store {
         {
             let (root, _) = self.listings.remove(0);
             self.trees.retain(|(r, _), _| *r != root);
+            // Files created or deleted under a root no longer listed are
+            // not followed: its answers go with it.
+            self.answers.retain(|(_, r, _), _| *r != root);
         }
     }
 
@@ -251,6 +302,7 @@ impl Store {
             if self.heads.len() >= MAX_CACHED_HEADS
                 || self.head_bytes + buf.len() > MAX_CACHED_BYTES
             {
+                self.heads_dropped = true;
                 return Some(buf.as_slice());
             }
             self.head_bytes += buf.len();
@@ -265,9 +317,34 @@ impl Store {
         }
     }
 
+    /// Reads `path`'s head again if it is cached (a file no kept answer
+    /// read needs no reading); the kept answers are dropped when it reads
+    /// differently, or when it is not cached but a head was dropped for
+    /// the caps (an answer may have read it).
+    fn refresh_head(&mut self, path: &Path) {
+        let Some(old) = self.heads.get(path) else {
+            if self.heads_dropped {
+                self.answers.clear();
+            }
+            return;
+        };
+        let mut buf = Vec::new();
+        let same = read_head(path, &mut buf) && {
+            digest(path, &mut buf);
+            **old == *buf
+        };
+        if !same {
+            self.answers.clear();
+            self.forget_head(path);
+        }
+    }
+
     /// Applies one change the watch saw.
     fn apply(&mut self, path: &Path, change: DiskChange) {
-        self.forget_head(path);
+        match change {
+            DiskChange::Deleted => self.forget_head(path),
+            DiskChange::Created | DiskChange::Changed => self.refresh_head(path),
+        }
         let exists = change != DiskChange::Deleted;
         let mut changed = false;
         self.listings.retain_mut(|(root, listing)| {
@@ -297,6 +374,7 @@ impl Store {
         });
         if changed {
             self.trees.retain(|(root, _), _| !path.starts_with(root));
+            self.answers.clear();
         }
     }
 }

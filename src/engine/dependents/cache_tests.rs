@@ -169,6 +169,76 @@ fn a_moved_directory_is_found_at_its_new_path_and_watched_there() {
 }
 
 #[test]
+fn a_python_answer_is_kept_until_an_import_line_or_the_listing_changes() {
+    let mut p = python_project();
+    let used = |p: &Watched| p.cache.answers().1;
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/app.py"]);
+    assert_eq!(p.cache.answers(), (1, 0));
+    // The edited file itself, and an importer's body: the import lines
+    // every answer read are as they were.
+    p.write(
+        "pkg/lib.py",
+        "def scale(x: int, y: int) -> int:\n    return x\n",
+    );
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/app.py"]);
+    p.write("pkg/app.py", &format!("{USES_LIB}extra = 3\n"));
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/app.py"]);
+    assert_eq!(used(&p), 2, "both answered from the kept answer");
+    // An import line changed: scanned again.
+    p.write("pkg/other.py", "from .lib import scale\n");
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/app.py", "pkg/other.py"]);
+    assert_eq!(used(&p), 2);
+    // A file created, then one deleted: scanned again each time.
+    p.write("pkg/late.py", "x = 1\n");
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/app.py", "pkg/other.py"]);
+    p.remove("pkg/app.py");
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/other.py"]);
+    assert_eq!(used(&p), 2);
+    assert_eq!(p.importers("pkg/lib.py"), ["pkg/other.py"]);
+    assert_eq!(used(&p), 3);
+}
+
+#[test]
+fn an_evicted_listing_takes_only_its_own_roots_answers() {
+    let mut p = python_project();
+    for n in 0..super::MAX_ROOTS {
+        p.write(&format!("sub{n}/pkg/__init__.py"), "");
+    }
+    p.sync();
+    let lib = p.root.join("pkg/lib.py");
+    let at = |p: &Watched, root: &Path| p.cache.likely_dependents(&lib, root, "all", |_| true);
+    at(&p, &p.root.join("sub0"));
+    at(&p, &p.root);
+    assert_eq!(p.cache.answers(), (2, 0));
+    // Listing the other roots evicts the least recently used: `sub0`.
+    for n in 1..super::MAX_ROOTS {
+        at(&p, &p.root.join(format!("sub{n}")));
+    }
+    assert_eq!(p.cache.answers().0, super::MAX_ROOTS);
+    assert_eq!(p.relative(at(&p, &p.root)), ["pkg/app.py"]);
+    assert_eq!(
+        p.cache.answers().1,
+        1,
+        "the workspace root's answer was kept"
+    );
+}
+
+#[test]
+fn typescript_answers_are_not_kept() {
+    let mut p = Watched::new(&[
+        ("src/lib.ts", "export const k = 1;\n"),
+        ("src/app.ts", "import { k } from './lib';\n"),
+    ]);
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(
+        p.cache.answers(),
+        (0, 0),
+        "tsconfig may lie outside the watch"
+    );
+}
+
+#[test]
 fn typescript_importers_created_and_deleted() {
     let mut p = Watched::new(&[
         ("src/lib.ts", "export const k = 1;\n"),

@@ -34,7 +34,8 @@ mod tests;
 use std::path::{Path, PathBuf};
 
 pub use cache::{
-    MAX_CACHED_BYTES, MAX_CACHED_HEADS, MAX_CACHED_LISTED, MAX_ROOTS, MAX_TREES, ScanCache,
+    MAX_ANSWERS, MAX_CACHED_BYTES, MAX_CACHED_HEADS, MAX_CACHED_LISTED, MAX_ROOTS, MAX_TREES,
+    ScanCache,
 };
 pub use walk::{MAX_HEAD_BYTES, MAX_LISTED};
 
@@ -54,6 +55,15 @@ enum Family {
 }
 
 impl Family {
+    /// Whether the family's resolver reads nothing but the listing and the
+    /// files' heads, so that the scan cache may keep its answers (see
+    /// `cache`). The others also read configuration files (tsconfig
+    /// `extends`, go.mod, compile flags, Cargo.toml) that may lie outside
+    /// what the disk watch sees.
+    fn answer_is_cached_state(self) -> bool {
+        self == Family::Python
+    }
+
     fn of(path: &Path) -> Option<Family> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
