@@ -23,14 +23,17 @@
 //! for one set of servers is kept (a [`Tree`]): otherwise every scan
 //! passes each listed path through the servers' language lookup again.
 //!
-//! A Python scan's answer is kept too, per (edited file, root, servers):
-//! it is a function of the listing and the cached heads alone, so it holds
-//! until a file is created or deleted under a cached root or a cached head
-//! reads differently (a body edit leaves a Python head, its import lines,
-//! as it was). An agent editing one file again and again then pays no scan
-//! at all. The other families' resolvers also read configuration files
-//! (tsconfig, go.mod, compile flags, Cargo.toml) that may lie outside what
-//! the watch sees, so their answers are not kept.
+//! A Python or TypeScript scan's answer is kept too, per (edited file,
+//! root, servers): it is a function of the listing, the cached heads and
+//! (TypeScript) the tsconfig files, so it holds until a file is created or
+//! deleted under a cached root, a cached head reads differently, or a file
+//! that is not a source (a config) changes. A Python head is a file's
+//! import lines, so a body edit keeps every answer. An agent editing one
+//! file again and again then pays no scan at all. An answer that read a
+//! file the watch does not see (a tsconfig `extends` outside the
+//! workspace) is not kept, nor are the other families' answers: their
+//! resolvers read go.mod, compile flags or Cargo.toml without telling the
+//! cache, possibly from above the workspace.
 //!
 //! Bounded: at most [`MAX_ROOTS`] listings of at most [`MAX_CACHED_LISTED`]
 //! files in all (least recently used dropped first), [`MAX_TREES`]
@@ -149,21 +152,28 @@ impl ScanCache {
         store.refresh_head(&canonical);
         let root =
             std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
-        let kept = super::Family::of(&canonical).is_some_and(super::Family::answer_is_cached_state)
+        let kept = super::Family::of(&canonical).is_some_and(super::Family::answers_may_be_kept)
             && store.covers(&root);
-        let key = (canonical, root, serves_key.to_string());
+        // A TypeScript answer is ordered by the edited file's exports
+        // (`ts::naming_exports_first`): they are part of what it is kept by.
+        let mut by = serves_key.to_string();
+        if super::Family::of(&canonical) == Some(super::Family::Ts) {
+            let mut reader = Reader::cached(&mut store, None);
+            by = format!(
+                "{by}|{}",
+                super::ts::edited_exports(&mut reader, &canonical).join(",")
+            );
+        }
+        let key = (canonical, root, by);
         if kept && let Some(found) = store.answers.get(&key) {
             let found = found.clone();
             store.answers_used += 1;
             tracing::debug!(found = found.len(), "scan answer kept from the last scan");
             return found;
         }
-        let found = super::scan(
-            &mut Reader::cached(&mut store, Some(serves_key.to_string())),
-            edited,
-            project_root,
-            &serves,
-        );
+        let mut reader = Reader::cached(&mut store, Some(serves_key.to_string()));
+        let found = super::scan(&mut reader, edited, project_root, &serves);
+        let kept = kept && reader.watched_only();
         if kept {
             if store.answers.len() >= MAX_ANSWERS {
                 store.answers.clear();
@@ -199,7 +209,8 @@ pub(super) struct Store {
     heads_dropped: bool,
     /// Listings filtered for a resolver, by root and filter key.
     trees: HashMap<(PathBuf, String), Arc<Tree>>,
-    /// Scans' answers by (edited file, root, servers); see the module's doc.
+    /// Scans' answers by (edited file, root, servers and, for TypeScript,
+    /// the edited file's exports); see the module's doc.
     answers: HashMap<(PathBuf, PathBuf, String), Vec<PathBuf>>,
     answers_used: u64,
 }
@@ -318,13 +329,15 @@ impl Store {
     }
 
     /// Reads `path`'s head again if it is cached (a file no kept answer
-    /// read needs no reading); the kept answers are dropped when it reads
-    /// differently, or when it is not cached but a head was dropped for
-    /// the caps (an answer may have read it).
+    /// read needs no reading). When it reads differently, or is not cached
+    /// but a head was dropped for the caps (an answer may have read it),
+    /// the kept answers are dropped, but for `path`'s own: a resolver reads
+    /// the edited file's head for the edited file's importers only for
+    /// what the answer is kept by (its exports).
     fn refresh_head(&mut self, path: &Path) {
         let Some(old) = self.heads.get(path) else {
             if self.heads_dropped {
-                self.answers.clear();
+                self.drop_answers_but(path);
             }
             return;
         };
@@ -334,13 +347,23 @@ impl Store {
             **old == *buf
         };
         if !same {
-            self.answers.clear();
+            self.drop_answers_but(path);
             self.forget_head(path);
         }
     }
 
+    /// Drops every kept answer but those for `edited`.
+    fn drop_answers_but(&mut self, edited: &Path) {
+        self.answers.retain(|(e, _, _), _| e == edited);
+    }
+
     /// Applies one change the watch saw.
     fn apply(&mut self, path: &Path, change: DiskChange) {
+        // A file other than a source is read past the heads, if at all (a
+        // tsconfig): the kept answers may depend on it.
+        if super::Family::of(path).is_none() && !self.heads.contains_key(path) {
+            self.answers.clear();
+        }
         match change {
             DiskChange::Deleted => self.forget_head(path),
             DiskChange::Created | DiskChange::Changed => self.refresh_head(path),

@@ -224,18 +224,65 @@ fn an_evicted_listing_takes_only_its_own_roots_answers() {
 }
 
 #[test]
-fn typescript_answers_are_not_kept() {
+fn a_typescript_answer_is_kept_until_a_config_changes() {
     let mut p = Watched::new(&[
+        (
+            "tsconfig.json",
+            r#"{ "compilerOptions": { "baseUrl": "src" } }"#,
+        ),
+        // Joined as written: `src/../tsconfig.json` is in the workspace.
+        ("src/tsconfig.json", r#"{ "extends": "../tsconfig.json" }"#),
+        ("src/lib.ts", "export const k = 1;\n"),
+        ("src/app.ts", "import { k } from './lib';\n"),
+        ("src/far.ts", "import { k } from 'other/lib';\n"),
+    ]);
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    // The edited file's own text is not what its importers are found by.
+    p.write("src/lib.ts", "export const k = 2;\n");
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(p.cache.answers(), (1, 1));
+    // Its exports order the answer: a new export is a new scan.
+    p.write("src/lib.ts", "export const k = 2;\nexport const k2 = 3;\n");
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(p.cache.answers(), (2, 1));
+    p.write("src/lib.ts", "export const k = 2;\n");
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(p.cache.answers(), (2, 2), "the first exports' answer again");
+    // Another file's head changed: the answers that may have read it go.
+    assert_eq!(p.importers("src/app.ts"), Vec::<String>::new());
+    p.write(
+        "src/app.ts",
+        "import { k } from './lib';\nexport const j = k;\n",
+    );
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(
+        p.cache.answers(),
+        (2, 2),
+        "lib's answer scanned again, app's kept"
+    );
+    // A config is read past the heads: any change to it is a new scan.
+    let paths = r#"{ "compilerOptions": { "baseUrl": "src", "paths": { "other/*": ["*"] } } }"#;
+    p.write("tsconfig.json", paths);
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts", "src/far.ts"]);
+    assert_eq!(p.cache.answers().1, 2, "scanned again");
+}
+
+#[test]
+fn an_answer_that_read_outside_the_watch_is_not_kept() {
+    // `extends` reaches a config outside the workspace, which no watch sees.
+    let outside = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let base = outside.path().join("base.json");
+    std::fs::write(&base, r#"{ "compilerOptions": { "baseUrl": "." } }"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let config = format!(r#"{{ "extends": {:?} }}"#, base.display().to_string());
+    let mut p = Watched::new(&[
+        ("tsconfig.json", &config),
         ("src/lib.ts", "export const k = 1;\n"),
         ("src/app.ts", "import { k } from './lib';\n"),
     ]);
     assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
     assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
-    assert_eq!(
-        p.cache.answers(),
-        (0, 0),
-        "tsconfig may lie outside the watch"
-    );
+    assert_eq!(p.cache.answers(), (0, 0));
 }
 
 #[test]

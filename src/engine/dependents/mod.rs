@@ -55,13 +55,14 @@ enum Family {
 }
 
 impl Family {
-    /// Whether the family's resolver reads nothing but the listing and the
-    /// files' heads, so that the scan cache may keep its answers (see
-    /// `cache`). The others also read configuration files (tsconfig
-    /// `extends`, go.mod, compile flags, Cargo.toml) that may lie outside
-    /// what the disk watch sees.
-    fn answer_is_cached_state(self) -> bool {
-        self == Family::Python
+    /// Whether the scan cache may keep the family's answers (see `cache`):
+    /// the resolver reads the listing, the files' heads (the edited file's
+    /// own for its exports at most, which the cache keys the answer by) and
+    /// at most configuration files it reports to the [`Reader`]. The others also
+    /// read files (go.mod and go.work above the root, compile flags,
+    /// Cargo.toml) without saying so.
+    fn answers_may_be_kept(self) -> bool {
+        matches!(self, Family::Python | Family::Ts)
     }
 
     fn of(path: &Path) -> Option<Family> {

@@ -337,6 +337,58 @@ fn ts_importers_through_a_re_export_hub() {
     assert_eq!(p.importers("src/plain.ts"), Vec::<String>::new());
 }
 
+/// More files import a barrel than are checked: past the direct importers,
+/// those naming what the edited file exports come first, wherever they sort.
+#[test]
+fn ts_hub_importers_naming_the_edited_exports_come_first() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/lib.ts".into(),
+            "export function scale(x: number) { return x; }\nexport class Box {}\n".into(),
+        ),
+        (
+            "src/index.ts".into(),
+            "export * from \"./lib\";\nexport * from \"./other\";\n".into(),
+        ),
+        ("src/other.ts".into(), "export const other = 1;\n".into()),
+    ];
+    for n in 0..super::MAX_DEPENDENTS + 5 {
+        files.push((
+            format!("src/a{n:02}.ts"),
+            "import { other } from \"./index\";\n".into(),
+        ));
+    }
+    files.push((
+        "src/z_uses.ts".into(),
+        "import { scale } from \"./index\";\n".into(),
+    ));
+    files.push((
+        "src/z_box.ts".into(),
+        "import type { Box } from \".\";\n".into(),
+    ));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let found = Project::new(&files).importers("src/lib.ts");
+    assert_eq!(found.len(), super::MAX_DEPENDENTS);
+    assert_eq!(
+        found[..3],
+        ["src/index.ts", "src/z_box.ts", "src/z_uses.ts"]
+    );
+}
+
+#[test]
+fn ts_export_names_by_declaration_and_by_list() {
+    let text = "export function f() {}\nexport async function g() {}\nexport default class D {}\n\
+        export declare const c: number;\nexport abstract class A {}\nexport { x, y as z };\n\
+        export type T = 1;\nexport interface I {}\nexport function* gen() {}\nconst notExported = 1;\n";
+    assert_eq!(
+        super::ts::export_names(text),
+        ["A", "I", "T", "c", "f", "g", "gen", "x", "z"]
+    );
+}
+
 /// A monorepo's package alias (`@mono/*` → `packages/*/src/index.ts`) names
 /// a package by its directory, which neither the barrel's stem nor its
 /// directory (`src`) is: the importers in other packages are found.

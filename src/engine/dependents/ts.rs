@@ -40,8 +40,9 @@ pub(super) fn importers(
     keep: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
     let tree = Tree::walk(reader, root, edited, CONFIG_NAMES, "ts", keep);
-    let configs = Configs::new(&tree.configs);
+    let configs = Configs::new(&tree.configs, reader);
     let mut found: Vec<PathBuf> = Vec::new();
+    let mut direct = None;
     let mut targets = vec![edited.to_path_buf()];
     for _ in 0..=REEXPORT_DEPTH {
         let mut hubs = Vec::new();
@@ -56,12 +57,104 @@ pub(super) fn importers(
                 found.push(file);
             }
         }
+        // The edited file's own importers; the rest come through hubs.
+        direct = direct.or(Some(found.len()));
         if hubs.is_empty() || found.len() >= super::MAX_DEPENDENTS {
             break;
         }
         targets = hubs;
     }
+    if found.len() > super::MAX_DEPENDENTS {
+        let direct = direct.unwrap_or(found.len());
+        naming_exports_first(reader, edited, &mut found, direct);
+    }
     found
+}
+
+/// Reorders the importers reached through re-export hubs (`found[direct..]`)
+/// so that those naming one of the edited file's exports come first: when
+/// more files import a hub (a package's `index.ts`) than are checked,
+/// they are the ones the edit breaks by name. The direct importers keep
+/// their place ahead of them.
+fn naming_exports_first(
+    reader: &mut Reader,
+    edited: &Path,
+    found: &mut Vec<PathBuf>,
+    direct: usize,
+) {
+    let names = edited_exports(reader, edited);
+    if names.is_empty() || direct >= found.len() {
+        return;
+    }
+    let needles = Needles::new(&names);
+    let through_hubs = found.split_off(direct);
+    let (naming, others): (Vec<PathBuf>, Vec<PathBuf>) = through_hubs
+        .into_iter()
+        .partition(|f| reader.head(f).is_some_and(|h| needles.any_in(h)));
+    found.extend(naming);
+    found.extend(others);
+}
+
+/// What the edited file exports, from its head (see [`export_names`]).
+pub(super) fn edited_exports(reader: &mut Reader, edited: &Path) -> Vec<String> {
+    reader
+        .head(edited)
+        .map(|h| export_names(&String::from_utf8_lossy(h)))
+        .unwrap_or_default()
+}
+
+/// The names `text` exports by declaration (`export function f`, `export
+/// class C`, `export const a`, …) and by list (`export { a, b as c }`),
+/// sorted; `default` is not a name an importer writes.
+pub(super) fn export_names(text: &str) -> Vec<String> {
+    const MODIFIERS: &[&str] = &["declare", "abstract", "async"];
+    const KINDS: &[&str] = &[
+        "function",
+        "class",
+        "const",
+        "let",
+        "var",
+        "interface",
+        "type",
+        "enum",
+        "namespace",
+    ];
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut names = Vec::new();
+    for (at, _) in text.match_indices("export") {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| is_ident(c) || c == '.') {
+            continue;
+        }
+        let mut rest = text[at + 6..].trim_start();
+        if let Some(list) = rest.strip_prefix('{') {
+            let list = list.split('}').next().unwrap_or("");
+            for item in list.split(',') {
+                let exported = item.split(" as ").last().unwrap_or("").trim();
+                if !exported.is_empty() && exported.chars().all(is_ident) {
+                    names.push(exported.to_string());
+                }
+            }
+            continue;
+        }
+        let mut words = std::iter::from_fn(|| {
+            let word: String = rest.chars().take_while(|c| is_ident(*c)).collect();
+            rest = rest[word.len()..].trim_start_matches(|c: char| c.is_whitespace() || c == '*');
+            (!word.is_empty()).then_some(word)
+        });
+        let mut word = words.next();
+        while word.as_deref().is_some_and(|w| MODIFIERS.contains(&w)) {
+            word = words.next();
+        }
+        if word.as_deref().is_some_and(|w| KINDS.contains(&w))
+            && let Some(name) = words.next()
+        {
+            names.push(name);
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The files importing `target`, each with whether it re-exports it.
@@ -165,18 +258,25 @@ struct Configs {
 }
 
 impl Configs {
-    fn new(files: &[PathBuf]) -> Configs {
+    /// The configs in `files`, each read from the disk; `reader` is told
+    /// what was read (an `extends` may reach outside the cached tree).
+    fn new(files: &[PathBuf], reader: &mut Reader) -> Configs {
         let mut by_dir = HashMap::new();
+        let mut read = Vec::new();
         // tsconfig.json wins over jsconfig.json in the same directory.
         for name in CONFIG_NAMES.iter().rev() {
             for file in files
                 .iter()
                 .filter(|f| f.file_name().is_some_and(|n| n == *name))
             {
-                if let (Some(dir), Some(config)) = (file.parent(), TsConfig::load(file)) {
+                if let (Some(dir), Some(config)) = (file.parent(), TsConfig::load(file, &mut read))
+                {
                     by_dir.insert(dir.to_path_buf(), config);
                 }
             }
+        }
+        for path in &read {
+            reader.read_beside(path);
         }
         Configs { by_dir }
     }

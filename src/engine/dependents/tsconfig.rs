@@ -23,8 +23,10 @@ pub(super) struct TsConfig {
 impl TsConfig {
     /// Reads `file`; `None` when it cannot be read or parsed (resolution
     /// then goes on with relative specifiers only).
-    pub fn load(file: &Path) -> Option<TsConfig> {
-        let raw = load_raw(file, 0)?;
+    /// The config in `file` with what it `extends`; every file read is
+    /// added to `read`.
+    pub fn load(file: &Path, read: &mut Vec<PathBuf>) -> Option<TsConfig> {
+        let raw = load_raw(file, 0, read)?;
         let paths_base = raw
             .base_url
             .clone()
@@ -141,7 +143,8 @@ struct Raw {
     paths: Option<(Paths, PathBuf)>,
 }
 
-fn load_raw(file: &Path, depth: usize) -> Option<Raw> {
+fn load_raw(file: &Path, depth: usize, read: &mut Vec<PathBuf>) -> Option<Raw> {
+    read.push(file.to_path_buf());
     let text = std::fs::read_to_string(file).ok()?;
     let value: Value = serde_json::from_str(&strip_jsonc(&text)).ok()?;
     let dir = file.parent()?.to_path_buf();
@@ -183,7 +186,7 @@ fn load_raw(file: &Path, depth: usize) -> Option<Raw> {
         if !path.is_file() && path.extension().is_none_or(|e| e != "json") {
             path.as_mut_os_string().push(".json");
         }
-        if let Some(base) = load_raw(&path, depth + 1) {
+        if let Some(base) = load_raw(&path, depth + 1, read) {
             raw.base_url = raw.base_url.or(base.base_url);
             raw.paths = raw.paths.or(base.paths);
         }

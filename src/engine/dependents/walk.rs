@@ -176,6 +176,8 @@ pub(super) struct Reader<'a> {
     /// kept; without it only listings and heads are.
     key: Option<String>,
     buf: Vec<u8>,
+    /// Something was read that the cache's disk watch does not cover.
+    uncovered: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -185,6 +187,7 @@ impl<'a> Reader<'a> {
             store: None,
             key: None,
             buf: Vec::new(),
+            uncovered: true,
         }
     }
 
@@ -194,7 +197,23 @@ impl<'a> Reader<'a> {
             store: Some(store),
             key,
             buf: Vec::new(),
+            uncovered: false,
         }
+    }
+
+    /// Notes a file a resolver read itself, past the cache (a config).
+    pub fn read_beside(&mut self, path: &Path) {
+        // `extends: "../../base.json"` is joined, not resolved.
+        let path = normalize(path);
+        if !self.store.as_deref().is_some_and(|s| s.covers_file(&path)) {
+            self.uncovered = true;
+        }
+    }
+
+    /// Whether everything read lies where the cache's disk watch sees
+    /// each change: only then may the scan's answer be kept.
+    pub fn watched_only(&self) -> bool {
+        !self.uncovered
     }
 
     /// Adds what the edited file's kind decides to the key.
@@ -212,6 +231,7 @@ impl<'a> Reader<'a> {
             Some(store) if store.has_head(path) => store.cached_head(path),
             Some(store) if store.covers_file(path) => store.head(path, &mut self.buf),
             _ => {
+                self.uncovered = true;
                 if !read_head(path, &mut self.buf) {
                     return None;
                 }
