@@ -17,7 +17,7 @@ use serde_json::json;
 use squiggle::config::{Config, FileKind, parse_str};
 use squiggle::diagnostic::Outcome;
 use squiggle::engine::HeldOthers;
-use squiggle::engine::pool::{Checkout, StopReason};
+use squiggle::engine::pool::{Checkout, MAX_OPEN_DOCUMENTS, StopReason};
 use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput, InstanceStatus, ServerState};
 use support::fake_server::{FakeServer, logged, started_pids};
@@ -329,6 +329,40 @@ async fn idle_documents_are_closed_and_reopened_when_needed() {
         "the fake saw {} didClose",
         repo.closes()
     );
+    repo.finish(&engine).await;
+}
+
+#[tokio::test]
+async fn documents_past_the_cap_are_closed_however_recent_least_recently_used_first() {
+    let repo = Monorepo::new(1);
+    let file = |n: usize| repo.package(0).join(format!("f{n}.fk"));
+    let total = MAX_OPEN_DOCUMENTS + 3;
+    for n in 0..total {
+        write(&file(n), &format!("@error(in f{n})\n"));
+    }
+    // Idle limits off: only the cap closes anything.
+    let engine = repo.engine(|_| {});
+    let old: Vec<FileInput> = (0..3).map(|n| FileInput::on_disk(file(n))).collect();
+    engine.check_files(old, HeldOthers::Skip).await;
+    let recent: Vec<FileInput> = (3..total).map(|n| FileInput::on_disk(file(n))).collect();
+    let report = engine.check_files(recent, HeldOthers::Skip).await;
+    assert_eq!(report.files.len(), MAX_OPEN_DOCUMENTS);
+    until(&engine, "the three oldest are closed", |e| {
+        e.pool.summary().documents_closed == 3
+    })
+    .await;
+    let open = engine.pool.clients()[0].open_paths();
+    assert_eq!(open.len(), MAX_OPEN_DOCUMENTS);
+    assert!(
+        (0..3).all(|n| !open.contains(&file(n))),
+        "the oldest stayed open"
+    );
+    // A closed one is opened again with its current text.
+    write(&file(0), "@error(f0 changed)\n");
+    let report = engine
+        .check_files(vec![FileInput::on_disk(file(0))], HeldOthers::Skip)
+        .await;
+    assert_eq!(report.files[0].diagnostics[0].message, "f0 changed");
     repo.finish(&engine).await;
 }
 

@@ -223,6 +223,27 @@ impl LspClient {
         (stale.len(), oldest)
     }
 
+    /// Closes the least recently used documents past the first `cap`,
+    /// forgetting what was known of them; returns how many. The most
+    /// recently used are the ones a next edit is likely to touch again.
+    pub fn close_documents_over(&self, cap: usize) -> usize {
+        let mut state = self.state();
+        let over = state.documents.len().saturating_sub(cap.max(1));
+        if over == 0 {
+            return 0;
+        }
+        let mut by_use: Vec<(Instant, String)> = state
+            .documents
+            .iter()
+            .map(|(uri, d)| (d.used, uri.clone()))
+            .collect();
+        by_use.sort();
+        for (_, uri) in by_use.iter().take(over) {
+            self.close_uri(&mut state, uri);
+        }
+        over
+    }
+
     /// How many documents the server has open.
     pub fn open_document_count(&self) -> usize {
         self.state().documents.len()

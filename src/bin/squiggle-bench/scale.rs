@@ -128,6 +128,8 @@ struct Row {
     cold: Samples,
     first_in_package: Samples,
     warm: Samples,
+    /// Per warm edit, how many other files were checked with it.
+    warm_checked: Vec<usize>,
     scan: Samples,
     scanned: usize,
     breaks: usize,
@@ -216,11 +218,15 @@ async fn drive(daemon: &mut Daemon, repo: &Repo, visits: usize) -> Result<Row> {
         match (v, visited[p]) {
             (0, _) => row.cold.push(body.elapsed),
             (_, false) => row.first_in_package.push(body.elapsed),
-            _ => row.warm.push(body.elapsed),
+            _ => {
+                row.warm.push(body.elapsed);
+                row.warm_checked.push(body.others_checked);
+            }
         }
         visited[p] = true;
         let broken = edit(daemon, repo, p, k, 1, salt).await?;
         row.warm.push(broken.elapsed);
+        row.warm_checked.push(broken.others_checked);
         row.own.push(broken.own.clone());
         if !repo.cross_importers(p, k).is_empty() {
             row.breaks += 1;
@@ -231,6 +237,7 @@ async fn drive(daemon: &mut Daemon, repo: &Repo, visits: usize) -> Result<Row> {
         row.scanned = row.scanned.max(found);
         let fixed = edit(daemon, repo, p, k, 0, salt).await?;
         row.warm.push(fixed.elapsed);
+        row.warm_checked.push(fixed.others_checked);
         row.own.push(fixed.own.clone());
         row.stale += usize::from(fixed.errors > 0);
         row.slowest_visit = row.slowest_visit.max(started.elapsed());
@@ -272,16 +279,26 @@ fn print_row_header_once(first: bool) {
         return;
     }
     println!(
-        "| lang | layout | packages | files | instances (peak) | processes (peak) | total RSS peak | daemon RSS end | largest instance | first edit (cold daemon) | first edit in a new package, median (n) | warm median | warm p95 (n) | dependents scan median / p95 | cross-package importer reported | stale after revert |"
+        "| lang | layout | packages | files | instances (peak) | processes (peak) | total RSS peak | daemon RSS end | largest instance | first edit (cold daemon) | first edit in a new package, median (n) | warm median | warm p95 (n) | other files checked per warm edit, median | dependents scan median / p95 | cross-package importer reported | stale after revert |"
     );
     println!(
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     );
+}
+
+/// The median of counts (the lower middle), `-` when there are none.
+fn median_count(counts: &[usize]) -> String {
+    let mut sorted = counts.to_vec();
+    sorted.sort_unstable();
+    match sorted.len() {
+        0 => "-".into(),
+        n => sorted[(n - 1) / 2].to_string(),
+    }
 }
 
 fn print_row(r: &Row) {
     println!(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} ({}) | {} / {} | {}/{} | {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} ({}) | {} | {} / {} | {}/{} | {} |",
         r.lang,
         r.layout,
         r.packages,
@@ -297,6 +314,7 @@ fn print_row(r: &Row) {
         ms(r.warm.median()),
         ms(r.warm.p95()),
         r.warm.len(),
+        median_count(&r.warm_checked),
         ms(r.scan.median()),
         ms(r.scan.p95()),
         r.cross_reported,

@@ -11,7 +11,9 @@
 //! - **Idleness.** A reaper task sleeps until the next instance or document
 //!   falls idle (or a check ends), then stops instances unused for
 //!   `server_idle` and closes documents untouched for `document_idle` in
-//!   instances no check is using.
+//!   instances no check is using, and the least recently used documents
+//!   past [`MAX_OPEN_DOCUMENTS`] in each (however recent: an agent can
+//!   touch thousands of files within the idle time).
 //! - **Stopping.** `shutdown` → `exit` → kill after a grace, in the
 //!   background; `Pool::shutdown` waits for these, and `kill_all` kills them,
 //!   so no server outlives squiggle.
@@ -25,6 +27,14 @@ use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
 use super::{Checkout, Instance, InstanceKey, Limits, ServerState, StopReason, Table, Unavailable};
 use crate::lsp::LspClient;
 use crate::mutex::lock;
+
+/// At most this many documents stay open in an instance between checks.
+/// An edit opens its file and at most `MAX_DEPENDENTS` (20) importers, so
+/// this keeps the last dozen edits' files open and current, while an agent
+/// sweeping a big repository within `documentIdleMinutes` does not keep
+/// thousands open (each costs the server memory and, in pyright, a
+/// re-check after every change).
+pub const MAX_OPEN_DOCUMENTS: usize = 256;
 
 pub(super) struct Shared {
     pub(super) limits: Limits,
@@ -310,12 +320,8 @@ impl Shared {
         lock(&self.table).retiring.retain(LspClient::is_alive);
     }
 
-    /// Starts the reaper once, when some idleness limit is set.
+    /// Starts the reaper once.
     pub(super) fn ensure_reaper(self: &Arc<Self>) {
-        let limits = self.limits;
-        if limits.server_idle.is_zero() && limits.document_idle.is_zero() {
-            return;
-        }
         if self.reaper.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -371,12 +377,18 @@ impl Shared {
                 }
                 soonest(due);
             }
-            if limits.document_idle.is_zero() {
-                continue;
-            }
             let Some(client) = table.instances.get(&key).and_then(|i| i.alive().cloned()) else {
                 continue;
             };
+            let over = client.close_documents_over(MAX_OPEN_DOCUMENTS);
+            if over > 0 {
+                tracing::debug!(server = %key.0, root = %key.1.display(), closed = over, "closed documents over the cap");
+                table.counters.documents_closed += over as u64;
+                self.changed();
+            }
+            if limits.document_idle.is_zero() {
+                continue;
+            }
             let (closed, oldest) = client.close_documents_unused_since(now, limits.document_idle);
             if closed > 0 {
                 tracing::debug!(server = %key.0, root = %key.1.display(), closed, "closed idle documents");

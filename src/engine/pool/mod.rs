@@ -28,7 +28,7 @@ use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
 use crate::registry::detect::find_command;
-pub use lifecycle::Busy;
+pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
 
 /// How many instances may live, and for how long unused.

@@ -118,6 +118,8 @@ pub struct Edit {
     pub cross_reported: usize,
     /// Errors anywhere in the reply (edited file and others).
     pub errors: usize,
+    /// Other files checked (the importers the edit may break).
+    pub others_checked: usize,
     /// The edited file's own diagnostics, as `line:col severity message`.
     pub own: Vec<String>,
 }
@@ -172,6 +174,7 @@ pub async fn edit(
     Ok(Edit {
         elapsed,
         cross_reported,
+        others_checked: reply.other_outcomes.len(),
         errors: errors.len(),
         own: reply
             .files
