@@ -26,8 +26,8 @@
 //! A Python or TypeScript scan's answer is kept too, per (edited file,
 //! root, servers): it is a function of the listing, the cached heads and
 //! (TypeScript) the tsconfig files, so it holds until a file is created or
-//! deleted under a cached root, a cached head reads differently, or a file
-//! that is not a source (a config) changes. A Python head is a file's
+//! deleted under a cached root, a cached head reads differently, or a
+//! config file a kept answer read changes. A Python head is a file's
 //! import lines, so a body edit keeps every answer. An agent editing one
 //! file again and again then pays no scan at all. An answer that read a
 //! file the watch does not see (a tsconfig `extends` outside the
@@ -42,7 +42,7 @@
 //! (past that, heads are read from the disk each time). Python heads are
 //! kept as their import lines only ([`super::walk::digest`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -98,6 +98,7 @@ impl ScanCache {
                 trees: HashMap::new(),
                 answers: HashMap::new(),
                 answers_used: 0,
+                answers_read: HashSet::new(),
             }),
         }
     }
@@ -175,10 +176,12 @@ impl ScanCache {
         let found = super::scan(&mut reader, edited, project_root, &serves);
         let kept = kept && reader.watched_only();
         if kept {
+            let beside = reader.beside().to_vec();
             if store.answers.len() >= MAX_ANSWERS {
                 store.answers.clear();
             }
             store.answers.insert(key, found.clone());
+            store.answers_read.extend(beside);
         }
         found
     }
@@ -213,6 +216,9 @@ pub(super) struct Store {
     /// the edited file's exports); see the module's doc.
     answers: HashMap<(PathBuf, PathBuf, String), Vec<PathBuf>>,
     answers_used: u64,
+    /// The files kept answers read past the heads (tsconfig files and
+    /// their `extends`), normalized: a change to one drops the answers.
+    answers_read: HashSet<PathBuf>,
 }
 
 impl Store {
@@ -223,6 +229,7 @@ impl Store {
         self.head_bytes = 0;
         self.heads_dropped = false;
         self.answers.clear();
+        self.answers_read.clear();
     }
 
     /// Whether the watch covers `dir`: under the workspace and in no
@@ -359,9 +366,7 @@ impl Store {
 
     /// Applies one change the watch saw.
     fn apply(&mut self, path: &Path, change: DiskChange) {
-        // A file other than a source is read past the heads, if at all (a
-        // tsconfig): the kept answers may depend on it.
-        if super::Family::of(path).is_none() && !self.heads.contains_key(path) {
+        if self.answers_read.contains(path) {
             self.answers.clear();
         }
         match change {

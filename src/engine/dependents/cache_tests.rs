@@ -260,11 +260,16 @@ fn a_typescript_answer_is_kept_until_a_config_changes() {
         (2, 2),
         "lib's answer scanned again, app's kept"
     );
+    // An atomic write's temporary file, created and gone: no config.
+    p.write("src/.lib.ts.squiggle-1-0.tmp", "export const k = 2;\n");
+    p.remove("src/.lib.ts.squiggle-1-0.tmp");
+    assert_eq!(p.importers("src/lib.ts"), ["src/app.ts"]);
+    assert_eq!(p.cache.answers().1, 3, "kept through a temporary file");
     // A config is read past the heads: any change to it is a new scan.
     let paths = r#"{ "compilerOptions": { "baseUrl": "src", "paths": { "other/*": ["*"] } } }"#;
     p.write("tsconfig.json", paths);
     assert_eq!(p.importers("src/lib.ts"), ["src/app.ts", "src/far.ts"]);
-    assert_eq!(p.cache.answers().1, 2, "scanned again");
+    assert_eq!(p.cache.answers().1, 3, "scanned again");
 }
 
 #[test]

@@ -183,6 +183,8 @@ fn load_raw(file: &Path, depth: usize, read: &mut Vec<PathBuf>) -> Option<Raw> {
             continue;
         }
         let mut path = dir.join(parent);
+        // Whether this one exists decides which file is read.
+        read.push(path.clone());
         if !path.is_file() && path.extension().is_none_or(|e| e != "json") {
             path.as_mut_os_string().push(".json");
         }

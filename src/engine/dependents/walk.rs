@@ -178,6 +178,8 @@ pub(super) struct Reader<'a> {
     buf: Vec<u8>,
     /// Something was read that the cache's disk watch does not cover.
     uncovered: bool,
+    /// The files read past the heads (configs), normalized.
+    beside: Vec<PathBuf>,
 }
 
 impl<'a> Reader<'a> {
@@ -188,6 +190,7 @@ impl<'a> Reader<'a> {
             key: None,
             buf: Vec::new(),
             uncovered: true,
+            beside: Vec::new(),
         }
     }
 
@@ -198,6 +201,7 @@ impl<'a> Reader<'a> {
             key,
             buf: Vec::new(),
             uncovered: false,
+            beside: Vec::new(),
         }
     }
 
@@ -208,12 +212,18 @@ impl<'a> Reader<'a> {
         if !self.store.as_deref().is_some_and(|s| s.covers_file(&path)) {
             self.uncovered = true;
         }
+        self.beside.push(path);
     }
 
     /// Whether everything read lies where the cache's disk watch sees
     /// each change: only then may the scan's answer be kept.
     pub fn watched_only(&self) -> bool {
         !self.uncovered
+    }
+
+    /// The files read past the heads ([`Reader::read_beside`]).
+    pub fn beside(&self) -> &[PathBuf] {
+        &self.beside
     }
 
     /// Adds what the edited file's kind decides to the key.
