@@ -4,7 +4,8 @@
 //! for the tables: its time, whether an importer in another package was
 //! reported, and whether an error outlived its revert. With
 //! `SQUIGGLE_BENCH_VERBOSE=1` each edit's other files and their wait
-//! outcomes go to stderr; with `SQUIGGLE_BENCH_LOGS=DIR` each daemon's log
+//! outcomes go to stderr; `SQUIGGLE_BENCH_CONFIG` is appended to each
+//! workspace's `.squiggle.toml`; with `SQUIGGLE_BENCH_LOGS=DIR` each daemon's log
 //! (`RUST_LOG` decides what it holds) is copied into `DIR` when it stops.
 
 use std::path::{Path, PathBuf};
@@ -92,10 +93,13 @@ fn keep_logs(from: &Path, to: &Path, pid: u32) -> Result<()> {
 /// workspace config giving cold servers room: the first check in a
 /// 200-package root loads far more than one file's default budget allows.
 pub fn configure(outer: &Path, roots: &[PathBuf]) -> Result<()> {
+    // `SQUIGGLE_BENCH_CONFIG`: more workspace configuration, appended (to
+    // measure another server, say).
+    let extra = std::env::var("SQUIGGLE_BENCH_CONFIG").unwrap_or_default();
     for root in roots {
         std::fs::write(
             root.join(".squiggle.toml"),
-            "[lsp]\ndiagnosticTimeout = 20000\nfirstTouchTimeout = 120000\n",
+            format!("[lsp]\ndiagnosticTimeout = 20000\nfirstTouchTimeout = 120000\n{extra}"),
         )?;
     }
     let user = outer.join("xdg/squiggle/config.toml");
