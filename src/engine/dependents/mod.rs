@@ -30,6 +30,8 @@ mod walk;
 mod cache_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod ts_tests;
 
 use std::path::{Path, PathBuf};
 
