@@ -149,8 +149,11 @@ impl ScanCache {
             store.apply(path, *change);
         }
         let canonical = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
-        // Squiggle's own write (or the agent's, just before the query).
-        store.refresh_head(&canonical);
+        // Squiggle's own write (or the agent's, just before the query),
+        // unless the watch already reported it (and `apply` read it).
+        if !pending.changes.iter().any(|(path, _)| *path == canonical) {
+            store.refresh_head(&canonical);
+        }
         let root =
             std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
         let kept = super::Family::of(&canonical).is_some_and(super::Family::answers_may_be_kept)

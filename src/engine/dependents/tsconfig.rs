@@ -21,10 +21,9 @@ pub(super) struct TsConfig {
 }
 
 impl TsConfig {
-    /// Reads `file`; `None` when it cannot be read or parsed (resolution
-    /// then goes on with relative specifiers only).
-    /// The config in `file` with what it `extends`; every file read is
-    /// added to `read`.
+    /// The config in `file` with what it `extends`, every file read added
+    /// to `read`; `None` when it cannot be read or parsed (resolution then
+    /// goes on with relative specifiers only).
     pub fn load(file: &Path, read: &mut Vec<PathBuf>) -> Option<TsConfig> {
         let raw = load_raw(file, 0, read)?;
         let paths_base = raw
