@@ -2,7 +2,7 @@
 // host written in Node would: StreamMessageReader/Writer over the child's
 // stdio, every method once, results asserted.
 //
-// usage: node tests/node/service.mjs <squiggle-binary> <workspace>
+// usage: node tests/clients/node/service.mjs <squiggle-binary> <workspace>
 // The workspace's .squiggle.toml must configure the fake server for `.fk`
 // files and hold a.fk with `@error(boom)`; run with NODE_PATH pointing at a
 // node_modules that has vscode-jsonrpc.

@@ -3,12 +3,11 @@
 //! an edit carries squiggle's block exactly as rendered, and nothing after a
 //! clean one.
 
-mod agents_support;
-mod support;
-
-use agents_support::anthropic::{self, claude};
-use agents_support::{Agent, strings};
 use serde_json::{Value, json};
+
+use crate::support::agents;
+use crate::support::agents::anthropic::{self, claude};
+use crate::support::agents::{Agent, strings};
 
 const CLAUDE: Agent = Agent {
     cli: "claude",
@@ -22,7 +21,7 @@ const CLAUDE: Agent = Agent {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
-    let Some((program, project)) = CLAUDE.project(&[agents_support::APP]) else {
+    let Some((program, project)) = CLAUDE.project(&[agents::APP]) else {
         return;
     };
     let app = project.root.join("app.py");
@@ -30,11 +29,11 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
     let steps = vec![
         json!({"name": "Read", "input": {"file_path": file}}),
         json!({"name": "Edit", "input": {"file_path": file,
-            "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
+            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
     ];
     let run = CLAUDE.run(&project, &program, steps).await;
-    agents_support::assert_app_broken(&project, &run);
-    agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
+    agents::assert_app_broken(&project, &run);
+    agents::assert_model_saw_block(&project, &run, "app.py", 1);
 }
 
 /// The real Claude Code runs `init`'s SessionStart hook: with no edit at
@@ -42,13 +41,13 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
 /// pyright started for app.py, ready for the first edit.
 #[tokio::test(flavor = "multi_thread")]
 async fn session_start_leaves_pyright_running_before_any_edit() {
-    let Some((program, project)) = CLAUDE.project(&[agents_support::APP]) else {
+    let Some((program, project)) = CLAUDE.project(&[agents::APP]) else {
         return;
     };
     let app = project.root.join("app.py");
     let steps = vec![json!({"name": "Read", "input": {"file_path": app.display().to_string()}})];
     let (p, prog) = (project.clone(), program.clone());
-    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
+    let run = agents::run_agent(anthropic::router, steps, move |port| {
         claude(&p, &prog, port)
     })
     .await;
@@ -85,16 +84,16 @@ async fn a_clean_write_adds_nothing() {
 /// the PostToolUse hook reports the file the command changed.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sed_through_bash_is_reported() {
-    let files = [agents_support::APP, ("other.py", "x: int = 1\n")];
+    let files = [agents::APP, ("other.py", "x: int = 1\n")];
     let Some((program, project)) = CLAUDE.project(&files) else {
         return;
     };
     let steps = vec![
-        json!({"name": "Bash", "input": {"command": agents_support::SED_BREAK,
+        json!({"name": "Bash", "input": {"command": agents::SED_BREAK,
         "description": "Return an int"}}),
     ];
     let (p, program) = (project.clone(), program.to_path_buf());
-    let run = agents_support::run_agent(anthropic::router, steps, move |port| {
+    let run = agents::run_agent(anthropic::router, steps, move |port| {
         let mut cmd = claude(&p, &program, port);
         cmd.args(["--allowedTools", "Bash(sed:*)"]);
         cmd
@@ -102,7 +101,7 @@ async fn a_sed_through_bash_is_reported() {
     .await;
     project.stop_daemon();
     assert!(project.read("app.py").contains("return 1"), "{}", run.log());
-    agents_support::assert_model_saw_block(&project, &run, "app.py", 0);
+    agents::assert_model_saw_block(&project, &run, "app.py", 0);
     let seen = strings(run.after_step(0));
     assert!(
         !seen.contains("other.py\">"),
@@ -115,7 +114,7 @@ async fn a_sed_through_bash_is_reported() {
 /// next request carries every file's block, once per edit or once for the
 /// turn. Prints each run's wall time (a measurement, not an assertion).
 async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
-    let Some((program, project)) = agents_support::agent_project("claude", &[]) else {
+    let Some((program, project)) = agents::agent_project("claude", &[]) else {
         return (0, std::time::Duration::ZERO);
     };
     project.init("claude", if batch { &["--batch"] } else { &[] });

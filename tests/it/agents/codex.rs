@@ -4,14 +4,13 @@
 //! model's next request after an `apply_patch` carries squiggle's block
 //! exactly as rendered, and nothing after a clean one.
 
-mod agents_support;
-mod support;
-
 use std::path::Path;
 use std::process::Command;
 
-use agents_support::{Agent, Project, openai, strings};
 use serde_json::{Value, json};
+
+use crate::support::agents;
+use crate::support::agents::{Agent, Project, openai, strings};
 
 fn codex(project: &Project, program: &Path, port: u16) -> Command {
     project.write_home(
@@ -59,7 +58,7 @@ fn add_file(path: &str, text: &str) -> Value {
 fn break_app() -> String {
     format!(
         "*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n",
-        agents_support::BROKEN_LINE
+        agents::BROKEN_LINE
     )
 }
 
@@ -73,13 +72,13 @@ fn init(project: &Project) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_patch_that_breaks_the_file_shows_the_block_to_the_model() {
-    let Some((program, project)) = CODEX.project(&[agents_support::APP]) else {
+    let Some((program, project)) = CODEX.project(&[agents::APP]) else {
         return;
     };
     let steps = vec![patch(&break_app())];
     let run = CODEX.run(&project, &program, steps).await;
-    agents_support::assert_app_broken(&project, &run);
-    agents_support::assert_model_saw_block(&project, &run, "app.py", 0);
+    agents::assert_app_broken(&project, &run);
+    agents::assert_model_saw_block(&project, &run, "app.py", 0);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -91,15 +90,14 @@ async fn a_clean_patch_adds_nothing() {
 /// so, and `--trust-hook` (above) is what makes the difference.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_untrusted_hook_does_not_run_and_init_says_so() {
-    let Some((program, project)) = agents_support::agent_project("codex", &[agents_support::APP])
-    else {
+    let Some((program, project)) = agents::agent_project("codex", &[agents::APP]) else {
         return;
     };
     let said = project.init("codex", &[]);
     assert!(said.contains("--trust-hook"), "{said}");
     let steps = vec![patch(&break_app())];
     let run = CODEX.run(&project, &program, steps).await;
-    agents_support::assert_app_broken(&project, &run);
+    agents::assert_app_broken(&project, &run);
     let seen = strings(run.after_step(0));
     assert!(!seen.contains("<diagnostics"), "{seen}");
     let doctor = project.squiggle(&["doctor", "--only", "pyright"]);
@@ -120,7 +118,7 @@ async fn an_untrusted_hook_does_not_run_and_init_says_so() {
 /// fires, here the next shell command's.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
-    let Some((program, project)) = CODEX.project(&[agents_support::APP]) else {
+    let Some((program, project)) = CODEX.project(&[agents::APP]) else {
         return;
     };
     let patch = format!(
@@ -133,7 +131,7 @@ async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
     };
     let steps = vec![shell(&patch), shell("true")];
     let run = CODEX.run(&project, &program, steps).await;
-    agents_support::assert_app_broken(&project, &run);
+    agents::assert_app_broken(&project, &run);
     // The request after the next command Codex runs.
-    agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
+    agents::assert_model_saw_block(&project, &run, "app.py", 1);
 }

@@ -5,14 +5,13 @@
 //! block over in a BeforeModel hook instead), and nothing after a clean
 //! one.
 
-mod agents_support;
-mod support;
-
 use std::path::Path;
 use std::process::Command;
 
-use agents_support::{Agent, Project, Run, gemini, strings};
 use serde_json::json;
+
+use crate::support::agents;
+use crate::support::agents::{Agent, Project, Run, gemini, strings};
 
 fn gemini_cli(project: &Project, program: &Path, port: u16) -> Command {
     let mut cmd = project.command(program);
@@ -62,7 +61,7 @@ const GEMINI: Agent = Agent {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
-    let Some((program, project)) = GEMINI.project(&[agents_support::APP]) else {
+    let Some((program, project)) = GEMINI.project(&[agents::APP]) else {
         return;
     };
     let app = project.root.join("app.py");
@@ -70,9 +69,9 @@ async fn a_replace_that_breaks_the_file_shows_the_block_unescaped() {
         "file_path": app.display().to_string(),
         "instruction": "Add a counter above greet.",
         "old_string": "def greet",
-        "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}})];
+        "new_string": format!("{}def greet", agents::BROKEN_LINE)}})];
     let run = GEMINI.run(&project, &program, steps).await;
-    agents_support::assert_app_broken(&project, &run);
+    agents::assert_app_broken(&project, &run);
     let (rendered, seen) = assert_model_saw_readable_block(&project, &run);
     // Readable as it arrives: pyright's message keeps its own characters
     // (the rendering escapes them; the edit's own text is in the request too,
@@ -112,11 +111,11 @@ fn assert_model_saw_readable_block(project: &Project, run: &Run) -> (String, Str
 /// reports the changed file, BeforeModel hands it over.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sed_through_the_shell_is_reported() {
-    let Some((program, project)) = GEMINI.project(&[agents_support::APP]) else {
+    let Some((program, project)) = GEMINI.project(&[agents::APP]) else {
         return;
     };
     let steps = vec![json!({"name": "run_shell_command", "args": {
-        "command": agents_support::SED_BREAK, "description": "Return an int"}})];
+        "command": agents::SED_BREAK, "description": "Return an int"}})];
     let run = GEMINI.run(&project, &program, steps).await;
     assert!(project.read("app.py").contains("return 1"), "{}", run.log());
     assert_model_saw_readable_block(&project, &run);

@@ -5,13 +5,12 @@
 //! squiggle's block: the plugin-installed hook ran, found `squiggle` on PATH
 //! and answered.
 
-mod agents_support;
-mod support;
-
 use std::path::Path;
 
-use agents_support::{Project, anthropic};
 use serde_json::json;
+
+use crate::support::agents;
+use crate::support::agents::{Project, anthropic};
 
 /// Runs a `claude plugin …` command in the project's private environment,
 /// telemetry off and every proxy at a closed loopback port (it needs no
@@ -36,7 +35,7 @@ fn plugin(project: &Project, program: &Path, args: &[&str]) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
-    let Some((program, project)) = agents_support::agent_project("claude", &[]) else {
+    let Some((program, project)) = agents::agent_project("claude", &[]) else {
         return;
     };
     project.trust();
@@ -53,17 +52,17 @@ async fn the_plugin_installed_hook_shows_the_block_to_the_model() {
         "the hook must come from the plugin, not the project's settings"
     );
 
-    let app = project.write("app.py", agents_support::ORIGINAL);
+    let app = project.write("app.py", agents::ORIGINAL);
     let file = app.display().to_string();
     let steps = vec![
         json!({"name": "Read", "input": {"file_path": file}}),
         json!({"name": "Edit", "input": {"file_path": file,
-            "old_string": "def greet", "new_string": format!("{}def greet", agents_support::BROKEN_LINE)}}),
+            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
     ];
     let run = project
         .run(anthropic::router, &program, steps, anthropic::claude)
         .await;
 
-    agents_support::assert_app_broken(&project, &run);
-    agents_support::assert_model_saw_block(&project, &run, "app.py", 1);
+    agents::assert_app_broken(&project, &run);
+    agents::assert_model_saw_block(&project, &run, "app.py", 1);
 }

@@ -10,13 +10,13 @@
 //! the network: telemetry and update checks are disabled and every proxy
 //! points at a closed loopback port.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
-use support::scratch::Scratch;
+
+use crate::support;
+use crate::support::scratch::Scratch;
 
 fn find_claude() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("SQUIGGLE_CLAUDE") {

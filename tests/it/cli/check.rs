@@ -4,19 +4,16 @@
 //! markers in the file text (`@error(message)`, see docs/fake-server.md), so
 //! the text a test writes, stages or commits decides what the check finds.
 
-mod support;
-
 use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use support::fake_server::FakeServer;
+
+use crate::support::fake_server::FakeServer;
+use crate::support::scratch::{Scratch, scratch_type};
 
 /// Keeps a TOML server installed on the test machine out of the walks.
 const NO_TOMBI: &str = "\n[lsp.servers.tombi]\nenabled = false\n";
-
-// A temporary workspace (`ws/`) with an empty user configuration beside it.
-use support::scratch::Scratch as Ws;
 
 /// One run of the binary.
 struct Run {
@@ -32,6 +29,11 @@ impl Run {
     }
 }
 
+scratch_type!(
+    /// A temporary workspace (`ws/`) with an empty user configuration beside it.
+    Ws
+);
+
 impl Ws {
     fn new() -> Ws {
         Ws::with_config("")
@@ -39,7 +41,7 @@ impl Ws {
 
     /// A workspace whose `.squiggle.toml` is the fake server plus `extra`.
     fn with_config(extra: &str) -> Ws {
-        let ws = Ws::bare();
+        let ws = Ws(Scratch::bare());
         let fake = FakeServer::new(json!({"diagnosticMode": "pull"})).toml("fake");
         ws.write(".squiggle.toml", &format!("{fake}{NO_TOMBI}{extra}"));
         ws

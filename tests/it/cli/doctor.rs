@@ -3,13 +3,13 @@
 //! `XDG_CONFIG_HOME` pointed at an empty directory so the user's own config
 //! is never read. Real servers are checked only when found on PATH.
 
-mod support;
-
 use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use support::fake_server::FakeServer;
+
+use crate::support;
+use crate::support::fake_server::FakeServer;
 
 struct Run {
     code: i32,

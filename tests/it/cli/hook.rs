@@ -2,16 +2,16 @@
 //! against a workspace whose `.fk` files are served by the scripted fake
 //! server (`squiggle-fake-lsp`, pull mode, diagnostics from `@error(...)`).
 
-mod support;
-
 use std::path::Path;
 use std::process::Output;
 
 use serde_json::{Value, json};
-use support::fake_server::{FakeServer, squiggle_toml};
-use support::output_with_stdin;
 
-use support::scratch::Scratch as Workspace;
+use crate::support::fake_server::{FakeServer, squiggle_toml};
+use crate::support::output_with_stdin;
+use crate::support::scratch::{Scratch, scratch_type};
+
+scratch_type!(Workspace);
 
 impl Workspace {
     /// `ws/` (a git root, with `.squiggle.toml` naming the fake) plus a user
@@ -22,7 +22,7 @@ impl Workspace {
 
     /// `new`, with `lsp` (lines such as `report = "new"`) in `[lsp]`.
     fn with_lsp(lsp: &str) -> Workspace {
-        let ws = Workspace::with_git_root();
+        let ws = Workspace(Scratch::with_git_root());
         let fake = FakeServer::new(json!({"diagnosticMode": "pull"}));
         ws.write(".squiggle.toml", &squiggle_toml(lsp, &fake));
         ws.trust();

@@ -1,17 +1,19 @@
 //! `squiggle init`: the real binary merging its hook into agents' settings
 //! files in a temporary project.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-// A temporary project (a git root) with a private home beside it.
-use support::scratch::Scratch as Project;
+use crate::support::scratch::{Scratch, scratch_type};
+
+scratch_type!(
+    /// A temporary project (a git root) with a private home beside it.
+    Project
+);
 
 impl Project {
     fn new() -> Project {
-        Project::with_git_root()
+        Project(Scratch::with_git_root())
     }
 
     fn init(&self, args: &[&str]) -> Output {

@@ -5,10 +5,10 @@
 //! reports pyright's error, and `--missing` finds nothing left. Also: a wrong name refuses the whole command, and a
 //! server that ships elsewhere gets the command to run.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use crate::support;
 
 /// A PATH with node and npm but no language server: `bin/` in `tmp` holding
 /// links to the two (their own directories may hold servers: the project's

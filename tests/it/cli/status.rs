@@ -1,12 +1,12 @@
 //! `squiggle status`: every server with its install state, a running
 //! daemon's live instances, and no panic when stdout is closed early.
 
-mod support;
+use std::process::{Command, Stdio};
 
 use serde_json::json;
-use std::process::{Command, Stdio};
-use support::fake_server::FakeServer;
-use support::scratch::Scratch;
+
+use crate::support::fake_server::FakeServer;
+use crate::support::scratch::Scratch;
 
 fn squiggle() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_squiggle"));

@@ -4,16 +4,18 @@
 //! was refused (nothing written), 2 for usage or configuration errors;
 //! `--dry-run` writes nothing; `--json` carries the structured result.
 
-mod support;
-
 use std::path::PathBuf;
 use std::process::Output;
 use std::time::Duration;
 
 use serde_json::json;
-use support::fake_server::{FakeServer, squiggle_toml, started_pids, toml_string};
-use support::scratch::Scratch as Workspace;
-use support::{both, output_with_stdin};
+
+use crate::support;
+use crate::support::fake_server::{FakeServer, squiggle_toml, started_pids, toml_string};
+use crate::support::scratch::{Scratch, scratch_type};
+use crate::support::{both, output_with_stdin};
+
+scratch_type!(Workspace);
 
 impl Workspace {
     /// The fake (pull mode) serving `.fk` files, a 5 s diagnostic timeout.
@@ -24,7 +26,7 @@ impl Workspace {
 
     /// A workspace whose `.squiggle.toml` is `toml`.
     fn with_config(toml: &str) -> Workspace {
-        let ws = Workspace::bare();
+        let ws = Workspace(Scratch::bare());
         ws.write(".squiggle.toml", toml);
         ws
     }
@@ -188,7 +190,7 @@ fn a_custom_server_without_a_language_id_starts() {
 #[test]
 fn a_server_that_will_not_stop_never_holds_the_result_back() {
     for fault in ["hang", "ignoreShutdown"] {
-        let ws = Workspace::bare();
+        let ws = Workspace(Scratch::bare());
         let log = ws.outer.join("fake-log.jsonl");
         let fake = FakeServer::new(json!({"diagnosticMode": "pull",
             "logFile": log.display().to_string(), "fault": {"kind": fault}}));

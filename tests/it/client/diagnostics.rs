@@ -2,14 +2,13 @@
 //! pulled, settled with waves, stale versions ignored, unversioned publishes
 //! after a change, timed out, dead.
 
-mod support;
-
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use squiggle::diagnostic::Outcome;
 use squiggle::lsp::{LspClient, ProgressPattern, WaitProfile};
-use support::{Fake, deadline, messages, progress_open, sync, wait_for};
+
+use crate::support::{Fake, deadline, messages, progress_open, sync, wait_for};
 
 #[tokio::test]
 async fn push_with_version_settles_on_this_versions_diagnostics() {

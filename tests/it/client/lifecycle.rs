@@ -3,13 +3,13 @@
 //! handling, shutdown (including a server that ignores `exit`), and framing
 //! faults on the real pipe.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use squiggle::lsp::{ClientError, LspClient};
-use support::{Fake, process_exists, progress_open, wait_for};
+
+use crate::support;
+use crate::support::{Fake, process_exists, progress_open, wait_for};
 
 #[tokio::test]
 async fn initialize_records_facts_and_negotiates_utf8() {

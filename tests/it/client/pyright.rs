@@ -3,8 +3,6 @@
 //! A real type error must come back at the right 1-based line and column, and
 //! the fixing edit must clear it.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +10,9 @@ use squiggle::diagnostic::{Outcome, Severity};
 use squiggle::lsp::normalize::normalize;
 use squiggle::lsp::{ClientConfig, LspClient, Spawn};
 use squiggle::registry::builtin_servers;
-use support::deadline;
+
+use crate::support;
+use crate::support::deadline;
 
 const BROKEN: &str = "def double(x: int) -> int:\n    return x * 2\n\n\nlabel: str = double(21)\n";
 const FIXED: &str =

@@ -4,11 +4,10 @@
 //! must point at the markers in *our* text. Any drift in incremental ranges or
 //! encoding math shows up as a wrong message or a wrong column.
 
-mod support;
-
 use serde_json::json;
 use squiggle::lsp::normalize::normalize;
-use support::{Fake, deadline, sync};
+
+use crate::support::{Fake, deadline, sync};
 
 /// (line, column) of every `@` marker in `text`, 1-based, columns in chars.
 fn marker_positions(text: &str) -> Vec<(u32, u32)> {

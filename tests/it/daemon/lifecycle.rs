@@ -3,18 +3,18 @@
 //! stale socket file, file permissions, and a daemon killed mid-request
 //! (the client must fail fast so callers fall back to in-process checks).
 
-mod service;
-mod support;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use service::Workspace;
 use squiggle::daemon::client::{self, Options, alive};
 use squiggle::engine::Mutation;
+
+use crate::support;
+use crate::support::process::Reaper;
+use crate::support::service::Workspace;
 
 fn options(ws: &Workspace, idle_ms: Option<u64>) -> Options {
     let mut env = vec![("XDG_CONFIG_HOME".into(), ws.config_home.clone().into())];
@@ -26,18 +26,6 @@ fn options(ws: &Workspace, idle_ms: Option<u64>) -> Options {
         trust_workspace: true,
         runtime_dir: Some(ws.runtime_dir.clone()),
         env,
-    }
-}
-
-/// Kills a daemon the test started if the test ends with it alive.
-struct Reaper(u32);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        if alive(self.0) {
-            // SAFETY: a plain kill(2) of the daemon this test started.
-            unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
-        }
     }
 }
 

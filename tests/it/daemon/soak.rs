@@ -7,20 +7,17 @@
 //! `SQUIGGLE_SOAK_CLIENTS` and `SQUIGGLE_SOAK_EDITS` scale the first test
 //! (default 8 × 50); `scripts/soak` runs it with 8 × 500 and 10 × 1,000.
 
-mod fault_support;
-mod service;
-mod support;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use fault_support::{descendants_in, open_fds, rss_kib};
 use serde_json::json;
-use service::Workspace;
-use squiggle::daemon::client::{self, Options, alive};
-use support::poll_until_async;
+use squiggle::daemon::client::{self, Options};
+
+use crate::support::poll_until_async;
+use crate::support::process::{Reaper, descendants_in, open_fds, rss_kib, subreaper};
+use crate::support::service::Workspace;
 
 /// How long one edit through the daemon may take, however loaded.
 const CALL_DEADLINE: Duration = Duration::from_secs(30);
@@ -34,28 +31,11 @@ fn options(ws: &Workspace) -> Options {
     }
 }
 
-/// Kills the daemon when the test ends with it alive.
-struct Reaper(u32);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        if alive(self.0) {
-            // SAFETY: a plain kill(2) of the daemon this test started.
-            unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
-        }
-    }
-}
-
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn subreaper() {
-    // SAFETY: prctl with an integer argument; it only marks this process.
-    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

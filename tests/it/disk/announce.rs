@@ -7,8 +7,6 @@
 //! A change a server learns through its open
 //! document is not announced; one it cannot learn otherwise still is.
 
-mod support;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -18,8 +16,10 @@ use squiggle::engine::HeldOthers;
 use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput};
 use squiggle::lsp::uri;
-use support::fake_server::{FakeServer, logged};
-use support::scratch::Scratch;
+
+use crate::support;
+use crate::support::fake_server::{FakeServer, logged};
+use crate::support::scratch::Scratch;
 
 /// An engine over `scratch` whose one server, the fake, watches every file
 /// and logs what it receives to `log`.

@@ -5,17 +5,14 @@
 //! before, squiggle answered one state behind, every time, on every surface.
 //! Real typescript-language-server and pyright.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::path::Path;
 
-use matrix_support::*;
 use squiggle::diagnostic::Severity;
 use squiggle::engine::HeldOthers;
 use squiggle::engine::{Engine, FileInput};
-use support::two_files::{Case, PYTHON, TYPESCRIPT};
+
+use crate::support::matrix::*;
+use crate::support::two_files::{Case, PYTHON, TYPESCRIPT};
 
 /// Errors the engine reports for `file` when checked now.
 async fn errors(engine: &std::sync::Arc<Engine>, file: &Path) -> Vec<(u32, String)> {

@@ -13,16 +13,14 @@
 //! typescript-language-server and pyright. The engine-level test is
 //! `tests/disk_changes.rs`.
 
-mod service;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::path::Path;
 use std::process::{Output, Stdio};
 
 use serde_json::{Value, json};
-use service::{DEADLINE, Framing, Service, Workspace};
-use support::two_files::{Case, PYTHON, TYPESCRIPT};
+
+use crate::support;
+use crate::support::service::{DEADLINE, Framing, Service, Workspace};
+use crate::support::two_files::{Case, PYTHON, TYPESCRIPT};
 
 /// Generous timeouts: a loaded CI machine must not turn a slow answer into a
 /// wrong one (harmless in an untrusted workspace file). Under the daemon

@@ -5,15 +5,13 @@
 //! on. Real pyright, which reports only the files it has open: the new
 //! importer's error can come only from squiggle having found it.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::path::Path;
 
-use matrix_support::engine;
 use squiggle::diagnostic::Severity;
 use squiggle::engine::{CheckReport, Engine, FileInput};
+
+use crate::support;
+use crate::support::matrix::engine;
 
 const LIB: &str = "def scale(x: int, by: int) -> int:\n    return x * by\n";
 

@@ -1,8 +1,6 @@
 //! Engine-level integration tests: the engine drives the scripted fake server
 //! (`squiggle-fake-lsp`), configured as custom servers for `.fk` files.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,13 +11,24 @@ use squiggle::diagnostic::Outcome;
 use squiggle::engine::HeldOthers;
 use squiggle::engine::tools::{Mode, Replace};
 use squiggle::engine::{Engine, FileInput, ServerState};
-use support::fake_server::{FakeServer, logged, started_pids};
-use support::scratch::Scratch;
 use tokio::time::Instant;
 
-/// The scratch workspace at `ws/`, so that `../` from the workspace is still
-/// inside the temporary directory, and the fakes' shared log beside it.
-impl Scratch {
+use crate::support;
+use crate::support::fake_server::{FakeServer, logged, started_pids};
+use crate::support::scratch::{Scratch, scratch_type};
+
+scratch_type!(
+    /// The scratch workspace at `ws/`, so that `../` from the workspace is
+    /// still inside the temporary directory, and the fakes' shared log
+    /// beside it.
+    Ws
+);
+
+impl Ws {
+    fn bare() -> Ws {
+        Ws(Scratch::bare())
+    }
+
     fn file(&self, name: &str) -> PathBuf {
         self.root.join(name)
     }
@@ -91,7 +100,7 @@ async fn wait_gone(pid: u32) {
 
 #[tokio::test]
 async fn edit_reports_new_error_then_clean_after_fix() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let path = s.file("a.fk");
     write_file(&path, "hello\n");
     let engine = engine(&s.root, json!({}));
@@ -123,7 +132,7 @@ async fn edit_reports_new_error_then_clean_after_fix() {
 
 #[tokio::test]
 async fn two_servers_for_one_file_are_waited_on_in_parallel() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let path = s.file("a.fk");
     write_file(&path, "@error(both)\n");
     // Both fakes append to one log; each answers a second after the change,
@@ -162,7 +171,7 @@ async fn two_servers_for_one_file_are_waited_on_in_parallel() {
 
 #[tokio::test]
 async fn ten_file_patch_is_checked_in_one_parallel_wait() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let engine = engine(
         &s.root,
         json!({"publishDelayMs": 1000, "logFile": s.log().display().to_string()}),
@@ -213,7 +222,7 @@ async fn ten_file_patch_is_checked_in_one_parallel_wait() {
 
 #[tokio::test]
 async fn hung_server_never_blocks_the_edit() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let path = s.file("a.fk");
     write_file(&path, "hello\n");
     let first_touch = Duration::from_secs(2);
@@ -262,7 +271,7 @@ async fn hung_server_never_blocks_the_edit() {
 
 #[tokio::test]
 async fn binary_file_is_never_sent_to_a_server() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let path = s.file("blob.fk");
     std::fs::write(&path, b"abc\0def@error(x)\n").unwrap_or_else(|e| panic!("write: {e}"));
     let engine = engine(&s.root, json!({}));
@@ -284,7 +293,7 @@ async fn binary_file_is_never_sent_to_a_server() {
 
 #[tokio::test]
 async fn failing_patch_writes_nothing() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let a = s.file("a.fk");
     let b = s.file("b.fk");
     write_file(&a, "one\n");
@@ -311,7 +320,7 @@ async fn failing_patch_writes_nothing() {
 
 #[tokio::test]
 async fn paths_outside_the_workspace_are_refused() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let engine = engine(&s.root, json!({}));
     let outside = s.root.join("../outside.fk");
 
@@ -337,7 +346,7 @@ async fn paths_outside_the_workspace_are_refused() {
 
 #[tokio::test]
 async fn concurrent_first_touches_share_one_start() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let a = s.file("a.fk");
     let b = s.file("b.fk");
     write_file(&a, "@error(a)\n");
@@ -368,7 +377,7 @@ async fn concurrent_first_touches_share_one_start() {
 
 #[tokio::test]
 async fn crashing_server_restarts_once_then_is_broken() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let path = s.file("a.fk");
     write_file(&path, "@error(boom)\n");
     let engine = engine(&s.root, json!({"fault": {"kind": "crashAfterPublish"}}));
@@ -408,7 +417,7 @@ async fn crashing_server_restarts_once_then_is_broken() {
 
 #[tokio::test]
 async fn shutdown_leaves_no_server_process() {
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let a = s.file("a.fk");
     write_file(&a, "@error(a)\n");
     let engine = engine_with(
@@ -449,7 +458,7 @@ async fn concurrent_edits_to_one_file_are_serialized_and_none_is_lost() {
     // Twenty edits race on one file, each replacing its own token. Without
     // the per-file lock two edits read the same text and the later write
     // drops the earlier one's change.
-    let s = Scratch::bare();
+    let s = Ws::bare();
     let path = s.file("race.fk");
     let tokens: Vec<String> = (0..20).map(|i| format!("t{i:02}")).collect();
     write_file(&path, &format!("{}\n", tokens.join(" ")));

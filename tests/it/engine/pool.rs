@@ -7,8 +7,6 @@
 //! and no server process left behind. Waits end on the pool's own events
 //! (`Pool::changes`, `Pool::wait_stops`), not on sleeps.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,8 +18,10 @@ use squiggle::engine::HeldOthers;
 use squiggle::engine::pool::{Checkout, MAX_OPEN_DOCUMENTS, StopReason};
 use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput, InstanceStatus, ServerState};
-use support::fake_server::{FakeServer, logged, started_pids};
-use support::scratch::Scratch;
+
+use crate::support;
+use crate::support::fake_server::{FakeServer, logged, started_pids};
+use crate::support::scratch::Scratch;
 
 /// A scratch workspace whose packages `p0`, `p1`, … each hold `fk.root`
 /// and `a.fk`; the fakes log beside it.

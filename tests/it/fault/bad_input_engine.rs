@@ -3,9 +3,6 @@
 //! mutation leaves every file byte for byte as it was, and nothing is created
 //! outside the workspace.
 
-mod fault_support;
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -16,12 +13,21 @@ use squiggle::diagnostic::{Diagnostic, Outcome};
 use squiggle::engine::Engine;
 use squiggle::engine::tools::ToolResult;
 use squiggle::engine::tools::{Mode, Replace};
-use support::fake_server::FakeServer;
 
-// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
-use support::scratch::Scratch as Setup;
+use crate::support;
+use crate::support::fake_server::FakeServer;
+use crate::support::scratch::{Scratch, scratch_type};
+
+scratch_type!(
+    /// `outer/` (the temp dir) holds the workspace `outer/ws/` and files outside it.
+    Setup
+);
 
 impl Setup {
+    fn bare() -> Setup {
+        Setup(Scratch::bare())
+    }
+
     fn engine(&self, script: Value) -> Arc<Engine> {
         let mut config = Config::default();
         config

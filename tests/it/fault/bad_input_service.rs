@@ -4,14 +4,13 @@
 //! serving), refused mutations over the service, and malformed hook JSON
 //! (exit 0, one line on stderr, nothing on stdout).
 
-mod fault_support;
-mod service;
-mod support;
-
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use service::{Service, Workspace};
+
+use crate::support;
+use crate::support::service;
+use crate::support::service::{Service, Workspace};
 
 /// What a finished `squiggle` run printed.
 struct Run {
@@ -118,7 +117,7 @@ fn malformed_json_rpc_is_a_protocol_error_and_the_service_keeps_serving() {
     let mut raw = Service::start(&ws);
     let pid = raw.child.id();
     raw.still_serving(1);
-    let fds = fault_support::open_fds(Some(pid));
+    let fds = support::process::open_fds(Some(pid));
 
     // Unknown header lines alone are junk a server might print: skipped.
     raw.send_bytes(b"X-Nothing: here\r\n\r\n");
@@ -169,12 +168,12 @@ fn malformed_json_rpc_is_a_protocol_error_and_the_service_keeps_serving() {
     raw.protocol_error(-32700, "a frame over the limit");
     raw.still_serving(10);
 
-    let after = fault_support::open_fds(Some(pid));
+    let after = support::process::open_fds(Some(pid));
     assert!(
         after <= fds,
         "{after} fds after the bad frames, {fds} before"
     );
-    let rss = fault_support::rss_kib(pid).unwrap_or(0);
+    let rss = support::process::rss_kib(pid).unwrap_or(0);
     assert!(
         rss < 512 * 1024,
         "the service holds {rss} KiB after the big frame"

@@ -6,29 +6,26 @@
 //! process of this test is left and this process holds no more file
 //! descriptors than before. The table in `docs/reliability.md` lists each row.
 //!
-//! The tests of this binary run one at a time (`SERIAL`), each on its own
-//! runtime built after taking the lock, so that the fd count of the process
-//! (taken before the runtime exists and after it is dropped) is this test's
-//! alone: a leaked task, pipe or child shows up as a difference.
-
-mod fault_support;
-mod support;
+//! Each test runs alone in a fresh copy of the test binary
+//! (`support::process::alone`), on its own runtime, so that the fd count of
+//! the process (taken before the runtime exists and after it is dropped) is
+//! this test's alone: a leaked task, pipe or child shows up as a difference.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use fault_support::table::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
-use fault_support::{descendants_in, open_fds};
 use serde_json::Value;
 use squiggle::config::Config;
 use squiggle::engine::tools::{Mode, Replace};
 use squiggle::engine::{Engine, InstanceStatus, ServerState};
-use support::fake_server::FakeServer;
-use support::poll_until_async;
 use tokio::time::Instant;
 
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+use crate::support;
+use crate::support::fake_server::FakeServer;
+use crate::support::faults::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
+use crate::support::poll_until_async;
+use crate::support::process::{alone, descendants_in, open_fds};
 
 const DIAGNOSTIC_TIMEOUT: Duration = Duration::from_millis(DIAGNOSTIC_TIMEOUT_MS);
 const FIRST_TOUCH_TIMEOUT: Duration = Duration::from_millis(FIRST_TOUCH_TIMEOUT_MS);
@@ -53,11 +50,16 @@ fn status(engine: &Engine) -> InstanceStatus {
     statuses[0].clone()
 }
 
+/// Runs the test `test` of this module ([`edits_and_fds`]) alone ([`alone`]).
+fn run(test: &str, fault: Fault) {
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    alone(&format!("{module}::{test}"), || edits_and_fds(fault));
+}
+
 /// Three edits against a server with the fault's script, then shutdown,
 /// checking every promise of the module doc.
-fn run(fault: Fault) {
+fn edits_and_fds(fault: Fault) {
     let name = fault.name;
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     warm_up();
     let fds_before = open_fds(None);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -183,90 +185,96 @@ async fn edits_then_shutdown(fault: &Fault) {
 
 #[test]
 fn crash_before_initialize_answers() {
-    run(fault("crashOnInitialize"));
+    run(
+        "crash_before_initialize_answers",
+        fault("crashOnInitialize"),
+    );
 }
 
 #[test]
 fn crash_mid_request() {
-    run(fault("crashOnRequest"));
+    run("crash_mid_request", fault("crashOnRequest"));
 }
 
 #[test]
 fn crash_right_after_publishing() {
-    run(fault("crashAfterPublish"));
+    run("crash_right_after_publishing", fault("crashAfterPublish"));
 }
 
 #[test]
 fn hang_forever() {
-    run(fault("hang"));
+    run("hang_forever", fault("hang"));
 }
 
 #[test]
 fn hang_before_initialize_answers() {
-    run(fault("hangOnInitialize"));
+    run("hang_before_initialize_answers", fault("hangOnInitialize"));
 }
 
 #[test]
 fn answers_but_never_publishes() {
-    run(fault("neverPublish"));
+    run("answers_but_never_publishes", fault("neverPublish"));
 }
 
 #[test]
 fn publishes_in_an_endless_loop() {
-    run(fault("publishLoop"));
+    run("publishes_in_an_endless_loop", fault("publishLoop"));
 }
 
 #[test]
 fn floods_stderr() {
-    run(fault("stderrFlood"));
+    run("floods_stderr", fault("stderrFlood"));
 }
 
 #[test]
 fn garbage_frames() {
-    run(fault("garbageFrames"));
+    run("garbage_frames", fault("garbageFrames"));
 }
 
 #[test]
 fn junk_header_lines() {
-    run(fault("junkHeaderLines"));
+    run("junk_header_lines", fault("junkHeaderLines"));
 }
 
 #[test]
 fn partial_frame_then_exit() {
-    run(fault("partialFrame"));
+    run("partial_frame_then_exit", fault("partialFrame"));
 }
 
 #[test]
 fn oversized_frame() {
-    run(fault("oversizedFrame"));
+    run("oversized_frame", fault("oversizedFrame"));
 }
 
 #[test]
 fn storm_of_server_requests() {
-    run(fault("requestStorm"));
+    run("storm_of_server_requests", fault("requestStorm"));
 }
 
 #[test]
 fn exits_zero_at_once() {
-    run(fault("exitImmediately"));
+    run("exits_zero_at_once", fault("exitImmediately"));
 }
 
 #[test]
 fn exits_right_after_initialize() {
-    run(fault("exitAfterInitialize"));
+    run("exits_right_after_initialize", fault("exitAfterInitialize"));
 }
 
 #[test]
 fn initialize_slower_than_first_touch_timeout() {
-    run(fault("initializeDelayMs"));
+    run(
+        "initialize_slower_than_first_touch_timeout",
+        fault("initializeDelayMs"),
+    );
 }
 
 #[test]
 fn ignores_shutdown() {
-    run(fault("ignoreShutdown"));
+    run("ignores_shutdown", fault("ignoreShutdown"));
 }
 
 #[test]
 fn ignores_exit() {
-    run(fault("ignoreExit"));
+    run("ignores_exit", fault("ignoreExit"));
 }

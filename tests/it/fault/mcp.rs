@@ -12,16 +12,13 @@
 //! orphaned by `squiggle mcp` (or `squiggle mcp` orphaned by the Python
 //! client) is re-parented here and found by the `/proc` walk.
 
-mod fault_support;
-mod mcp;
-mod support;
-
 use std::time::Duration;
 
-use fault_support::descendants_in;
-use fault_support::table::{Fault, fault, squiggle_toml};
-use support::poll_until;
-use support::scratch::Scratch;
+use crate::support::faults::{Fault, fault, squiggle_toml};
+use crate::support::mcp;
+use crate::support::poll_until;
+use crate::support::process::{descendants_in, subreaper};
+use crate::support::scratch::Scratch;
 
 /// How long closing the session may take, as `lsp/shutdown` in
 /// `tests/fault_service.rs`. The Python SDK closes stdin, waits 2 s, then
@@ -30,11 +27,6 @@ use support::scratch::Scratch;
 /// so the SDK's kill never reaches them: the `/proc` walk below still sees
 /// any that `squiggle mcp` leaves.
 const CLOSE_BOUND_S: f64 = 6.0;
-
-fn subreaper() {
-    // SAFETY: prctl with an integer argument; it only marks this process.
-    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-}
 
 /// One session with the fake running `script`; `state` and `starts` are what
 /// `lsp_status` must show after the three edits.

@@ -9,25 +9,17 @@
 //! This test process makes itself a child subreaper, so that a server the
 //! service orphans is re-parented here and found by the `/proc` walk.
 
-mod fault_support;
-mod service;
-mod support;
-
 use std::time::{Duration, Instant};
 
-use fault_support::table::{FIRST_TOUCH_TIMEOUT_MS, Fault, fault, squiggle_toml};
-use fault_support::{descendants, descendants_in, open_fds};
 use serde_json::{Value, json};
-use service::{Service, Workspace};
-use support::poll_until;
+
+use crate::support::faults::{FIRST_TOUCH_TIMEOUT_MS, Fault, fault, squiggle_toml};
+use crate::support::poll_until;
+use crate::support::process::{descendants, descendants_in, open_fds, subreaper};
+use crate::support::service::{Service, Workspace};
 
 /// What a call may take beyond its deadline (scheduling, process start).
 const SLACK: Duration = Duration::from_millis(1500);
-
-fn subreaper() {
-    // SAFETY: prctl with an integer argument; it only marks this process.
-    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-}
 
 /// A workspace whose fake runs `script`, with short deadlines.
 fn workspace(script: Value) -> Workspace {

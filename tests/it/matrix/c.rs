@@ -1,11 +1,8 @@
 //! The per-server matrix for C on `tests/fixtures/c`: clangd on a project
 //! with `compile_flags.txt`, a header and two files that include it.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
-use matrix_support::*;
+use crate::support;
+use crate::support::matrix::*;
 
 const MAIN: &str = "main.c";
 const HEADER: &str = "geometry.h";

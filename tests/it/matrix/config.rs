@@ -4,11 +4,8 @@
 //! file at a time, so there is no cross-file case: clean, a syntax error,
 //! the fix.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
-use matrix_support::*;
+use crate::support;
+use crate::support::matrix::*;
 
 /// Clean, then `old` → `new` must report `expect`, then back must be clean.
 async fn syntax_matrix(

@@ -4,9 +4,8 @@
 //! package reports the broken call in the package that imports it through
 //! the workspace alias, through the real binary and the real server.
 
-mod support;
-
-use support::scratch::Scratch;
+use crate::support;
+use crate::support::scratch::Scratch;
 
 const BASE: &str = "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2022\", \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"composite\": true, \"skipLibCheck\": true, \"baseUrl\": \".\", \"paths\": {\"@mono/*\": [\"packages/*/src/index.ts\"]}}}\n";
 

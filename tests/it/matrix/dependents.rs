@@ -4,12 +4,11 @@
 //! nobody) is opened, and its new error is in the rendered feedback and in
 //! the structured result.
 
-mod support;
-
 use std::process::Output;
 
-use support::both;
-use support::scratch::Scratch;
+use crate::support;
+use crate::support::both;
+use crate::support::scratch::Scratch;
 
 /// A project in which `importer` calls what `written` declares: writing
 /// `narrowed` over it breaks that call.

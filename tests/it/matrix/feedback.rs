@@ -4,8 +4,6 @@
 //! function's signature reports the error in the importing file under
 //! "other files".
 
-mod support;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +11,8 @@ use std::time::Duration;
 use squiggle::config::Config;
 use squiggle::engine::Engine;
 use squiggle::engine::tools::Mode;
+
+use crate::support;
 
 fn engine(root: &Path) -> Arc<Engine> {
     let config = Config {

@@ -1,11 +1,8 @@
 //! The per-server matrix for Go on `tests/fixtures/go`: gopls on a module
 //! with a `geometry` package imported by `main`.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
-use matrix_support::*;
+use crate::support;
+use crate::support::matrix::*;
 
 const MAIN: &str = "main.go";
 const GEOMETRY: &str = "geometry/geometry.go";

@@ -3,18 +3,16 @@
 //! `tests/fixtures/{go,c,rust}` (each copied to a temp dir first), asserting
 //! the exact locations an agent would be given.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
 use std::sync::Arc;
 
-use matrix_support::*;
 use squiggle::engine::{Engine, HeldOthers};
 use squiggle::navigation::{
     DEFAULT_MAX_RESULTS, Goto, Location, PositionArgs, document_symbols, goto, hover, references,
     workspace_symbols,
 };
+
+use crate::support;
+use crate::support::matrix::*;
 
 /// A function defined in one file and called from another.
 struct Case<'a> {

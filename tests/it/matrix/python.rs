@@ -3,11 +3,8 @@
 //! test shares one engine across its cases: clean, a specific error, the
 //! fix, and a signature change seen in the caller under "other files".
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
-use matrix_support::*;
+use crate::support;
+use crate::support::matrix::*;
 
 const MAIN: &str = "app/main.py";
 const GEOMETRY: &str = "app/geometry.py";

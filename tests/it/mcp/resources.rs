@@ -5,13 +5,11 @@
 //! file, and a subscription that announces the change an `edit_file` call
 //! makes.
 
-mod support;
-
-mod mcp;
-
 use serde_json::json;
-use support::fake_server::FakeServer;
-use support::scratch::Scratch;
+
+use crate::support::fake_server::FakeServer;
+use crate::support::mcp;
+use crate::support::scratch::Scratch;
 
 #[test]
 fn python_sdk_reads_and_subscribes_to_diagnostics_resources() {

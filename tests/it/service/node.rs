@@ -1,17 +1,14 @@
 //! `squiggle serve` driven by the real npm `vscode-jsonrpc` client
-//! (`tests/node/service.mjs`): proof that an off-the-shelf LSP-style client
+//! (`tests/clients/node/service.mjs`): proof that an off-the-shelf LSP-style client
 //! speaks the service's framing. The package comes from
 //! `scripts/install-servers.sh` (`.tools/npm/node_modules`); without it (or
 //! without node) the test is skipped with a notice, unless
 //! `SQUIGGLE_REQUIRE_SERVERS` is set.
 
-mod service;
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use service::Workspace;
+use crate::support::service::Workspace;
 
 fn node_modules() -> Option<PathBuf> {
     let candidates = [
@@ -44,7 +41,7 @@ fn vscode_jsonrpc_client_calls_every_method() {
     };
     let ws = Workspace::pull();
     ws.write("a.fk", "@error(boom)\n");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/service.mjs");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/node/service.mjs");
     let output = Command::new(node)
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_squiggle"))

@@ -2,11 +2,9 @@
 //! server behind it, every method once, and every kind of bad input answered
 //! without ending the service.
 
-mod service;
-mod support;
-
 use serde_json::{Value, json};
-use service::{Service, Workspace};
+
+use crate::support::service::{Service, Workspace};
 
 fn messages(diagnostics: &Value) -> Vec<String> {
     diagnostics

@@ -3,7 +3,6 @@
 //! test: as a `ServerOverride` for an engine built in the test, or as the
 //! `[lsp.servers.ID]` table of a `.squiggle.toml` for the binary. By default
 //! it serves `.fk` files as language `fake` with no settle window.
-#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::path::Path;

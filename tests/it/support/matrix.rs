@@ -1,7 +1,6 @@
 //! Shared by the `matrix_*` tests: each runs real servers on a fixture project
 //! from `tests/fixtures/<language>/`, copied to a temp dir first so the repo
 //! copy is never touched, and asserts on the text an agent would see.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

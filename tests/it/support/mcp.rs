@@ -1,7 +1,6 @@
 //! Shared helpers for the MCP tests: the tools installed by
 //! `scripts/install-servers.sh` under `.tools/`, a fresh copy of the fixture
 //! projects, and the Python SDK's scripts.
-#![allow(dead_code)]
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -29,14 +28,14 @@ pub fn path_with_tools() -> OsString {
     std::env::join_paths(dirs).unwrap_or_default()
 }
 
-/// `PYTHON tests/mcp/SCRIPT SQUIGGLE ROOT`: one of the Python SDK's scripts
+/// `PYTHON tests/clients/python/SCRIPT SQUIGGLE ROOT`: one of the Python SDK's scripts
 /// driving `squiggle mcp` on `root`, with `config_home` as the user config.
 pub fn sdk_script(python: &Path, script: &str, root: &Path, config_home: &Path) -> Command {
     let mut command = Command::new(python);
     command
         .arg(
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/mcp")
+                .join("tests/clients/python")
                 .join(script),
         )
         .arg(env!("CARGO_BIN_EXE_squiggle"))

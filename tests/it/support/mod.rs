@@ -19,8 +19,14 @@ use squiggle::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
 use squiggle::workspace::Workspace;
 use tokio::time::Instant;
 
+pub mod agents;
 pub mod fake_server;
+pub mod faults;
+pub mod matrix;
+pub mod mcp;
+pub mod process;
 pub mod scratch;
+pub mod service;
 pub mod two_files;
 
 pub struct Fake {

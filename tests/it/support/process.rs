@@ -1,13 +1,15 @@
-//! Process and resource accounting for the fault, bad-input and soak tests:
-//! which processes descend from a pid (walking `/proc`), which of them work
-//! in a given directory, and how many file descriptors a process holds; and
-//! the fault matrix the engine, service and MCP fault tests share (`table`).
-#![allow(dead_code)]
-
-pub mod table;
+//! Processes, for the fault, bad-input, daemon and soak tests: which
+//! processes descend from a pid (walking `/proc`), which of them work in a
+//! given directory, how many file descriptors a process holds; the test
+//! process as a child subreaper; a daemon killed when its test ends; and a
+//! test run alone in a fresh copy of this binary, for a test that measures
+//! the whole process.
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::process::Command;
+
+use squiggle::daemon::client::alive;
 
 /// Every live (non-zombie) process with its parent, from `/proc/*/stat`.
 fn parents() -> HashMap<u32, u32> {
@@ -84,4 +86,57 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Makes this process a child subreaper, so that a process orphaned by one
+/// the test started (a server left by `squiggle serve` or `squiggle mcp`) is
+/// re-parented here and found by [`descendants`]. It marks the whole test
+/// process, for every test after it: that is why the walks that look for a
+/// test's leftovers filter by working directory ([`descendants_in`]), and
+/// why liveness checks count a zombie as gone (an orphan re-parented here
+/// is never reaped before the binary exits).
+pub fn subreaper() {
+    // SAFETY: prctl with an integer argument; it only marks this process.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+}
+
+/// Kills a daemon the test started if the test ends with it alive.
+pub struct Reaper(pub u32);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        if alive(self.0) {
+            // SAFETY: a plain kill(2) of the daemon this test started.
+            unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+        }
+    }
+}
+
+/// Set in the copy of this binary that [`alone`] starts: the test it names
+/// runs its body there.
+const ALONE: &str = "SQUIGGLE_TEST_ALONE";
+
+/// Runs `body` as the test `name` (its path as `--list` prints it, e.g.
+/// `fault::engine::hang_forever`) alone in a fresh copy of this test
+/// binary, and fails when it fails there. For a test that measures the
+/// whole process (its open file descriptors): the other tests of this
+/// binary run as threads beside it and open files of their own, so its
+/// numbers would not be its own here.
+pub fn alone(name: &str, body: impl FnOnce()) {
+    if std::env::var_os(ALONE).is_some_and(|v| v == name) {
+        body();
+        return;
+    }
+    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("this test binary: {e}"));
+    let out = Command::new(&exe)
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(ALONE, name)
+        .output()
+        .unwrap_or_else(|e| panic!("run {} {name}: {e}", exe.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{name}, run alone, failed:\n{}",
+        super::both(&out)
+    );
 }

@@ -1,14 +1,37 @@
 //! The one scratch workspace of the integration tests: a temp dir holding
 //! the workspace `ws/`, an empty `config/` for `XDG_CONFIG_HOME`, a private
 //! `run/` for `XDG_RUNTIME_DIR` and `home/` for `HOME`, every path canonical (macOS and
-//! some CI machines put temp dirs behind a symlink). Test families add
-//! their own constructors and runners in `impl Scratch` blocks of their own.
-#![allow(dead_code)]
+//! some CI machines put temp dirs behind a symlink). A test file that wants
+//! constructors and runners of its own declares its own type over it
+//! ([`scratch_type!`]): all files are modules of one test crate, where two
+//! `impl Scratch` blocks with a `new` each would collide.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{Value, json};
+
+/// Declares `$name`, one test file's workspace: the shared [`Scratch`]
+/// (fields and methods reached through `Deref`), free to carry that file's
+/// own constructors and runners in an `impl $name` block. (The benches
+/// include this kit too and declare no such type.)
+#[allow(unused_macros)]
+macro_rules! scratch_type {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        struct $name($crate::support::scratch::Scratch);
+
+        impl std::ops::Deref for $name {
+            type Target = $crate::support::scratch::Scratch;
+
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use scratch_type;
 
 pub struct Scratch {
     pub tmp: tempfile::TempDir,

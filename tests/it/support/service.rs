@@ -1,7 +1,6 @@
 //! Shared helpers for tests that run `squiggle serve`, `squiggle mcp` and
 //! `squiggle daemon` against a workspace whose `.squiggle.toml` configures
 //! the scripted fake server for `.fk` files.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

@@ -2,7 +2,6 @@
 //! and the change on disk that breaks the call: the projects of the
 //! disk-change tests, through the engine (`disk_changes`) and through every
 //! surface (`disk_surfaces`).
-#![allow(dead_code)]
 
 use std::path::Path;
 

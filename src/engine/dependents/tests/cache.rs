@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{ScanCache, likely_dependents};
+use crate::engine::dependents::{MAX_ROOTS, ScanCache, likely_dependents};
 use crate::workspace::watch::DiskWatch;
 
 /// A project on disk with a watch and a cache over it, as the daemon has.
@@ -201,7 +201,7 @@ fn a_python_answer_is_kept_until_an_import_line_or_the_listing_changes() {
 #[test]
 fn an_evicted_listing_takes_only_its_own_roots_answers() {
     let mut p = python_project();
-    for n in 0..super::MAX_ROOTS {
+    for n in 0..MAX_ROOTS {
         p.write(&format!("sub{n}/pkg/__init__.py"), "");
     }
     p.sync();
@@ -211,10 +211,10 @@ fn an_evicted_listing_takes_only_its_own_roots_answers() {
     at(&p, &p.root);
     assert_eq!(p.cache.answers(), (2, 0));
     // Listing the other roots evicts the least recently used: `sub0`.
-    for n in 1..super::MAX_ROOTS {
+    for n in 1..MAX_ROOTS {
         at(&p, &p.root.join(format!("sub{n}")));
     }
-    assert_eq!(p.cache.answers().0, super::MAX_ROOTS);
+    assert_eq!(p.cache.answers().0, MAX_ROOTS);
     assert_eq!(p.relative(at(&p, &p.root)), ["pkg/app.py"]);
     assert_eq!(
         p.cache.answers().1,

@@ -1,9 +1,10 @@
 //! TypeScript and JavaScript importers found by resolution (`ts.rs`,
 //! `tsconfig.rs`): relative and aliased specifiers, directory imports,
 //! re-export hubs and the order of a barrel's importers. Each case is also
-//! asked through a [`super::ScanCache`], cold and warm (`Project`).
+//! asked through a [`ScanCache`](crate::engine::dependents::ScanCache), cold and warm (`Project`).
 
-use super::tests::Project;
+use super::Project;
+use crate::engine::dependents::{MAX_DEPENDENTS, ts, tsconfig};
 
 #[test]
 fn ts_lib_is_imported_by_its_relative_specifier() {
@@ -107,7 +108,7 @@ fn ts_paths_aliases_and_base_url_through_extends_in_jsonc() {
 fn jsonc_comments_and_trailing_commas_are_dropped_but_strings_kept() {
     let text = "{ \"a\": \"http://x/*y*/\", // c\n \"b\": [1, 2,], /* d */ }";
     let value: serde_json::Value =
-        serde_json::from_str(&super::tsconfig::strip_jsonc(text)).unwrap_or_else(|e| panic!("{e}"));
+        serde_json::from_str(&tsconfig::strip_jsonc(text)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         value,
         serde_json::json!({"a": "http://x/*y*/", "b": [1, 2]})
@@ -162,7 +163,7 @@ fn ts_hub_importers_naming_the_edited_exports_come_first() {
         ),
         ("src/other.ts".into(), "export const other = 1;\n".into()),
     ];
-    for n in 0..super::MAX_DEPENDENTS + 5 {
+    for n in 0..MAX_DEPENDENTS + 5 {
         files.push((
             format!("src/a{n:02}.ts"),
             "import { other } from \"./index\";\n".into(),
@@ -181,7 +182,7 @@ fn ts_hub_importers_naming_the_edited_exports_come_first() {
         .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
     let found = Project::new(&files).importers("src/lib.ts");
-    assert_eq!(found.len(), super::MAX_DEPENDENTS);
+    assert_eq!(found.len(), MAX_DEPENDENTS);
     assert_eq!(
         found[..3],
         ["src/index.ts", "src/z_box.ts", "src/z_uses.ts"]
@@ -194,7 +195,7 @@ fn ts_export_names_by_declaration_and_by_list() {
         export declare const c: number;\nexport abstract class A {}\nexport { x, y as z };\n\
         export type T = 1;\nexport interface I {}\nexport function* gen() {}\nconst notExported = 1;\n";
     assert_eq!(
-        super::ts::export_names(text),
+        ts::export_names(text),
         ["A", "I", "T", "c", "f", "g", "gen", "x", "z"]
     );
 }

@@ -11,7 +11,6 @@
 //! "done". Side requests (titles, next-speaker checks) get a short text and
 //! are not part of the script. Every main request is recorded, so a test
 //! reads what the agent sent after its edit: what the model would read.
-#![allow(dead_code)]
 
 pub mod anthropic;
 pub mod gemini;

@@ -1,0 +1,5 @@
+//! `squiggle serve`, the JSON-RPC service: every method over stdio, and an
+//! off-the-shelf client (npm `vscode-jsonrpc`) speaking its framing.
+
+mod node;
+mod rpc;
