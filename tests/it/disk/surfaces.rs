@@ -11,7 +11,7 @@
 //! check` (asserted to have answered every one of them), `squiggle serve`
 //! (`lsp/checkFile`) and `squiggle mcp` (`lsp_diagnostics`). Real
 //! typescript-language-server and pyright. The engine-level test is
-//! `tests/disk_changes.rs`.
+//! `tests/it/disk/changes.rs`.
 
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -215,7 +215,7 @@ fn serve(case: &Case) {
 
 /// `squiggle mcp` over stdio (one JSON message a line), asked with
 /// `lsp_diagnostics`. The protocol itself is covered with the official SDK
-/// in `tests/mcp_python.rs`; this is just enough of a client to ask.
+/// in `tests/it/mcp/python.rs`; this is just enough of a client to ask.
 struct Mcp(Service);
 
 impl Mcp {

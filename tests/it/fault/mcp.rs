@@ -1,10 +1,11 @@
 //! The fault matrix through the MCP server: for each fault, one
 //! `squiggle mcp` session (driven by the official `mcp` Python SDK,
-//! `tests/mcp/faults.py`) against a workspace whose `.squiggle.toml` names
-//! the scripted fake with that fault as a custom server. Three `edit_file`
+//! `tests/clients/python/faults.py`) against a workspace whose
+//! `.squiggle.toml` names the scripted fake with that fault as a custom
+//! server. Three `edit_file`
 //! calls: each answered without an MCP error within 3 s and on disk byte for
 //! byte; `lsp_status` then shows the pool's policy (restart once, then
-//! `broken`, as `tests/fault_service.rs` asserts for the same fault); the
+//! `broken`, as `tests/it/fault/service.rs` asserts for the same fault); the
 //! session closes within 6 s (the service test's shutdown bound); and no
 //! process working in the workspace is left.
 //!
@@ -21,7 +22,7 @@ use crate::support::process::{descendants_in, subreaper};
 use crate::support::scratch::Scratch;
 
 /// How long closing the session may take, as `lsp/shutdown` in
-/// `tests/fault_service.rs`. The Python SDK closes stdin, waits 2 s, then
+/// `tests/it/fault/service.rs`. The Python SDK closes stdin, waits 2 s, then
 /// SIGTERMs `squiggle mcp`'s process group (see the `hang` note in
 /// `docs/reliability.md`: that row leaks its fake today and is left out). The fakes run in their own process groups,
 /// so the SDK's kill never reaches them: the `/proc` walk below still sees

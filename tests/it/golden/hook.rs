@@ -2,7 +2,7 @@
 //! is what Gemini CLI's model reads for the block in
 //! `golden/render/<case>.txt` (messages with their own characters back,
 //! the block still delimited; `src/cli/hook/gemini_model.rs`).
-//! `SQUIGGLE_BLESS=1 cargo test --test golden_hook` rewrites them.
+//! `SQUIGGLE_BLESS=1 cargo test --test it golden::hook` rewrites them.
 
 use std::fs;
 use std::path::Path;

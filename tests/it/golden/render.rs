@@ -3,7 +3,7 @@
 //! Each `golden/render/<case>.json` holds the renderer's input and
 //! `<case>.txt` the exact text the model must see. A case with `files` runs
 //! `render_files`; otherwise `edited` and `others` run `render_feedback`.
-//! `SQUIGGLE_BLESS=1 cargo test --test golden_render` rewrites the `.txt`
+//! `SQUIGGLE_BLESS=1 cargo test --test it golden::render` rewrites the `.txt`
 //! files from the current output; read the diff before committing it.
 
 use std::fs;

@@ -1,5 +1,5 @@
 //! `squiggle mcp` over stdio, driven by the official `mcp` Python SDK
-//! (`tests/mcp/client.py`) against real pyright and
+//! (`tests/clients/python/client.py`) against real pyright and
 //! typescript-language-server on the fixture projects in
 //! `tests/fixtures/mcp`: tool listing with schemas and annotations, every
 //! navigation tool with exact `path:line:col` answers, the honesty errors,

@@ -1,9 +1,9 @@
 //! MCP resources over stdio, driven by the official `mcp` Python SDK
-//! (`tests/mcp/resources.py`) against a workspace whose `.fk` files are
-//! served by the scripted fake server (pull mode, `@error(...)` markers):
-//! the resource and template listings, reads of one file and of every known
-//! file, and a subscription that announces the change an `edit_file` call
-//! makes.
+//! (`tests/clients/python/resources.py`) against a workspace whose `.fk`
+//! files are served by the scripted fake server (pull mode, `@error(...)`
+//! markers): the resource and template listings, reads of one file and of
+//! every known file, and a subscription that announces the change an
+//! `edit_file` call makes.
 
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! The fault matrix, once: every scripted misbehaviour of
 //! `squiggle-fake-lsp` (`docs/fake-server.md`) and what a surface must show
-//! after three edits against it. `fault_engine`, `fault_service` and
-//! `fault_mcp` each run the rows through their own surface; the deadlines
+//! after three edits against it. `fault::engine`, `fault::service` and
+//! `fault::mcp` each run the rows through their own surface; the deadlines
 //! are shared so a row means the same thing everywhere.
 
 use serde_json::{Value, json};

@@ -1,4 +1,5 @@
-//! Shared by the `matrix_*` tests: each runs real servers on a fixture project
+//! Shared by the `matrix` family (and the dependents-cache and disk-change
+//! tests that use its fixtures): each runs real servers on a fixture project
 //! from `tests/fixtures/<language>/`, copied to a temp dir first so the repo
 //! copy is never touched, and asserts on the text an agent would see.
 

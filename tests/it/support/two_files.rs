@@ -1,7 +1,7 @@
 //! A two-file project per language in which `main` calls `lib`'s `add`,
 //! and the change on disk that breaks the call: the projects of the
-//! disk-change tests, through the engine (`disk_changes`) and through every
-//! surface (`disk_surfaces`).
+//! disk-change tests, through the engine (`disk::changes`) and through
+//! every surface (`disk::surfaces`).
 
 use std::path::Path;
 
