@@ -8,7 +8,9 @@
 // PLATFORM is one of the keys of PLATFORMS below (`linux-x64`, ...). npm picks
 // the platform package to install from its `os`, `cpu` (and `libc`) fields;
 // the wrapper lists every platform as an optional dependency and runs the one
-// npm installed. Publish the platform packages first, then the wrapper.
+// npm installed. Publish the platform packages first, then the wrapper. Every
+// package carries the licence files of the repository root (npm packs only
+// `LICENSE` and `LICENCE` on its own, so `files` names them).
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +24,10 @@ const PLATFORMS = {
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const LICENSES = ["LICENSE-MIT", "LICENSE-APACHE"];
+const copyLicenses = (dir) => {
+  for (const name of LICENSES) copyFileSync(path.join(here, "..", name), path.join(dir, name));
+};
 const fail = (msg) => {
   console.error(`stage: ${msg}`);
   process.exit(2);
@@ -42,6 +48,7 @@ mkdirSync(path.join(wdir, "bin"), { recursive: true });
 writeFileSync(path.join(wdir, "package.json"), JSON.stringify(wrapper, null, 2) + "\n");
 copyFileSync(path.join(here, "squiggle-lsp", "bin", "squiggle.js"), path.join(wdir, "bin", "squiggle.js"));
 chmodSync(path.join(wdir, "bin", "squiggle.js"), 0o755);
+copyLicenses(wdir);
 console.log(wdir);
 
 for (const pair of pairs) {
@@ -59,7 +66,7 @@ for (const pair of pairs) {
     os: [p.os],
     cpu: [p.cpu],
     ...(p.libc ? { libc: [p.libc] } : {}),
-    files: [`bin/${p.exe}`],
+    files: [`bin/${p.exe}`, ...LICENSES],
     preferUnplugged: true,
   };
   const dir = path.join(out, name);
@@ -67,5 +74,6 @@ for (const pair of pairs) {
   writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
   copyFileSync(binary, path.join(dir, "bin", p.exe));
   chmodSync(path.join(dir, "bin", p.exe), 0o755);
+  copyLicenses(dir);
   console.log(dir);
 }
