@@ -21,21 +21,8 @@ pub fn fixture(name: &str) -> tempfile::TempDir {
         .join("tests/fixtures")
         .join(name);
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    copy_dir(&source, dir.path());
+    crate::support::copy_dir(&source, dir.path());
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    let entries = std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
-    for entry in entries.flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            std::fs::create_dir_all(&target).unwrap_or_else(|e| panic!("{e}"));
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("{e}"));
-        }
-    }
 }
 
 /// Links the `node_modules` holding `program` (found on PATH in a

@@ -60,20 +60,6 @@ pub fn passes(mut command: Command, what: &str) -> String {
     stdout
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("mkdir {}: {e}", to.display()));
-    for entry in std::fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display()))
-    {
-        let entry = entry.unwrap_or_else(|e| panic!("{e}"));
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy: {e}"));
-        }
-    }
-}
-
 /// A temporary copy of `tests/fixtures/mcp`, with an empty user config.
 pub struct Fixture {
     pub dir: tempfile::TempDir,
@@ -85,7 +71,7 @@ impl Fixture {
     pub fn new() -> Fixture {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
         let root = dir.path().join("ws");
-        copy_dir(
+        crate::support::copy_dir(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp"),
             &root,
         );

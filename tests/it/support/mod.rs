@@ -288,3 +288,20 @@ pub async fn edit_applied(
         .await
         .unwrap_or_else(|e| panic!("edit of {}: {e}", path.display()))
 }
+
+/// Copies the tree at `from` to `to` (created when missing): a fixture
+/// project into a test's temp dir, so the repository's copy is never touched.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("mkdir {}: {e}", to.display()));
+    let entries =
+        std::fs::read_dir(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display()));
+    for entry in entries {
+        let entry = entry.unwrap_or_else(|e| panic!("{e}"));
+        let target = to.join(entry.file_name());
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy: {e}"));
+        }
+    }
+}
