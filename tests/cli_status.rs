@@ -65,7 +65,10 @@ fn status_lists_servers_with_install_hints_and_a_daemons_live_instances() {
         "pyright is not on this PATH"
     );
     let detail = pyright["detail"].as_str().unwrap_or_default();
-    assert!(detail.ends_with("install it with `npm i -g pyright`"), "{pyright:#}");
+    assert!(
+        detail.ends_with("install it with `npm i -g pyright`"),
+        "{pyright:#}"
+    );
 
     assert_eq!(run_cmd(&["check", "a.fk"]).status.code(), Some(0));
     let after: serde_json::Value =
