@@ -2,9 +2,9 @@
 //! arguments into them, and schemars derives the tools' input JSON Schemas
 //! from the same types. (An edit tool returns the engine's `ToolResult`,
 //! the type `squiggle/edit` answers with; its schema is derived from it.)
-//! These are not the service's request structs (`service::wire`): MCP
-//! tools take workspace paths as `path` and snake_case members, and the
-//! write tools have no dry run.
+//! Apart from `lsp_status`'s empty input, these are not the service's
+//! request structs (`service::wire`): MCP tools take workspace paths as
+//! `path` and snake_case members, and the write tools have no dry run.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -100,8 +100,9 @@ pub struct RenameInput {
     pub new_name: String,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-pub struct StatusInput {}
+/// `lsp_status` takes nothing: the service's `NoParams`, the one input
+/// whose shape the two protocols share.
+pub use crate::service::wire::NoParams as StatusInput;
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct FileContextInput {
