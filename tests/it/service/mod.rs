@@ -3,3 +3,4 @@
 
 mod node;
 mod rpc;
+mod wire;

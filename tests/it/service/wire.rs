@@ -4,19 +4,16 @@
 //! does not know with `-32602` naming it; and `docs/protocol.md`'s examples
 //! are what the wire structs read and write.
 
-mod service;
-mod support;
-
 use std::path::Path;
 
+use crate::support::fake_server::FakeServer;
+use crate::support::service::{Framing, Service, Workspace};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use service::{Framing, Service, Workspace};
 use squiggle::daemon::method::{DaemonShutdown, DaemonStatus};
 use squiggle::service::extract;
 use squiggle::service::wire::{Method, method};
-use support::fake_server::FakeServer;
 
 /// A workspace with four kinds of server besides the built-in ones: `fake`
 /// (runs once a `.fk` file is checked), `later` (installed, never started),
@@ -31,7 +28,7 @@ fn four_servers() -> Workspace {
             .extensions(&[".later"])
             .toml("later"),
     );
-    support::scratch::write_under(&ws.config_home, "squiggle/config.toml", user.as_bytes());
+    crate::support::scratch::write_under(&ws.config_home, "squiggle/config.toml", user.as_bytes());
     ws.write(
         ".squiggle.toml",
         "[lsp.servers.ws-lint]\ncommand = \"ws-lint\"\nextensions = [\".ws\"]\n",
