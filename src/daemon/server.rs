@@ -70,6 +70,12 @@ impl Host for Daemon {
         *lock(&self.last_activity) = Instant::now();
     }
 
+    /// A client that hung up gave up on its answer: its mutation must not
+    /// land later (issue 24, finding 2).
+    fn cancel_on_disconnect(&self) -> bool {
+        true
+    }
+
     fn handle(&self, method: &str, params: &Value) -> Option<Result<Value, ResponseError>> {
         let answer = match method {
             DaemonStatusMethod::NAME => extract::<NoParams>(params.clone()).map(|_| {

@@ -373,6 +373,13 @@ fn checkable_text(content: Option<Arc<str>>, canonical: &Path) -> Result<Arc<str
 
 /// Reads a file squiggle may send to servers, or says why not.
 fn read_checkable(path: &Path) -> Result<Arc<str>, ServerOutcome> {
+    // A named pipe would block the read until someone writes into it.
+    if let Some(kind) = crate::edit::special_file(path) {
+        return Err(ServerOutcome::without_server(
+            Outcome::Unavailable,
+            format!("{} is {kind}, not a regular file; not read", path.display()),
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| {
         ServerOutcome::without_server(
             Outcome::Unavailable,

@@ -17,6 +17,7 @@ mod disk;
 mod engine;
 mod fault;
 mod golden;
+mod hostile;
 mod matrix;
 mod mcp;
 mod service;

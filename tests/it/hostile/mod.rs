@@ -1,0 +1,98 @@
+//! Hostile input and a new user's path (issue 24, "Nothing false, nothing
+//! lost"): every finding of that issue that is not the hook's has a test
+//! here that failed before its fix, through the real binary and, where the
+//! finding was the daemon's, through a running daemon.
+//!
+//! `files`: file names, file types, line endings, byte order marks and
+//! permissions (findings 1-6). The kit below is what they share: a scratch
+//! workspace whose user configuration serves `.fk` files with the fake
+//! server (so no `--trust-workspace` is needed, and the daemon is the
+//! plain one), and runs bounded so that a hang is a failure, not a stuck
+//! test run.
+
+mod files;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::fake_server::FakeServer;
+use crate::support::scratch::{Scratch, write_under};
+
+/// A workspace whose user configuration holds `[lsp]` lines `lsp` and the
+/// fake (running `script`) for `.fk` files.
+pub fn workspace(lsp: &str, script: Value) -> Scratch {
+    let ws = Scratch::with_git_root();
+    let config = format!("[lsp]\n{lsp}\n\n{}", FakeServer::new(script).toml("fake"));
+    write_under(&ws.config_home, "squiggle/config.toml", config.as_bytes());
+    ws
+}
+
+/// The fake in pull mode, answering at once.
+pub fn pull() -> Value {
+    json!({"diagnosticMode": "pull"})
+}
+
+/// Longer than any of these runs takes on a loaded machine: reaching it
+/// means the command hung.
+pub const HANG: Duration = Duration::from_secs(60);
+
+/// Runs `command` with `stdin`, killing it (and failing the test) if it has
+/// not ended within [`HANG`].
+pub fn bounded(command: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {:?}: {e}", command.get_program()));
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin);
+    }
+    let done = crate::support::poll_until(HANG, || matches!(child.try_wait(), Ok(Some(_))));
+    if !done {
+        let _ = child.kill();
+        let out = child.wait_with_output();
+        panic!("{command:?} hung: {out:?}");
+    }
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("wait for {command:?}: {e}"))
+}
+
+/// `squiggle ARGS…` in `ws` (through its daemon unless `SQUIGGLE_NO_DAEMON`
+/// is given in `env`), bounded, with `stdin`.
+pub fn squiggle(ws: &Scratch, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
+    let mut command = ws.command(args);
+    command
+        .env_remove("RUST_LOG")
+        .env_remove("SQUIGGLE_NO_DAEMON")
+        .envs(env.iter().copied());
+    bounded(&mut command, stdin)
+}
+
+/// Runs in this process rather than the daemon.
+pub const IN_PROCESS: &[(&str, &str)] = &[("SQUIGGLE_NO_DAEMON", "1")];
+
+/// stdout as text.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// stderr as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `squiggle daemon stop` for `ws`; it must work.
+pub fn stop_daemon(ws: &Scratch) {
+    let out = ws.command(&["daemon", "stop"]).output();
+    let out = out.unwrap_or_else(|e| panic!("daemon stop: {e}"));
+    assert!(
+        out.status.success(),
+        "daemon stop: {}",
+        crate::support::both(&out)
+    );
+}
