@@ -125,8 +125,9 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let inode = std::fs::metadata(&paths.socket).map(|m| m.ino()).ok();
     let idle = std::env::var(IDLE_ENV)
         .ok()
-        .and_then(|ms| ms.parse().ok())
-        .map(Duration::from_millis)
+        .and_then(|ms| ms.parse::<u64>().ok())
+        // Bounded like daemonIdleMinutes (one week), so no deadline overflows.
+        .map(|ms| Duration::from_millis(ms.min(7 * 24 * 60 * 60 * 1000)))
         .unwrap_or(engine.config.daemon_idle);
     let daemon = Arc::new(Daemon {
         engine: engine.clone(),

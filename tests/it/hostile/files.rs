@@ -290,9 +290,11 @@ fn a_write_whose_requester_hung_up_never_lands() {
     );
 
     stop_daemon(&ws);
-    let answered = crate::support::poll_until(super::HANG, || {
-        matches!(slow.try_wait(), Ok(Some(_)))
-    });
-    assert!(answered, "the first edit's client ends once the daemon stops");
+    let answered =
+        crate::support::poll_until(super::HANG, || matches!(slow.try_wait(), Ok(Some(_))));
+    assert!(
+        answered,
+        "the first edit's client ends once the daemon stops"
+    );
     assert_eq!(read(&path), b"x = 2\n");
 }

@@ -4,12 +4,14 @@
 //! finding was the daemon's, through a running daemon.
 //!
 //! `files`: file names, file types, line endings, byte order marks and
-//! permissions (findings 1-6). The kit below is what they share: a scratch
+//! permissions (findings 1-6). `config`: every number range-checked
+//! (finding 10). The kit below is what they share: a scratch
 //! workspace whose user configuration serves `.fk` files with the fake
 //! server (so no `--trust-workspace` is needed, and the daemon is the
 //! plain one), and runs bounded so that a hang is a failure, not a stuck
 //! test run.
 
+mod config;
 mod files;
 
 use std::io::Write;
