@@ -47,9 +47,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Colour only for a person at a terminal: an agent, a hook's caller or a
+    // log file reads the escape codes as text (issue 24, finding 13).
+    use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"))
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
