@@ -5,7 +5,9 @@
 //!
 //! `files`: file names, file types, line endings, byte order marks and
 //! permissions (findings 1-6). `config`: every number range-checked
-//! (finding 10). The kit below is what they share: a scratch
+//! (finding 10). `replies`: what the model and the user read — a server
+//! that could not run, hook stderr, control characters, long messages, an
+//! impossible frame (findings 12-16). The kit below is what they share: a scratch
 //! workspace whose user configuration serves `.fk` files with the fake
 //! server (so no `--trust-workspace` is needed, and the daemon is the
 //! plain one), and runs bounded so that a hang is a failure, not a stuck
@@ -13,6 +15,7 @@
 
 mod config;
 mod files;
+mod replies;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -42,7 +45,8 @@ pub fn pull() -> Value {
 pub const HANG: Duration = Duration::from_secs(60);
 
 /// Runs `command` with `stdin`, killing it (and failing the test) if it has
-/// not ended within [`HANG`].
+/// not ended within [`HANG`]. Its output is read as it comes (a child
+/// blocked on a full pipe is not a hang of its own).
 pub fn bounded(command: &mut Command, stdin: &[u8]) -> Output {
     let mut child = command
         .stdin(Stdio::piped())
@@ -53,15 +57,19 @@ pub fn bounded(command: &mut Command, stdin: &[u8]) -> Output {
     if let Some(mut input) = child.stdin.take() {
         let _ = input.write_all(stdin);
     }
-    let done = crate::support::poll_until(HANG, || matches!(child.try_wait(), Ok(Some(_))));
-    if !done {
-        let _ = child.kill();
-        let out = child.wait_with_output();
-        panic!("{command:?} hung: {out:?}");
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(HANG) {
+        Ok(out) => out.unwrap_or_else(|e| panic!("wait for {command:?}: {e}")),
+        Err(_) => {
+            // SAFETY: a plain kill(2) of the child this test started.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("{command:?} hung");
+        }
     }
-    child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("wait for {command:?}: {e}"))
 }
 
 /// `squiggle ARGS…` in `ws` (through its daemon unless `SQUIGGLE_NO_DAEMON`
@@ -97,4 +105,22 @@ pub fn stop_daemon(ws: &Scratch) {
         "daemon stop: {}",
         crate::support::both(&out)
     );
+}
+
+/// The context a hook reply (`{"hookSpecificOutput": …}`) carries; the
+/// hook must have exited 0.
+pub fn hook_context(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "{}", crate::support::both(out));
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("hook reply is not JSON ({e}): {}", stdout(out)));
+    let text = reply["hookSpecificOutput"]["additionalContext"].as_str();
+    text.unwrap_or_else(|| panic!("no context in {reply}"))
+        .to_string()
+}
+
+/// Claude Code's `PostToolUse` event after an `Edit` of `name` in `ws`.
+pub fn claude_edit(ws: &Scratch, name: &str) -> Vec<u8> {
+    let file = ws.root.join(name).display().to_string();
+    let input = json!({"file_path": file, "old_string": "a", "new_string": "b"});
+    ws.claude_event("Edit", input).to_string().into_bytes()
 }
