@@ -27,7 +27,6 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
-use crate::registry::ServerSpec;
 use crate::registry::detect::find_command;
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
@@ -308,16 +307,18 @@ impl lifecycle::Shared {
     }
 }
 
-/// Why `spec` cannot run when none of its commands is found: what a check's
-/// outcome and `status` say alike.
-pub fn not_installed(spec: &ServerSpec) -> String {
+/// Why `server` cannot run when none of its commands is found: what a
+/// check's outcome, `status` and `doctor` say alike (the remedy is
+/// `ResolvedServer::remedy`'s).
+pub fn not_installed(server: &ResolvedServer) -> String {
+    let spec = &server.spec;
     let program = spec
         .commands
         .first()
         .map_or(spec.id.as_str(), |c| c.program.as_str());
     format!(
-        "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
-        spec.install_hint
+        "{program} not found on PATH, in node_modules/.bin or .venv/bin; {}",
+        server.remedy()
     )
 }
 
@@ -333,7 +334,7 @@ fn spawn_for(
     else {
         return Err(Unavailable {
             state: ServerState::Unavailable,
-            reason: not_installed(&server.spec),
+            reason: not_installed(server),
         });
     };
     Ok(Spawn {

@@ -7,7 +7,8 @@
 //! permissions (findings 1-6). `config`: every number range-checked
 //! (finding 10). `replies`: what the model and the user read — a server
 //! that could not run, hook stderr, control characters, long messages, an
-//! impossible frame (findings 12-16). The kit below is what they share: a scratch
+//! impossible frame (findings 12-16). `new_user`: the path a new user
+//! follows — install hints that agree (19). The kit below is what they share: a scratch
 //! workspace whose user configuration serves `.fk` files with the fake
 //! server (so no `--trust-workspace` is needed, and the daemon is the
 //! plain one), and runs bounded so that a hang is a failure, not a stuck
@@ -15,6 +16,7 @@
 
 mod config;
 mod files;
+mod new_user;
 mod replies;
 
 use std::io::Write;
