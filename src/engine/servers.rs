@@ -10,7 +10,7 @@ use crate::config::{Config, ServerOverride, Trust};
 use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
 
 /// A server entry after configuration.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedServer {
     pub spec: ServerSpec,
     pub enabled: bool,
@@ -28,6 +28,17 @@ pub struct ResolvedServer {
 }
 
 impl ResolvedServer {
+    /// Whether a running instance of `other` is one of this server too:
+    /// every setting the same (where the configuration names them is not a
+    /// setting).
+    pub fn runs_as(&self, other: &ResolvedServer) -> bool {
+        let unnamed = |s: &ResolvedServer| ResolvedServer {
+            command_from: None,
+            ..s.clone()
+        };
+        unnamed(self) == unnamed(other)
+    }
+
     /// What to do when the server's program is not found: the one hint
     /// `status`, `doctor`, `check`, an edit's unknown line and `squiggle
     /// install --missing` all give.

@@ -47,6 +47,12 @@ pub trait Host: Send + Sync + 'static {
     fn handle(&self, _method: &str, _params: &Value) -> Option<Result<Value, ResponseError>> {
         None
     }
+    /// The engine for the next request, when the host keeps it current
+    /// (the daemon follows its configuration files: `engine::Live`);
+    /// `None` keeps the connection's own.
+    fn engine(&self) -> Option<Arc<Engine>> {
+        None
+    }
     /// Whether end of input cancels the requests still in flight rather
     /// than answering them. A cancelled mutation stops at its next wait (for
     /// the file's lock, before anything is read or written), so no write
@@ -170,7 +176,8 @@ impl Connection {
         match Message::parse(body) {
             Ok(Message::Request { id, method, params }) if method == "lsp/shutdown" => {
                 self.host.request_started();
-                let reply = methods::handle(&self.engine, &method, params).await;
+                let engine = self.host.engine().unwrap_or_else(|| self.engine.clone());
+                let reply = methods::handle(&engine, &method, params).await;
                 let reply = reply.unwrap_or(Ok(Value::Null));
                 // Refused params stopped nothing: the connection goes on.
                 let stopped = reply.is_ok();
@@ -186,7 +193,8 @@ impl Connection {
             }
             Ok(Message::Request { id, method, params }) => {
                 self.host.request_started();
-                let (engine, host, tx) = (self.engine.clone(), self.host.clone(), self.tx.clone());
+                let engine = self.host.engine().unwrap_or_else(|| self.engine.clone());
+                let (host, tx) = (self.host.clone(), self.tx.clone());
                 tasks.spawn(async move {
                     let _finished = Finished(host.clone());
                     let result = answer(engine, host, method, params).await;

@@ -154,6 +154,21 @@ impl Pool {
         self.shared.limits
     }
 
+    /// Another handle to this pool (its instances, its limits): for the
+    /// successor of a reconfigured engine.
+    pub(crate) fn handle(&self) -> Pool {
+        Pool {
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Stops every instance of `server`, busy or not (its settings changed:
+    /// a check still using one ends as `server_dead`); each starts again,
+    /// with the settings of whoever checks out next. The number stopped.
+    pub fn retire(&self, server: &str) -> usize {
+        self.shared.retire(server)
+    }
+
     /// The running client for `server` at `root`, starting it if needed,
     /// held until the returned checkout is dropped.
     pub async fn checkout(
