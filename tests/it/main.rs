@@ -14,6 +14,7 @@ mod cli;
 mod client;
 mod daemon;
 mod disk;
+mod docs;
 mod engine;
 mod fault;
 mod golden;
