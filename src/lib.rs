@@ -18,6 +18,7 @@ pub mod lsp;
 pub mod mcp;
 pub mod mutex;
 pub mod navigation;
+pub mod platform;
 pub mod registry;
 pub mod render;
 pub mod service;

@@ -1,0 +1,8 @@
+//! Everything that differs between operating systems, one module per
+//! concern, so that the engine, the daemon and the LSP client call one
+//! platform-neutral function and never carry a `cfg` of their own. Each
+//! module holds its Unix and Windows halves (and, where macOS or Linux
+//! differ, their parts) side by side: whoever changes one sees the others.
+//! `docs/architecture.md` ("Platform seams") maps concern to module.
+
+pub mod watch;
