@@ -22,5 +22,5 @@ pub mod platform;
 pub mod registry;
 pub mod render;
 pub mod service;
-pub mod signals;
+pub use platform::signals;
 pub mod workspace;

@@ -3,7 +3,10 @@
 //! tries, through every way the watch has of keeping it (the barrier of
 //! ordered platforms, the stamp check of the others, both), and for every
 //! kind of change an agent's tools make: a write in place, an atomic
-//! rename over the file, a new file, a deletion.
+//! rename over the file, a new file, a deletion. Each write changes the
+//! file's size: the stamp check cannot see a rewrite of the same size
+//! within the file system's timestamp granularity (its module says so),
+//! and this test is about arrival, not granularity.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,12 +25,18 @@ fn change(root: &Path, i: usize) -> (PathBuf, DiskChange) {
     let lib = root.join("src/lib.ts");
     match i % 4 {
         0 => {
-            check(std::fs::write(&lib, format!("export const n = {i};\n")));
+            check(std::fs::write(
+                &lib,
+                format!("export const n = {};\n", "1".repeat(i + 1)),
+            ));
             (lib, DiskChange::Changed)
         }
         1 => {
             let tmp = root.join("src/.lib.ts.tmp");
-            check(std::fs::write(&tmp, format!("export const n = {i};\n")));
+            check(std::fs::write(
+                &tmp,
+                format!("export const n = {};\n", "1".repeat(i + 1)),
+            ));
             check(std::fs::rename(&tmp, &lib));
             (lib, DiskChange::Created)
         }
@@ -56,6 +65,7 @@ fn seen_every_time(way: Option<WatchOptions>) {
         Some(way) => DiskWatch::start_with(&root, way),
         None => DiskWatch::start(&root),
     };
+    let barrier = way.unwrap_or_default().barrier;
     let mut watch = started.unwrap_or_else(|e| panic!("{e}"));
     assert!(watch.complete());
     assert!(watch.drain().is_empty(), "nothing changed yet");
@@ -63,7 +73,13 @@ fn seen_every_time(way: Option<WatchOptions>) {
     for i in 0..TRIES {
         let (path, expected) = change(&root, i);
         let changes = watch.drain();
-        if changes.get(&path) != Some(&expected) {
+        let got = changes.get(&path).copied();
+        // Without the barrier a file renamed over looks changed to the
+        // stamps until its event says it was created, and an event may
+        // arrive a query late: "there, read it again" is what counts.
+        let exists = |c: Option<DiskChange>| c.is_some_and(|c| c != DiskChange::Deleted);
+        let loose = !barrier && exists(got) && exists(Some(expected));
+        if got != Some(expected) && !loose {
             missed.push((i, path, expected, changes));
         }
     }

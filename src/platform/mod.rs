@@ -5,4 +5,9 @@
 //! differ, their parts) side by side: whoever changes one sees the others.
 //! `docs/architecture.md` ("Platform seams") maps concern to module.
 
+pub mod paths;
+pub mod proc_info;
+pub mod process;
+pub mod signals;
+pub mod transport;
 pub mod watch;

@@ -43,23 +43,31 @@ fn sees_every_kind_of_change(way: WatchOptions) {
     std::fs::create_dir_all(root.join("pkg")).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(root.join("pkg/m.ts"), "m").unwrap_or_else(|e| panic!("{e}"));
     let changes = watch.drain();
-    assert_eq!(
-        changes.into_iter().collect::<Vec<_>>(),
-        vec![
-            (root.join("gone.ts"), DiskChange::Deleted),
-            (root.join("new.ts"), DiskChange::Created),
-            (root.join("pkg/m.ts"), DiskChange::Created),
-            (root.join("src/lib.ts"), DiskChange::Changed),
-        ]
+    let expected = vec![
+        (root.join("gone.ts"), DiskChange::Deleted),
+        (root.join("new.ts"), DiskChange::Created),
+        (root.join("pkg/m.ts"), DiskChange::Created),
+        (root.join("src/lib.ts"), DiskChange::Changed),
+    ];
+    assert_eq!(changes.clone().into_iter().collect::<Vec<_>>(), expected);
+    // Drained: the next look finds nothing new. (Without the barrier, the
+    // event of a change the stamps reported may arrive late and report it
+    // again: never a change that did not happen.)
+    let again = watch.drain();
+    assert!(
+        again.is_empty() || !way.barrier && again.keys().all(|p| changes.contains_key(p)),
+        "{again:?}"
     );
-    // Drained: the next look finds nothing new.
-    assert!(watch.drain().is_empty());
     // The new directory is watched from now on.
     std::fs::write(root.join("pkg/m.ts"), "m2").unwrap_or_else(|e| panic!("{e}"));
+    let changes = watch.drain();
     assert_eq!(
-        watch.drain().into_iter().collect::<Vec<_>>(),
-        vec![(root.join("pkg/m.ts"), DiskChange::Changed)]
+        changes.get(&root.join("pkg/m.ts")),
+        Some(&DiskChange::Changed)
     );
+    if way.barrier {
+        assert_eq!(changes.len(), 1, "{changes:?}");
+    }
 }
 
 /// The stamp check alone, as on a platform whose events come late: a
