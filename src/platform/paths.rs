@@ -124,6 +124,34 @@ pub fn private_file() -> OpenOptions {
     }
 }
 
+/// The canonical form of `path` (symlinks followed, `.` and `..`
+/// settled). On Windows without the verbatim prefix std adds (`\\?\C:\x`
+/// is `C:\x`, `\\?\UNC\host\share` is `\\host\share`), the spelling
+/// users, servers and URIs use.
+pub fn canonicalize(path: &Path) -> io::Result<PathBuf> {
+    let canonical = std::fs::canonicalize(path)?;
+    if cfg!(windows) {
+        return Ok(PathBuf::from(strip_verbatim(&canonical.to_string_lossy())));
+    }
+    Ok(canonical)
+}
+
+/// `\\?\C:\x` → `C:\x`; `\\?\UNC\h\s` → `\\h\s`; anything else as is.
+/// Pure, tested on every platform.
+pub fn strip_verbatim(path: &str) -> String {
+    let Some(rest) = path.strip_prefix(r"\\?\") else {
+        return path.to_string();
+    };
+    if let Some(unc) = rest.strip_prefix(r"UNC\") {
+        return format!(r"\\{unc}");
+    }
+    let drive = rest.as_bytes();
+    if drive.len() >= 2 && drive[0].is_ascii_alphabetic() && drive[1] == b':' {
+        return rest.to_string();
+    }
+    path.to_string()
+}
+
 /// A number that names a file on its file system while it exists (the
 /// inode on Unix), to tell a replaced file from the one seen before;
 /// `None` where the platform gives none cheaply.
@@ -142,6 +170,14 @@ pub fn file_id(meta: &std::fs::Metadata) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verbatim_windows_paths_lose_their_prefix() {
+        assert_eq!(strip_verbatim(r"\\?\C:\w\a.ts"), r"C:\w\a.ts");
+        assert_eq!(strip_verbatim(r"\\?\UNC\host\share\x"), r"\\host\share\x");
+        assert_eq!(strip_verbatim(r"\\?\Volume{x}\y"), r"\\?\Volume{x}\y");
+        assert_eq!(strip_verbatim("/home/u"), "/home/u");
+    }
 
     #[test]
     fn an_explicit_runtime_dir_is_used_when_a_socket_fits_in_it() {
