@@ -181,8 +181,8 @@ mod tests {
 
     #[test]
     fn an_explicit_runtime_dir_is_used_when_a_socket_fits_in_it() {
-        let dir = runtime_dir(Some(Path::new("/run/user/1")));
-        assert_eq!(dir, Path::new("/run/user/1/squiggle"));
+        let run = std::env::temp_dir().join("run");
+        assert_eq!(runtime_dir(Some(&run)), run.join("squiggle"));
     }
 
     #[cfg(unix)]

@@ -13,6 +13,13 @@
 //!   to a file is reported only if the file itself has a watch (an open
 //!   descriptor each). Files are not watched one by one; their writes are
 //!   found by the stamp check (size and modification time) at query time.
+//!   Each watched directory holds a descriptor, and macOS starts processes
+//!   with a soft limit of 256: the limit is raised to the hard one (at most
+//!   `OPEN_MAX`) before the first watch. notify's kqueue backend, told that
+//!   a directory changed, reports the first file in it that it has no
+//!   watch for as created (and watches it from then on): a spurious
+//!   "created" for a file that exists, which costs a re-read, never a
+//!   missed change. None of this could be run here.
 //! - Windows (ReadDirectoryChangesW): one recursive watch of the tree, its
 //!   results delivered asynchronously and writes reported when the file
 //!   system gets round to it. No barrier can prove arrival, so the stamp
@@ -73,6 +80,8 @@ pub struct NativeWatcher(notify::RecommendedWatcher);
 
 impl NativeWatcher {
     pub fn new(handler: impl EventHandler) -> notify::Result<NativeWatcher> {
+        #[cfg(target_os = "macos")]
+        raise_descriptor_limit();
         notify::RecommendedWatcher::new(handler, Config::default()).map(NativeWatcher)
     }
 
@@ -89,4 +98,27 @@ impl NativeWatcher {
     pub fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
         self.0.unwatch(dir)
     }
+}
+
+/// Raises the soft limit on open descriptors to the hard limit (at most
+/// `OPEN_MAX`, 10240), once: kqueue holds one per watched directory.
+#[cfg(target_os = "macos")]
+fn raise_descriptor_limit() {
+    /// `<sys/syslimits.h>`: the most a process may raise its limit to.
+    const OPEN_MAX: libc::rlim_t = 10240;
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: getrlimit/setrlimit read and write the struct given.
+        unsafe {
+            let mut limit: libc::rlimit = std::mem::zeroed();
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+                return;
+            }
+            let wanted = limit.rlim_max.min(OPEN_MAX);
+            if limit.rlim_cur < wanted {
+                limit.rlim_cur = wanted;
+                libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+            }
+        }
+    });
 }
