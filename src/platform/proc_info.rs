@@ -152,6 +152,21 @@ mod tests {
         assert!(rss_kb(std::process::id()).is_some_and(|kb| kb > 0));
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_child_is_found_and_has_memory() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let found = children(std::process::id()).contains(&child.id());
+        let memory = rss_kb(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(found, "the child is not among our children");
+        assert!(memory.is_some_and(|kb| kb > 0), "{memory:?}");
+    }
+
     #[test]
     fn a_missing_process_has_no_rss_and_no_children() {
         assert_eq!(rss_kb(u32::MAX - 1), None);

@@ -190,7 +190,10 @@ mod tests {
     fn reads_our_own_rss() {
         let ours = rss_kb(std::process::id());
         assert!(ours.is_some_and(|kb| kb > 0), "{ours:?}");
-        assert!(rss_kb_tree(std::process::id()) >= ours);
+        // Not compared with `ours`: other tests allocate and free between
+        // the two reads. That children are found: `platform::proc_info`.
+        let tree = rss_kb_tree(std::process::id());
+        assert!(tree.is_some_and(|kb| kb > 0), "{tree:?}");
     }
 
     #[test]
