@@ -344,6 +344,7 @@ impl Barrier {
     fn create(native: &mut NativeWatcher) -> io::Result<Barrier> {
         let base = std::env::temp_dir();
         let pid = std::process::id();
+        remove_orphans(&base);
         for n in 0..100 {
             let dir = base.join(format!("squiggle-watch-{pid}-{n}"));
             match std::fs::create_dir(&dir) {
@@ -370,6 +371,27 @@ impl Barrier {
         let arrived = inbox.wait_for_barrier(self.next, BARRIER_TIMEOUT);
         let _ = std::fs::remove_file(&file);
         arrived
+    }
+}
+
+/// Removes the barrier directories of squiggle processes that are gone
+/// (killed before they could remove their own).
+fn remove_orphans(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("squiggle-watch-"))
+        else {
+            continue;
+        };
+        let owner = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        if owner.is_some_and(|pid| !crate::platform::process::alive(pid)) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 

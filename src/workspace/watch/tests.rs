@@ -135,3 +135,27 @@ fn stamps_past_the_bound_make_the_watch_incomplete() {
     assert_eq!(stamps.len(), MAX_STAMPED);
     assert!(stamps.incomplete);
 }
+
+/// A barrier directory left by a process that is gone is removed when the
+/// next watch starts; one of a live process is kept.
+#[test]
+fn barrier_directories_of_gone_processes_are_removed() {
+    let base = std::env::temp_dir();
+    let gone = base.join(format!("squiggle-watch-{}-0", u32::MAX - 7));
+    let live = base.join(format!("squiggle-watch-{}-77", std::process::id()));
+    for dir in [&gone, &live] {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let watch = DiskWatch::start_with(
+        root.path(),
+        WatchOptions {
+            barrier: true,
+            stamps: false,
+        },
+    );
+    assert!(watch.is_ok());
+    assert!(!gone.exists(), "the orphan is still there");
+    assert!(live.exists(), "a live process's directory was removed");
+    let _ = std::fs::remove_dir_all(&live);
+}
