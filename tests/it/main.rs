@@ -21,5 +21,6 @@ mod golden;
 mod hostile;
 mod matrix;
 mod mcp;
+mod platform;
 mod service;
 mod support;
