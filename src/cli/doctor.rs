@@ -150,9 +150,6 @@ async fn probe_all<'a>(
 
 fn not_installed(server: &ResolvedServer) -> ServerReport {
     let mut report = ServerReport::new(server, Status::NotInstalled);
-    report.install_hint = Some(crate::install::hint(
-        &server.spec.id,
-        &server.spec.install_hint,
-    ));
+    report.install_hint = Some(server.remedy());
     report
 }

@@ -169,7 +169,7 @@ pub async fn run(args: Args) -> u8 {
         }
     });
     if let Err(e) = work.await {
-        tracing::error!(error = %e, "hook failed");
+        tracing::debug!(error = %e, "hook failed");
         eprintln!("squiggle hook: internal error, nothing reported: {e}");
     }
     0
@@ -307,7 +307,7 @@ pub async fn check(
     let engine = match Engine::new(&opts, cwd) {
         Ok(engine) => Arc::new(engine),
         Err(e) => {
-            tracing::error!(error = %e, "hook: no engine");
+            tracing::debug!(error = %e, "hook: no engine");
             eprintln!("squiggle hook: {e}; nothing reported");
             return None;
         }

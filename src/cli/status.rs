@@ -133,6 +133,7 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
         let why = match reason {
             StopReason::Evicted => "evicted for the cap",
             StopReason::Idle => "stopped when idle",
+            StopReason::Reconfigured => "stopped for a configuration change",
         };
         line.push_str(&format!(" ({why}; starts again on demand)"));
     } else if let Some(detail) = &s.detail {

@@ -47,7 +47,16 @@ struct Target {
 }
 
 impl Engine {
+    /// Where a mutation of `path` lands, once it is known to be inside the
+    /// workspace and not a special file or a symbolic link loop (refused
+    /// before anything opens it: `edit::vet_path`).
     fn target(&self, path: &Path) -> Result<Target, ToolError> {
+        let joined = self.workspace.root().join(path);
+        let shown = self
+            .workspace
+            .relative(&joined)
+            .unwrap_or_else(|| path.display().to_string());
+        crate::edit::vet_path(&joined, &shown)?;
         match self.workspace.classify(path) {
             PathClass::Inside {
                 canonical,
@@ -113,6 +122,7 @@ impl Engine {
             "Edit applied successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(replaced.content);
+        let restore = DryRun::restoring(self, mode, [(&target.canonical, Some(&before))]);
         let result = self
             .feedback(
                 message,
@@ -121,9 +131,7 @@ impl Engine {
                 mode,
             )
             .await;
-        if dry_run {
-            self.restore(&target.canonical, Arc::from(before)).await;
-        }
+        restore.finish().await;
         Ok(result)
     }
 
@@ -150,6 +158,7 @@ impl Engine {
             "File written successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(content);
+        let restore = DryRun::restoring(self, mode, [(&target.canonical, before.as_ref())]);
         let result = self
             .feedback(
                 message,
@@ -158,9 +167,7 @@ impl Engine {
                 mode,
             )
             .await;
-        if dry_run && let Some(before) = before {
-            self.restore(&target.canonical, Arc::from(before)).await;
-        }
+        restore.finish().await;
         Ok(result)
     }
 
@@ -194,21 +201,15 @@ impl Engine {
         } else {
             "Patch applied successfully.".to_string()
         };
-        let restore: Vec<(PathBuf, Option<String>)> = steps
-            .checked
-            .iter()
-            .map(|(p, b, _)| (p.clone(), b.clone()))
-            .collect();
+        let restore = DryRun::restoring(
+            self,
+            mode,
+            steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
+        );
         let result = self
             .feedback(message, steps.checked, Mutation::Edit, mode)
             .await;
-        if dry_run {
-            for (path, before) in restore {
-                if let Some(before) = before {
-                    self.restore(&path, Arc::from(before)).await;
-                }
-            }
-        }
+        restore.finish().await;
         Ok(result)
     }
 
@@ -271,6 +272,63 @@ impl Engine {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }
+    }
+}
+
+/// What a dry run puts back in the servers: each checked file's text
+/// before. Finished in order after the feedback; when the request is
+/// cancelled first (its client hung up), dropping it puts the texts back
+/// in a task of its own, so no server keeps a text that was never written.
+struct DryRun {
+    engine: Option<Arc<Engine>>,
+    texts: Vec<(PathBuf, Arc<str>)>,
+}
+
+impl DryRun {
+    /// For `Mode::Apply`, nothing to put back.
+    fn restoring<'a>(
+        engine: &Arc<Engine>,
+        mode: Mode,
+        befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a String>)>,
+    ) -> DryRun {
+        if mode != Mode::DryRun {
+            return DryRun {
+                engine: None,
+                texts: Vec::new(),
+            };
+        }
+        let texts = befores
+            .into_iter()
+            .filter_map(|(path, before)| Some((path.clone(), Arc::from(before?.as_str()))))
+            .collect();
+        DryRun {
+            engine: Some(engine.clone()),
+            texts,
+        }
+    }
+
+    async fn finish(mut self) {
+        if let Some(engine) = self.engine.take() {
+            for (path, text) in std::mem::take(&mut self.texts) {
+                engine.restore(&path, text).await;
+            }
+        }
+    }
+}
+
+impl Drop for DryRun {
+    fn drop(&mut self) {
+        let (Some(engine), Ok(runtime)) =
+            (self.engine.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let texts = std::mem::take(&mut self.texts);
+        runtime.spawn(async move {
+            for (path, text) in texts {
+                engine.restore(&path, text).await;
+            }
+        });
     }
 }
 

@@ -38,7 +38,10 @@
 //!   line, and the following lines are indented by two more spaces. `\r` is a
 //!   line break too, and blank lines are dropped.
 //! - Messages and codes escape `<`, `>`, `&` (quotes stay, so the model reads
-//!   `Type 'string'`); the `file` attribute also escapes `"`.
+//!   `Type 'string'`); the `file` attribute also escapes `"`. Control
+//!   characters but tab and line breaks are written as visible escapes
+//!   (`\x1b`; in the attribute, line breaks too), and one message is cut to
+//!   2,000 characters, a code to 100, before any cap counts (`escape`).
 //! - [`ReportMode::New`]: the caller passes only the diagnostics the edit
 //!   introduced, and `baseline_hidden` counts the pre-existing ones left out.
 //!   The block ends with `(N errors from before this edit are not shown)`
@@ -57,6 +60,7 @@ use std::fmt::Write as _;
 
 use quick_xml::escape::partial_escape;
 
+pub mod escape;
 mod options;
 mod unknown;
 
@@ -306,7 +310,8 @@ impl<'o> Renderer<'o> {
 /// `SEVERITY [line:col] message (code)`, continuation lines indented.
 fn push_entry(text: &mut String, d: &Diagnostic) {
     let _ = write!(text, "{} [{}:{}]", d.severity.label(), d.line, d.column);
-    let message = partial_escape(d.message.as_str());
+    let message = escape::cut(&d.message, escape::MAX_MESSAGE_CHARS);
+    let message = partial_escape(escape::controls(&message, &escape::LINE_BREAKS));
     let mut lines = message
         .split(['\n', '\r'])
         .map(str::trim_end)
@@ -316,8 +321,9 @@ fn push_entry(text: &mut String, d: &Diagnostic) {
         text.push_str(first.trim_start());
     }
     if let Some(code) = d.code.as_deref().filter(|c| !c.is_empty()) {
+        let code = escape::cut(code, escape::MAX_CODE_CHARS);
         text.push_str(" (");
-        text.push_str(&partial_escape(code));
+        text.push_str(&partial_escape(escape::controls(&code, &escape::ONE_LINE)));
         text.push(')');
     }
     text.push('\n');
@@ -332,7 +338,7 @@ fn push_entry(text: &mut String, d: &Diagnostic) {
 /// quick-xml's full `escape` would also turn `'` into `&apos;`, which no
 /// double-quoted attribute needs and which makes paths harder to read.
 fn push_attribute(text: &mut String, value: &str) {
-    let escaped = partial_escape(value);
+    let escaped = partial_escape(escape::controls(value, &escape::ONE_LINE));
     if escaped.contains('"') {
         text.push_str(&escaped.replace('"', "&quot;"));
     } else {
