@@ -43,7 +43,7 @@ pub struct Engine {
     >,
     /// The last checked text and diagnostics per file: the "before" of the
     /// next edit's classification.
-    history: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>,
+    history: crate::baseline::History,
     /// Changes on disk made outside squiggle, when watched (`watch_disk`).
     disk: std::sync::Mutex<Option<crate::workspace::watch::DiskWatch>>,
     /// The importer scan's listing and file heads, kept in step with the
@@ -115,6 +115,7 @@ impl Engine {
                 crate::config::Report::New => crate::render::ReportMode::New,
             },
             report_unknown: self.config.report_unknown,
+            ..Default::default()
         }
     }
 

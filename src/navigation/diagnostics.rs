@@ -11,13 +11,10 @@ use serde::Serialize;
 
 use super::edits::workspace_path;
 use super::session::NavError;
-use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::engine::pool::ServerState;
 use crate::engine::{Engine, FileInput, HeldOthers, ServerStatus};
-use crate::lsp::normalize::normalize;
-use crate::lsp::uri;
 use crate::render::{FileDiagnostics, ReportMode, render_files};
-use crate::workspace::PathClass;
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DiagnosticEntry {
@@ -72,13 +69,12 @@ pub async fn diagnostics(
     let by_file: BTreeMap<String, Vec<Diagnostic>> = match path {
         Some(path) => checked_now(engine, path, &mut notes).await?,
         None => {
-            let clients = engine.pool.clients();
-            if clients.is_empty() {
+            if engine.pool.clients().is_empty() {
                 return Err(NavError::new(
                     "no language server is running yet, so no file is known; pass `path` to check a file",
                 ));
             }
-            known(engine, &clients)
+            engine.known_diagnostics()
         }
     };
     let files: Vec<FileDiagnostics> = by_file
@@ -164,35 +160,6 @@ fn check_answered(notes: &[String], map: &BTreeMap<String, Vec<Diagnostic>>) -> 
     notes.is_empty()
         || map.values().any(|d| !d.is_empty())
         || notes.iter().any(|n| n.contains("timeout"))
-}
-
-/// Every file with diagnostics in the running servers' stores.
-fn known(engine: &Engine, clients: &[crate::lsp::LspClient]) -> BTreeMap<String, Vec<Diagnostic>> {
-    let mut all: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-    for client in clients {
-        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        for (file_uri, list) in client.known_diagnostics() {
-            let Some(path) = uri::to_path(&file_uri) else {
-                continue;
-            };
-            let PathClass::Inside { relative, .. } = engine.workspace.classify(&path) else {
-                continue;
-            };
-            let text: Arc<str> = match client.document(&path) {
-                Some((_, t)) => t,
-                None => match std::fs::read_to_string(&path) {
-                    Ok(t) => Arc::from(t),
-                    Err(_) => continue,
-                },
-            };
-            let normalized = normalize(&list, &text, encoding, &relative, client.server_id());
-            all.entry(relative).or_default().extend(normalized);
-        }
-    }
-    for list in all.values_mut() {
-        sort_and_dedupe(list);
-    }
-    all
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]

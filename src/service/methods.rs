@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -18,14 +19,12 @@ use super::wire::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, CheckReply, EditParams,
     Method, RenderParams, RenderReply, WarmReply, WireDiagnostic, WriteParams,
 };
-use crate::diagnostic::{Diagnostic, sort_and_dedupe};
-use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
+use crate::baseline::Before;
+use crate::diagnostic::Diagnostic;
+use crate::engine::tools::{Mode, Replace, ToolError, ToolResult, Touched};
 use crate::engine::{Engine, FileInput, HeldOthers};
 use crate::jsonrpc::message::ResponseError;
-use crate::lsp::normalize::normalize;
-use crate::lsp::uri;
 use crate::render::{FileDiagnostics, render_feedback, render_files};
-use crate::workspace::PathClass;
 
 /// The error code of a refused mutation (`squiggle/edit` and friends).
 pub const REFUSED: i64 = -32001;
@@ -125,34 +124,13 @@ async fn check_files(
     Ok(by_file)
 }
 
-/// Every file with diagnostics known to a running server, sorted by path,
-/// normalized against the server's copy of the file (or the file on disk).
+/// Every file with diagnostics known to a running server, sorted by path
+/// (`Engine::known_diagnostics`), the severities the configuration includes.
 fn all_diagnostics(engine: &Engine) -> BTreeMap<String, Vec<WireDiagnostic>> {
-    let mut all: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-    for client in engine.pool.clients() {
-        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        for (file_uri, diagnostics) in client.known_diagnostics() {
-            let Some(path) = uri::to_path(&file_uri) else {
-                continue;
-            };
-            let PathClass::Inside { relative, .. } = engine.workspace.classify(&path) else {
-                continue;
-            };
-            let text: Arc<str> = match client.document(&path) {
-                Some((_, text)) => text,
-                None => match std::fs::read_to_string(&path) {
-                    Ok(t) => Arc::from(t),
-                    Err(_) => continue,
-                },
-            };
-            let normalized =
-                normalize(&diagnostics, &text, encoding, &relative, client.server_id());
-            all.entry(relative).or_default().extend(normalized);
-        }
-    }
-    all.into_iter()
-        .filter_map(|(file, mut list)| {
-            sort_and_dedupe(&mut list);
+    engine
+        .known_diagnostics()
+        .into_iter()
+        .filter_map(|(file, list)| {
             let list = shown(engine, &list);
             (!list.is_empty()).then_some((file, list))
         })
@@ -214,39 +192,51 @@ fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, ResponseError
     Ok(RenderReply { text })
 }
 
-async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, ResponseError> {
-    // `contents`: the text to check instead of the disk's, per path (a
-    // hook's baseline: the file as git has it).
-    let mut contents = p.contents;
-    if let Some(stray) = contents.keys().find(|k| !p.file_paths.contains(k)) {
-        return Err(invalid(format!(
-            "contents: {} is not one of filePaths",
-            stray.display()
-        )));
+/// `squiggle/check`: the files after a change, answered as the wrapped
+/// tools answer one (`Engine::report_change`: classified against what was
+/// there before, other files as `otherFiles` says for the mutation),
+/// rendered under the request's options. The hooks call it through the
+/// daemon, or in their own process when there is none: one answer either way.
+pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, ResponseError> {
+    let CheckParams {
+        file_paths,
+        mutation,
+        mut contents,
+        mut before,
+        options,
+    } = p;
+    // `contents`: the text to check instead of the disk's; `before`: the
+    // text before the change. Both keyed as in `filePaths`.
+    let stray = |member: &str, keys: Vec<&PathBuf>| {
+        keys.into_iter()
+            .find(|k| !file_paths.contains(k))
+            .map(|k| invalid(format!("{member}: {} is not one of filePaths", k.display())))
+    };
+    if let Some(e) = stray("contents", contents.keys().collect())
+        .or_else(|| stray("before", before.keys().collect()))
+    {
+        return Err(e);
     }
-    let inputs: Vec<FileInput> = p
-        .file_paths
-        .into_iter()
-        .map(|path| {
-            let content = contents.remove(&path).map(Arc::from);
-            FileInput {
-                content,
-                ..FileInput::on_disk(path)
-            }
+    let files: Vec<Touched> = file_paths
+        .iter()
+        .map(|path| Touched {
+            path: path.clone(),
+            before: match before.remove(path) {
+                Some(Some(text)) => Before::Text(Arc::from(text)),
+                Some(None) => Before::Absent,
+                None => Before::Unknown,
+            },
+            after: contents.remove(path).map(Arc::from),
         })
         .collect();
-    // `otherFiles` decides from the mutation whether importers are looked at.
-    let report = if engine.reports_other_files(p.mutation) {
-        engine.check_with_dependents(inputs).await
-    } else {
-        engine.check_files(inputs, HeldOthers::Include).await
-    };
-    let opts = engine.render_options();
-    let feedback = report.feedback(&opts);
+    let opts = options.over(engine.render_options());
+    let (result, report) = engine
+        .report_change(String::new(), files, mutation, Mode::Apply, &opts)
+        .await;
     let text = render_files(&report.file_blocks(), &opts);
     Ok(CheckReply {
         report,
-        feedback,
+        feedback: result.feedback,
         text,
     })
 }

@@ -17,5 +17,5 @@ pub mod wire;
 
 pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connection_with};
 pub use extract::{extract, invalid};
-pub use methods::REFUSED;
+pub use methods::{REFUSED, check};
 pub use wire::{CheckReply, ServerStatus, WireDiagnostic};

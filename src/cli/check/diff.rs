@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{DiffSource, FileChanges, FilterMode, filter, git, select};
+use super::{DiffSource, FileChanges, FilterMode, filter, select};
+use crate::baseline::git;
 use crate::engine::{Engine, FileInput};
 
 /// The changed files and, per file, the changed lines.
