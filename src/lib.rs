@@ -23,3 +23,6 @@ pub mod render;
 pub mod service;
 pub mod signals;
 pub mod workspace;
+
+#[cfg(test)]
+mod tests;
