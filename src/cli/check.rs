@@ -111,7 +111,7 @@ async fn check(args: Args) -> Result<u8, String> {
         ..Default::default()
     };
     let engine = Arc::new(Engine::new(&opts, &cwd).map_err(|e| e.to_string())?);
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let include = plan::shown_severities(args.severity, &engine);
     let changes = match plan.source.clone() {
         Some(source) => Some(diff::changes(&root, source, plan.filter)?),

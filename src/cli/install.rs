@@ -112,7 +112,7 @@ pub async fn run(mut args: Args) -> u8 {
 /// program is not found, in registry order.
 fn missing(args: &Args) -> Result<Vec<String>, String> {
     let engine = args.workspace.engine(Default::default())?;
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let path_var = std::env::var_os("PATH");
     let mut needed = std::collections::BTreeSet::new();
     let walk = ignore::WalkBuilder::new(&root).build().flatten();
@@ -128,7 +128,7 @@ fn missing(args: &Args) -> Result<Vec<String>, String> {
         }
     }
     Ok(engine
-        .servers
+        .servers()
         .iter()
         .filter(|s| needed.contains(&s.spec.id))
         .filter(|s| {

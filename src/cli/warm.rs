@@ -84,7 +84,7 @@ async fn through_daemon(
     engine: Option<&Arc<Engine>>,
 ) -> Result<CheckReply, DaemonError> {
     let workspace = match engine {
-        Some(engine) => engine.workspace.root().to_path_buf(),
+        Some(engine) => engine.workspace().root().to_path_buf(),
         None => Workspace::discover(root, cwd)
             .map_err(|source| DaemonError::Workspace {
                 root: root.unwrap_or(cwd).to_path_buf(),

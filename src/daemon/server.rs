@@ -76,14 +76,14 @@ impl Host for Daemon {
                 let status = DaemonStatus {
                     pid: std::process::id(),
                     uptime_secs: self.started.elapsed().as_secs(),
-                    workspace: self.engine.workspace.root().to_path_buf(),
+                    workspace: self.engine.workspace().root().to_path_buf(),
                     trusted: self.trusted,
                     servers: self.engine.status(),
                     requests: self.requests.load(Ordering::SeqCst),
                     in_flight: self.in_flight.load(Ordering::SeqCst),
                     idle_timeout_ms: self.idle.as_millis() as u64,
                     rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
-                    pool: self.engine.pool.summary(),
+                    pool: self.engine.pool().summary(),
                 };
                 serde_json::to_value(status).unwrap_or(Value::Null)
             }),
@@ -108,7 +108,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let engine = Arc::new(Engine::new(&engine_opts, &cwd)?);
     engine.watch_disk();
     let paths = socket::paths(
-        engine.workspace.root(),
+        engine.workspace().root(),
         opts.trust_workspace,
         opts.runtime_dir.as_deref(),
     );
@@ -121,7 +121,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
         .ok()
         .and_then(|ms| ms.parse().ok())
         .map(Duration::from_millis)
-        .unwrap_or(engine.config.daemon_idle);
+        .unwrap_or(engine.config().daemon_idle);
     let daemon = Arc::new(Daemon {
         engine: engine.clone(),
         trusted: opts.trust_workspace,
@@ -132,7 +132,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
         last_activity: Mutex::new(Instant::now()),
         shutdown: Notify::new(),
     });
-    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace.root().display(), "daemon listening");
+    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace().root().display(), "daemon listening");
     let mut connections = tokio::task::JoinSet::new();
     let ended = serve(&daemon, &listener, &mut connections).await;
     // Unlink first, so no new client connects into a closing daemon; only

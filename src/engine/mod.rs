@@ -33,10 +33,10 @@ pub use servers::ResolvedServer;
 pub use status::ServerStatus;
 
 pub struct Engine {
-    pub workspace: Workspace,
-    pub config: Config,
-    pub servers: Vec<ResolvedServer>,
-    pub pool: Pool,
+    workspace: Workspace,
+    config: Config,
+    servers: Vec<ResolvedServer>,
+    pool: Pool,
     /// Per-file locks: concurrent mutations of one file are serialized.
     file_locks: std::sync::Mutex<
         std::collections::HashMap<std::path::PathBuf, std::sync::Arc<tokio::sync::Mutex<()>>>,
@@ -102,6 +102,26 @@ impl Engine {
             disk: Default::default(),
             scan_cache: Default::default(),
         }
+    }
+
+    /// The workspace this engine serves.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The configuration it was built with (user, workspace, command line).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Every configured server, resolved (running or not).
+    pub fn servers(&self) -> &[ResolvedServer] {
+        &self.servers
+    }
+
+    /// The running servers.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
     }
 
     pub fn render_options(&self) -> crate::render::RenderOptions {

@@ -69,7 +69,7 @@ pub async fn diagnostics(
     let by_file: BTreeMap<String, Vec<Diagnostic>> = match path {
         Some(path) => checked_now(engine, path, &mut notes).await?,
         None => {
-            if engine.pool.clients().is_empty() {
+            if engine.pool().clients().is_empty() {
                 return Err(NavError::new(
                     "no language server is running yet, so no file is known; pass `path` to check a file",
                 ));
@@ -178,10 +178,10 @@ pub struct StatusResult {
 /// `Engine::status`), and a compact text: a line per instance, then the
 /// servers without one grouped by state.
 pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
-    let root = engine.workspace.root();
+    let root = engine.workspace().root();
     let servers = engine.status();
     let mut text = format!("Workspace: {}\n", root.display());
-    if !engine.config.enabled {
+    if !engine.config().enabled {
         text.push_str("LSP is disabled in the configuration (`lsp = false`): only this status tool is available.\n");
     }
     let (instances, configured): (Vec<&ServerStatus>, Vec<&ServerStatus>) =
@@ -244,8 +244,8 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
     (
         StatusResult {
             workspace: root.display().to_string(),
-            lsp_enabled: engine.config.enabled,
-            navigation_tools: engine.config.navigation_tools,
+            lsp_enabled: engine.config().enabled,
+            navigation_tools: engine.config().navigation_tools,
             write_tools,
             servers,
         },

@@ -72,7 +72,7 @@ async fn run<M: Method, F: Future<Output = Result<M::Answer, ResponseError>>>(
 fn shown(engine: &Engine, diagnostics: &[Diagnostic]) -> Vec<WireDiagnostic> {
     diagnostics
         .iter()
-        .filter(|d| engine.config.include_severities.contains(&d.severity))
+        .filter(|d| engine.config().include_severities.contains(&d.severity))
         .map(WireDiagnostic::from)
         .collect()
 }
@@ -84,7 +84,7 @@ fn warm(engine: &Arc<Engine>) -> WarmReply {
     let targets = engine.warm_targets();
     let files: Vec<String> = targets
         .iter()
-        .filter_map(|p| engine.workspace.relative(p))
+        .filter_map(|p| engine.workspace().relative(p))
         .collect();
     let engine = Arc::clone(engine);
     tokio::spawn(async move { engine.warm(&targets).await });

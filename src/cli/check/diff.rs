@@ -43,7 +43,7 @@ pub fn inputs(
     selected: &[String],
     changes: Option<&Changes>,
 ) -> Result<Vec<FileInput>, String> {
-    let root = engine.workspace.root();
+    let root = engine.workspace().root();
     let mut inputs = Vec::with_capacity(selected.len());
     for relative in selected {
         let mut input = FileInput::on_disk(select::absolute(engine, relative));

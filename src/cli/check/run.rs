@@ -22,7 +22,7 @@ pub fn selected(
     paths: &[std::path::PathBuf],
     changes: Option<&Changes>,
 ) -> Result<Vec<String>, String> {
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     match changes {
         Some(changes) if paths.is_empty() => Ok(select::served(engine, changes.files.clone())),
         _ if paths.is_empty() => select::walk(engine, cwd, std::slice::from_ref(&root)),
@@ -62,7 +62,7 @@ pub async fn run(
             },
             ..CheckParams::default()
         };
-        let root = engine.workspace.root().to_path_buf();
+        let root = engine.workspace().root().to_path_buf();
         let cwd = root.clone();
         super::super::warm::check(Some(&root), &cwd, params, route, Some(engine))
             .await?
