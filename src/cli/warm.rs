@@ -72,7 +72,7 @@ pub async fn check(
     };
     let reply = crate::service::check(&engine, params).await;
     engine.shutdown().await;
-    reply.map_err(|e| e.message)
+    reply.map_err(|e| e.message().to_string())
 }
 
 /// The daemon's answer for the workspace of `engine`, else of `root`/`cwd`.

@@ -24,8 +24,8 @@ use super::{DaemonError, DaemonStatus};
 use crate::engine::{Engine, EngineOptions};
 use crate::jsonrpc::message::ResponseError;
 use crate::mutex::lock;
-use crate::service::wire::{Method, NoParams};
-use crate::service::{Host, extract, serve_connection_with};
+use crate::service::wire::Method;
+use crate::service::{Host, respond_now, serve_connection_with};
 
 /// Overrides `daemonIdleMinutes` in milliseconds (tests, debugging).
 pub const IDLE_ENV: &str = "SQUIGGLE_DAEMON_IDLE_MS";
@@ -72,7 +72,7 @@ impl Host for Daemon {
 
     fn handle(&self, method: &str, params: &Value) -> Option<Result<Value, ResponseError>> {
         let answer = match method {
-            DaemonStatusMethod::NAME => extract::<NoParams>(params.clone()).map(|_| {
+            DaemonStatusMethod::NAME => respond_now::<DaemonStatusMethod>(params.clone(), |_| {
                 let status = DaemonStatus {
                     pid: std::process::id(),
                     uptime_secs: self.started.elapsed().as_secs(),
@@ -85,11 +85,11 @@ impl Host for Daemon {
                     rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
                     pool: self.engine.pool().summary(),
                 };
-                serde_json::to_value(status).unwrap_or(Value::Null)
+                Ok(status)
             }),
-            DaemonShutdown::NAME => extract::<NoParams>(params.clone()).map(|_| {
+            DaemonShutdown::NAME => respond_now::<DaemonShutdown>(params.clone(), |_| {
                 self.shutdown.notify_one();
-                Value::Null
+                Ok(())
             }),
             _ => return None,
         };

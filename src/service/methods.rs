@@ -1,7 +1,8 @@
 //! The method table: each method's params are read into its typed struct
-//! (`extract`), the engine is called and the answer serialized. Mutations
-//! refused by the engine (nothing written) are JSON-RPC errors with code
-//! [`REFUSED`].
+//! (`extract`), the engine is called and the answer serialized
+//! (`failure::respond`, where a [`Failure`] becomes the method's JSON-RPC
+//! error). Mutations refused by the engine (nothing written) are errors
+//! with code `REFUSED`.
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -10,7 +11,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::extract::{extract, invalid};
+use super::extract::extract;
+use super::extract::invalid;
+use super::failure::{Failure, Reply};
 use super::wire::method::{
     ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Diagnostics, Edit, Render, Shutdown, Status,
     Warm, Write,
@@ -26,46 +29,72 @@ use crate::engine::{Engine, FileInput, HeldOthers};
 use crate::jsonrpc::message::ResponseError;
 use crate::render::{FileDiagnostics, render_feedback, render_files};
 
-/// The error code of a refused mutation (`squiggle/edit` and friends).
-pub const REFUSED: i64 = -32001;
-
-pub type Reply = Result<Value, ResponseError>;
-
 /// Runs `method`, or `None` when the service has no such method.
 pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option<Reply> {
     let e = engine;
     let reply = match method {
-        CheckFile::NAME => run::<CheckFile, _>(params, |p| check_file(e, p)).await,
-        CheckFiles::NAME => run::<CheckFiles, _>(params, |p| check_files(e, p)).await,
+        CheckFile::NAME => respond::<CheckFile, _>(params, |p| check_file(e, p)).await,
+        CheckFiles::NAME => respond::<CheckFiles, _>(params, |p| check_files(e, p)).await,
         Diagnostics::NAME => {
-            run::<Diagnostics, _>(params, |_| async { Ok(all_diagnostics(e)) }).await
+            respond::<Diagnostics, _>(params, |_| async { Ok(all_diagnostics(e)) }).await
         }
-        Status::NAME => run::<Status, _>(params, |_| async { Ok(e.status()) }).await,
+        Status::NAME => respond::<Status, _>(params, |_| async { Ok(e.status()) }).await,
         Shutdown::NAME => {
-            run::<Shutdown, _>(params, |_| async {
+            respond::<Shutdown, _>(params, |_| async {
                 e.shutdown().await;
                 Ok(())
             })
             .await
         }
-        Edit::NAME => run::<Edit, _>(params, |p| edit(e, p)).await,
-        Write::NAME => run::<Write, _>(params, |p| write(e, p)).await,
-        ApplyPatch::NAME => run::<ApplyPatch, _>(params, |p| apply_patch(e, p)).await,
-        Render::NAME => run::<Render, _>(params, |p| async { render(e, p) }).await,
-        Check::NAME => run::<Check, _>(params, |p| check(e, p)).await,
-        Warm::NAME => run::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
+        Edit::NAME => respond::<Edit, _>(params, |p| edit(e, p)).await,
+        Write::NAME => respond::<Write, _>(params, |p| write(e, p)).await,
+        ApplyPatch::NAME => respond::<ApplyPatch, _>(params, |p| apply_patch(e, p)).await,
+        Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
+        Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
+        Warm::NAME => respond::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
         _ => return None,
     };
     Some(reply)
 }
 
-/// Reads `M`'s params, runs `answer` on them and serializes its answer.
-async fn run<M: Method, F: Future<Output = Result<M::Answer, ResponseError>>>(
+/// Reads `M`'s params, runs `answer` on them and serializes its answer; a
+/// failure becomes `M`'s JSON-RPC error here.
+pub async fn respond<M: Method, F: Future<Output = Result<M::Answer, Failure>>>(
     params: Value,
     answer: impl FnOnce(M::Params) -> F,
 ) -> Reply {
-    let params = extract::<M::Params>(params)?;
-    Ok(serde_json::to_value(answer(params).await?).unwrap_or(Value::Null))
+    let answered = match extract::<M::Params>(params) {
+        Ok(params) => answer(params).await,
+        Err(failure) => Err(failure),
+    };
+    finish::<M>(answered)
+}
+
+/// [`respond`] for an answer that needs no waiting (the daemon's own
+/// methods).
+pub fn respond_now<M: Method>(
+    params: Value,
+    answer: impl FnOnce(M::Params) -> Result<M::Answer, Failure>,
+) -> Reply {
+    finish::<M>(extract::<M::Params>(params).and_then(answer))
+}
+
+fn finish<M: Method>(answered: Result<M::Answer, Failure>) -> Reply {
+    match answered {
+        Ok(answer) => Ok(serde_json::to_value(answer).unwrap_or(Value::Null)),
+        Err(failure) => {
+            tracing::debug!(
+                method = M::NAME,
+                reason = failure.message(),
+                "request refused"
+            );
+            Err(ResponseError {
+                code: failure.code(),
+                message: failure.message().to_string(),
+                data: None,
+            })
+        }
+    }
 }
 
 /// Only the severities the configuration includes (errors by default).
@@ -94,7 +123,7 @@ fn warm(engine: &Arc<Engine>) -> WarmReply {
 async fn check_file(
     engine: &Arc<Engine>,
     params: CheckFileParams,
-) -> Result<Vec<WireDiagnostic>, ResponseError> {
+) -> Result<Vec<WireDiagnostic>, Failure> {
     let report = engine
         .check_files(vec![FileInput::on_disk(params.file_path)], HeldOthers::Skip)
         .await;
@@ -106,10 +135,7 @@ async fn check_file(
     Ok(diagnostics)
 }
 
-async fn check_files(
-    engine: &Arc<Engine>,
-    params: CheckFilesParams,
-) -> Result<ByFile, ResponseError> {
+async fn check_files(engine: &Arc<Engine>, params: CheckFilesParams) -> Result<ByFile, Failure> {
     let inputs = params
         .file_paths
         .into_iter()
@@ -137,12 +163,8 @@ fn all_diagnostics(engine: &Engine) -> BTreeMap<String, Vec<WireDiagnostic>> {
         .collect()
 }
 
-fn tool_reply(result: Result<ToolResult, ToolError>) -> Result<ToolResult, ResponseError> {
-    result.map_err(|e| ResponseError {
-        code: REFUSED,
-        message: e.to_string(),
-        data: None,
-    })
+fn tool_reply(result: Result<ToolResult, ToolError>) -> Result<ToolResult, Failure> {
+    Ok(result?)
 }
 
 /// What `dryRun` asks of the engine.
@@ -150,7 +172,7 @@ fn mode(dry_run: bool) -> Mode {
     if dry_run { Mode::DryRun } else { Mode::Apply }
 }
 
-async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, ResponseError> {
+async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, Failure> {
     let replace = if p.replace_all {
         Replace::All
     } else {
@@ -166,7 +188,7 @@ async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, Respons
     tool_reply(edit.await)
 }
 
-async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, ResponseError> {
+async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, Failure> {
     tool_reply(
         engine
             .write(&p.file_path, &p.content, mode(p.dry_run))
@@ -174,16 +196,13 @@ async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, Respo
     )
 }
 
-async fn apply_patch(
-    engine: &Arc<Engine>,
-    p: ApplyPatchParams,
-) -> Result<ToolResult, ResponseError> {
+async fn apply_patch(engine: &Arc<Engine>, p: ApplyPatchParams) -> Result<ToolResult, Failure> {
     tool_reply(engine.apply_patch(&p.patch, mode(p.dry_run)).await)
 }
 
 /// Pure: `render_feedback` over the given files, under the engine's render
 /// options with the given ones on top.
-fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, ResponseError> {
+fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, Failure> {
     let files = |list: Vec<_>| -> Vec<FileDiagnostics> {
         list.into_iter().map(FileDiagnostics::from).collect()
     };
@@ -197,7 +216,7 @@ fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, ResponseError
 /// there before, other files as `otherFiles` says for the mutation),
 /// rendered under the request's options. The hooks call it through the
 /// daemon, or in their own process when there is none: one answer either way.
-pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, ResponseError> {
+pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, Failure> {
     let CheckParams {
         file_paths,
         mutation,
