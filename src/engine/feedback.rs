@@ -96,8 +96,12 @@ impl Engine {
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
         let files: Vec<Touched> = files.into_iter().map(read_after).collect();
-        let baselines = self.baselines(&files, opts.report).await;
         let others = self.reports_other_files(mutation);
+        // What the servers said of every other file before this edit (and
+        // before a git baseline is checked): an importer's error that was
+        // already there is not the edit's.
+        let known_before = others.then(|| self.known_snapshot());
+        let baselines = self.baselines(&files, opts.report).await;
         let inputs = files
             .iter()
             .map(|f| FileInput {
@@ -109,9 +113,6 @@ impl Engine {
                 },
             })
             .collect();
-        // What the servers said of every other file before this edit: an
-        // importer's error that was already there is not the edit's.
-        let known_before = others.then(|| self.known_snapshot());
         let check = if others {
             self.check_with_dependents(inputs).await
         } else {
