@@ -98,7 +98,10 @@ class Hook:
                               "content": text, "structuredPatch": [], "originalFile": original},
             "tool_use_id": "toolu_truth"}
         t0 = time.monotonic()
-        out = subprocess.run([self.binary, "hook", "claude"], input=json.dumps(payload).encode(),
+        # `--root`: the pruned copy has no `.git` of its own (a real project
+        # would), and the git top-level above it is squiggle's own checkout.
+        out = subprocess.run([self.binary, "hook", "claude", "--root", str(self.root)],
+                             input=json.dumps(payload).encode(),
                              capture_output=True, cwd=self.root, env=self.env, timeout=180)
         secs = time.monotonic() - t0
         reply = out.stdout.decode().strip()
