@@ -18,10 +18,11 @@ pub mod lsp;
 pub mod mcp;
 pub mod mutex;
 pub mod navigation;
+pub mod platform;
 pub mod registry;
 pub mod render;
 pub mod service;
-pub mod signals;
+pub use platform::signals;
 pub mod workspace;
 
 #[cfg(test)]
