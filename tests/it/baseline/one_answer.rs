@@ -4,7 +4,9 @@
 //! another agent's hook on the same file cannot hide this edit's errors
 //! (finding 9).
 
+#[cfg(unix)]
 use std::io::{BufRead, BufReader, Write};
+#[cfg(unix)]
 use std::os::unix::net::UnixListener;
 
 use serde_json::{Value, json};
@@ -12,6 +14,7 @@ use serde_json::{Value, json};
 use super::{Ws, block};
 
 /// Reads one `Content-Length` frame's JSON body from `reader`.
+#[cfg(unix)]
 fn read_frame(reader: &mut impl BufRead) -> Value {
     let mut length = 0;
     loop {
@@ -36,7 +39,9 @@ fn read_frame(reader: &mut impl BufRead) -> Value {
 
 /// A stand-in for the workspace's daemon, listening on its socket: it
 /// answers each of `replies.len()` connections' one request with the next
-/// `result`, and returns the requests it got.
+/// `result`, and returns the requests it got. (The daemon's socket is a
+/// Unix socket here; Windows' loopback transport would need its own.)
+#[cfg(unix)]
 fn stand_in_daemon(ws: &Ws, replies: Vec<Value>) -> std::thread::JoinHandle<Vec<Value>> {
     let paths = squiggle::daemon::socket::paths(&ws.root, false, Some(&ws.runtime_dir));
     squiggle::daemon::socket::ensure_private_dir(&paths.dir)
@@ -61,6 +66,7 @@ fn stand_in_daemon(ws: &Ws, replies: Vec<Value>) -> std::thread::JoinHandle<Vec<
 /// Issue 25, item 2: the hook's reply is the daemon's rendering byte for
 /// byte. The stand-in daemon answers with a report whose own rendering
 /// would read otherwise; a hook that rendered again would print that.
+#[cfg(unix)]
 #[test]
 fn the_hook_prints_the_daemons_rendering_byte_for_byte() {
     let ws = Ws::fake("");
