@@ -23,6 +23,7 @@
 //! configuration and internal errors all end with exit 0 and one line on
 //! stderr. The agent modules only read payloads into a [`Plan`].
 
+mod ask;
 mod before;
 mod claude;
 mod codex;
@@ -41,7 +42,7 @@ use serde_json::Value;
 use super::warm::Route;
 use crate::engine::Mutation;
 use crate::render::Escape;
-use crate::service::wire::{CheckParams, WireRenderOptions};
+use ask::{check, request};
 use before::Told;
 
 /// The agents squiggle has hook adapters (and `init` entries) for.
@@ -273,33 +274,6 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
     }
 }
 
-/// The `squiggle/check` a hook sends: `files` after `mutation`, each one's
-/// text before as far as `told` says, the answer cut to `max_chars` and
-/// escaped as `escape` says (else as configured).
-fn request(
-    files: Vec<PathBuf>,
-    mutation: Mutation,
-    told: &BTreeMap<PathBuf, Told>,
-    max_chars: usize,
-    escape: Option<Escape>,
-) -> CheckParams {
-    let before = told
-        .iter()
-        .filter_map(|(path, told)| Some((path.clone(), told.resolve(path)?)))
-        .collect();
-    CheckParams {
-        file_paths: files,
-        mutation,
-        before,
-        options: WireRenderOptions {
-            max_chars: Some(max_chars),
-            escape,
-            ..WireRenderOptions::default()
-        },
-        ..CheckParams::default()
-    }
-}
-
 /// The hook's input: one JSON value on stdin.
 fn read_payload() -> Result<Value, Malformed> {
     let mut input = String::new();
@@ -351,25 +325,6 @@ async fn run_files(
         && !feedback.is_empty()
     {
         emit(&feedback);
-    }
-}
-
-/// The daemon's feedback for `params` — or, when no daemon can answer,
-/// this process's, from the same method (`squiggle/check`); `None` (after
-/// a note on stderr) when neither could check.
-async fn check(
-    root: Option<&Path>,
-    cwd: &Path,
-    params: CheckParams,
-    route: Route,
-) -> Option<String> {
-    match super::warm::check(root, cwd, params, route, None).await {
-        Ok(reply) => Some(reply.feedback),
-        Err(e) => {
-            tracing::error!(error = %e, "hook: nothing checked");
-            eprintln!("squiggle hook: {e}; nothing reported");
-            None
-        }
     }
 }
 

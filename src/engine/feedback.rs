@@ -144,29 +144,13 @@ impl Engine {
                 self.remember(file, report);
             }
         }
-        let known_before = known_before
-            .map(|known| known.for_files(self, check.others.keys()))
-            .unwrap_or_default();
-        for (file, diagnostics) in &check.others {
-            let before = known_before.get(file).map_or(&[][..], Vec::as_slice);
-            verdicts.extend(other_file_verdict(diagnostics, before));
-            result.diagnostics.extend(diagnostics.iter().cloned());
-        }
-        for (file, outcomes) in &check.other_outcomes {
-            let entry = result.outcomes.entry(file.clone()).or_default();
-            entry.extend(outcomes.iter().cloned());
-        }
-        let touched: Vec<&String> = check.files.iter().map(|f| &f.file).collect();
-        let mut other_files: Vec<String> = check
-            .others
-            .keys()
-            .chain(check.other_outcomes.keys())
-            .filter(|f| !touched.contains(f))
-            .cloned()
-            .collect();
-        other_files.sort();
-        other_files.dedup();
-        result.other_files = other_files;
+        let known_before = known_before.map(|known| known.for_files(self, check.others.keys()));
+        others_into(
+            &check,
+            &known_before.unwrap_or_default(),
+            &mut result,
+            &mut verdicts,
+        );
         result.classification = worst(&verdicts);
         result.feedback = check.feedback_with(&edited, opts);
         (result, check)
@@ -237,6 +221,37 @@ impl Engine {
         self.history
             .record(&canonical, after.clone(), report.diagnostics.clone());
     }
+}
+
+/// Records the other files of `check` in `result` — their diagnostics,
+/// outcomes and names — and their verdicts against what the servers had
+/// reported for them before the edit (`known_before`, by relative path).
+fn others_into(
+    check: &CheckReport,
+    known_before: &BTreeMap<String, Vec<Diagnostic>>,
+    result: &mut ToolResult,
+    verdicts: &mut Vec<Classification>,
+) {
+    for (file, diagnostics) in &check.others {
+        let before = known_before.get(file).map_or(&[][..], Vec::as_slice);
+        verdicts.extend(other_file_verdict(diagnostics, before));
+        result.diagnostics.extend(diagnostics.iter().cloned());
+    }
+    for (file, outcomes) in &check.other_outcomes {
+        let entry = result.outcomes.entry(file.clone()).or_default();
+        entry.extend(outcomes.iter().cloned());
+    }
+    let touched: Vec<&String> = check.files.iter().map(|f| &f.file).collect();
+    let mut other_files: Vec<String> = check
+        .others
+        .keys()
+        .chain(check.other_outcomes.keys())
+        .filter(|f| !touched.contains(f))
+        .cloned()
+        .collect();
+    other_files.sort();
+    other_files.dedup();
+    result.other_files = other_files;
 }
 
 /// `file` with its text after read from disk when the caller did not give
