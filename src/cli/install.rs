@@ -146,7 +146,7 @@ struct Missing {
 /// not found, in registry order.
 fn missing(args: &Args) -> Result<Missing, String> {
     let engine = args.workspace.engine(Default::default())?;
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let path_var = std::env::var_os("PATH");
     let mut needed = std::collections::BTreeSet::new();
     let walk = ignore::WalkBuilder::new(&root).build().flatten();
@@ -166,7 +166,7 @@ fn missing(args: &Args) -> Result<Missing, String> {
         uninstallable: Vec::new(),
     };
     let missing = engine
-        .servers
+        .servers()
         .iter()
         .filter(|s| needed.contains(&s.spec.id))
         .filter(|s| {

@@ -50,7 +50,7 @@ pub async fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let root: PathBuf = engine.workspace.root().to_path_buf();
+    let root: PathBuf = engine.workspace().root().to_path_buf();
     let daemon_opts = crate::daemon::client::Options {
         trust_workspace: args.workspace.trust_workspace,
         ..Default::default()

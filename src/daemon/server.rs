@@ -24,8 +24,8 @@ use crate::engine::{Engine, EngineOptions, Live};
 use crate::jsonrpc::message::ResponseError;
 use crate::mutex::lock;
 use crate::platform::transport::Listener;
-use crate::service::wire::{Method, NoParams};
-use crate::service::{Host, extract, serve_connection_with};
+use crate::service::wire::Method;
+use crate::service::{Host, respond_now, serve_connection_with};
 
 /// Overrides `daemonIdleMinutes` in milliseconds (tests, debugging).
 pub const IDLE_ENV: &str = "SQUIGGLE_DAEMON_IDLE_MS";
@@ -65,7 +65,7 @@ impl Daemon {
     /// as it is now, unless the environment overrides it.
     fn idle(&self) -> Duration {
         self.idle_override
-            .unwrap_or_else(|| self.live.current().config.daemon_idle)
+            .unwrap_or_else(|| self.live.current().config().daemon_idle)
     }
 }
 
@@ -93,25 +93,25 @@ impl Host for Daemon {
 
     fn handle(&self, method: &str, params: &Value) -> Option<Result<Value, ResponseError>> {
         let answer = match method {
-            DaemonStatusMethod::NAME => extract::<NoParams>(params.clone()).map(|_| {
+            DaemonStatusMethod::NAME => respond_now::<DaemonStatusMethod>(params.clone(), |_| {
                 let engine = self.live.current();
                 let status = DaemonStatus {
                     pid: std::process::id(),
                     uptime_secs: self.started.elapsed().as_secs(),
-                    workspace: engine.workspace.root().to_path_buf(),
+                    workspace: engine.workspace().root().to_path_buf(),
                     trusted: self.trusted,
                     servers: engine.status(),
                     requests: self.requests.load(Ordering::SeqCst),
                     in_flight: self.in_flight.load(Ordering::SeqCst),
                     idle_timeout_ms: self.idle().as_millis() as u64,
                     rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
-                    pool: engine.pool.summary(),
+                    pool: engine.pool().summary(),
                 };
-                serde_json::to_value(status).unwrap_or(Value::Null)
+                Ok(status)
             }),
-            DaemonShutdown::NAME => extract::<NoParams>(params.clone()).map(|_| {
+            DaemonShutdown::NAME => respond_now::<DaemonShutdown>(params.clone(), |_| {
                 self.shutdown.notify_one();
-                Value::Null
+                Ok(())
             }),
             _ => return None,
         };
@@ -130,7 +130,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let engine = Arc::new(Engine::new(&engine_opts, &cwd)?);
     engine.watch_disk();
     let paths = socket::paths(
-        engine.workspace.root(),
+        engine.workspace().root(),
         opts.trust_workspace,
         opts.runtime_dir.as_deref(),
     );
@@ -153,7 +153,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
         last_activity: Mutex::new(Instant::now()),
         shutdown: Notify::new(),
     });
-    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace.root().display(), "daemon listening");
+    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace().root().display(), "daemon listening");
     let mut connections = tokio::task::JoinSet::new();
     let ended = serve(&daemon, &listener, &mut connections).await;
     // Unlink first, so no new client connects into a closing daemon; only

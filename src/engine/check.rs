@@ -20,7 +20,6 @@ use super::pool::{Busy, Checkout, ServerState};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
-use crate::lsp::normalize::normalize;
 use crate::lsp::other_files::EditMark;
 use crate::lsp::{DocumentVersion, LspClient};
 use crate::workspace::PathClass;
@@ -305,8 +304,7 @@ impl Engine {
             Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
             None => client.diagnostics_for(&doc, deadline).await,
         };
-        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        let diagnostics = normalize(&report.diagnostics, &p.text, encoding, &p.relative, &id);
+        let diagnostics = client.normalize(&report.diagnostics, &p.text, &p.relative);
         tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
         let mark = Mark {
             server: id.clone(),

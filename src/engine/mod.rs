@@ -40,10 +40,10 @@ pub use status::ServerStatus;
 /// to a successor (`Engine::reconfigured`) that shares everything below
 /// `pool` — running servers, file locks, history, the disk watch.
 pub struct Engine {
-    pub workspace: Workspace,
-    pub config: Config,
-    pub servers: Vec<ResolvedServer>,
-    pub pool: Pool,
+    workspace: Workspace,
+    config: Config,
+    servers: Vec<ResolvedServer>,
+    pool: Pool,
     /// Per-file locks: concurrent mutations of one file are serialized.
     file_locks: Arc<
         std::sync::Mutex<
@@ -52,7 +52,7 @@ pub struct Engine {
     >,
     /// The last checked text and diagnostics per file: the "before" of the
     /// next edit's classification.
-    history: Arc<std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>>,
+    history: Arc<crate::baseline::History>,
     /// Changes on disk made outside squiggle, when watched (`watch_disk`).
     disk: Arc<std::sync::Mutex<Option<crate::workspace::watch::DiskWatch>>>,
     /// The importer scan's listing and file heads, kept in step with the
@@ -163,6 +163,26 @@ impl Engine {
         (engine, stopped)
     }
 
+    /// The workspace this engine serves.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The configuration it was built with (user, workspace, command line).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Every configured server, resolved (running or not).
+    pub fn servers(&self) -> &[ResolvedServer] {
+        &self.servers
+    }
+
+    /// The running servers.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
     pub fn render_options(&self) -> crate::render::RenderOptions {
         crate::render::RenderOptions {
             max_per_file: self.config.max_diagnostics_per_file,
@@ -174,6 +194,7 @@ impl Engine {
                 crate::config::Report::New => crate::render::ReportMode::New,
             },
             report_unknown: self.config.report_unknown,
+            ..Default::default()
         }
     }
 

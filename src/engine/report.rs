@@ -9,23 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_feedback, render_unknown};
-
-/// `text`, then (when `opts` asks and something is unknown) a blank line and
-/// the line naming what.
-fn with_unknown(mut text: String, unknown: &[Unknown], opts: &RenderOptions) -> String {
-    if !opts.report_unknown {
-        return text;
-    }
-    let notes = render_unknown(unknown);
-    if !notes.is_empty() {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&notes);
-    }
-    text
-}
+use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_reply};
 
 /// How one server's wait ended for one file. (Where the wait stood in the
 /// server, which the other-files phase needs, is the engine's own
@@ -153,8 +137,7 @@ impl CheckReport {
     /// [`feedback`](Self::feedback) with the checked files' blocks given
     /// (classified or filtered by the caller).
     pub fn feedback_with(&self, edited: &[FileDiagnostics], opts: &RenderOptions) -> String {
-        let text = render_feedback(edited, &self.other_blocks(), opts);
-        with_unknown(text, &self.unknown(), opts)
+        render_reply(edited, &self.other_blocks(), &self.unknown(), opts)
     }
 
     /// The checked files' diagnostics, in the order they were given.

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use super::feedback::{Snapshot, ToolResult};
+pub use super::feedback::{ToolResult, Touched};
 use super::{Engine, Mutation};
+use crate::baseline::Before;
 pub use crate::edit::Replace;
 use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
@@ -123,14 +124,8 @@ impl Engine {
         };
         let after: Arc<str> = Arc::from(replaced.content);
         let restore = DryRun::restoring(self, mode, [(&target.canonical, Some(&before))]);
-        let result = self
-            .feedback(
-                message,
-                vec![(target.canonical.clone(), Some(before.clone()), after)],
-                Mutation::Edit,
-                mode,
-            )
-            .await;
+        let touched = vec![(target.canonical.clone(), Some(before.clone()), after)];
+        let result = self.answer(message, touched, Mutation::Edit, mode).await;
         restore.finish().await;
         Ok(result)
     }
@@ -159,14 +154,8 @@ impl Engine {
         };
         let after: Arc<str> = Arc::from(content);
         let restore = DryRun::restoring(self, mode, [(&target.canonical, before.as_ref())]);
-        let result = self
-            .feedback(
-                message,
-                vec![(target.canonical.clone(), before.clone(), after)],
-                Mutation::Write,
-                mode,
-            )
-            .await;
+        let touched = vec![(target.canonical.clone(), before.clone(), after)];
+        let result = self.answer(message, touched, Mutation::Write, mode).await;
         restore.finish().await;
         Ok(result)
     }
@@ -207,7 +196,7 @@ impl Engine {
             steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
         );
         let result = self
-            .feedback(message, steps.checked, Mutation::Edit, mode)
+            .answer(message, steps.checked, Mutation::Edit, mode)
             .await;
         restore.finish().await;
         Ok(result)
@@ -251,6 +240,31 @@ impl Engine {
         Ok(())
     }
 
+    /// The feedback after a mutation: each touched file (its path, its
+    /// text before when it existed, its text after) reported as every
+    /// surface reports a change (`Engine::report_change`).
+    async fn answer(
+        self: &Arc<Self>,
+        message: String,
+        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        mutation: Mutation,
+        mode: Mode,
+    ) -> ToolResult {
+        let files = checked
+            .into_iter()
+            .map(|(path, before, after)| Touched {
+                path,
+                before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
+                after: Some(after),
+            })
+            .collect();
+        let opts = self.render_options();
+        let (result, _) = self
+            .report_change(message, files, mutation, mode, &opts)
+            .await;
+        result
+    }
+
     /// Puts every server's copy of `path` back to `text` (after a dry run).
     async fn restore(&self, path: &Path, text: Arc<str>) {
         for client in self.pool.clients() {
@@ -265,7 +279,7 @@ impl Engine {
         for client in self.pool.clients() {
             client.close_document(path);
         }
-        lock(&self.history).remove(path);
+        self.history.forget(path);
     }
 
     fn watched(&self, changes: &[(&Path, FileChangeKind)]) {

@@ -5,7 +5,7 @@
 //! is the one thing squiggle must never say. Pure, like the rest of
 //! rendering; names and reasons are escaped and cut like messages.
 
-use super::escape;
+use super::sanitize;
 use crate::diagnostic::Outcome;
 
 /// One (file, server) pair whose diagnostics are unknown.
@@ -49,15 +49,15 @@ pub fn render_unknown(unknown: &[Unknown]) -> String {
     let mut out = String::new();
     for (server, outcome, files, after_ms, reason) in groups {
         let whose = if files.len() == 1 { "its" } else { "their" };
-        let files = escape::controls(&file_list(&files), &escape::ONE_LINE).into_owned();
-        let server = escape::controls(server, &escape::ONE_LINE);
+        let files = sanitize::controls(&file_list(&files), &sanitize::ONE_LINE).into_owned();
+        let server = sanitize::controls(server, &sanitize::ONE_LINE);
         let line = match outcome {
             Outcome::ServerDead => format!(
                 "{server} stopped before it finished checking {files}; {whose} diagnostics are unknown."
             ),
             Outcome::Unavailable => {
-                let reason = escape::cut(reason.trim_end_matches('.'), MAX_REASON_CHARS);
-                let reason = escape::controls(&reason, &escape::ONE_LINE);
+                let reason = sanitize::cut(reason.trim_end_matches('.'), MAX_REASON_CHARS);
+                let reason = sanitize::controls(&reason, &sanitize::ONE_LINE);
                 format!("{server} could not check {files}: {reason}.")
             }
             _ => format!(

@@ -10,6 +10,7 @@
 //! descriptors) runs alone in a fresh copy of it (`support::alone`).
 
 mod agents;
+mod baseline;
 mod cli;
 mod client;
 mod daemon;

@@ -16,6 +16,13 @@
 mod lifecycle;
 mod status;
 
+/// Starts an instance may use before the pool stops trying: the first,
+/// and one restart after a crash. A start that fails (or a server that dies)
+/// with this many spent marks the instance `broken` for the session, so a
+/// server that cannot run is never respawned in a loop. An eviction or an
+/// idle stop gives the budget back.
+pub const MAX_FAILED_STARTS: u32 = 2;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
