@@ -5,6 +5,8 @@
 
 use serde_json::{Value, json};
 
+use crate::registry::toolchain::{Lookup, launch, lookup};
+
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
     #[command(flatten)]
@@ -33,8 +35,8 @@ pub async fn run(args: Args) -> u8 {
     let path_var = std::env::var_os("PATH");
     let mut rows = Vec::new();
     for server in &engine.servers {
-        let found =
-            crate::registry::detect::find_command(&server.spec, &root, &root, path_var.as_deref());
+        let found = launch(&server.spec, &root, &root, path_var.as_deref());
+        let compiler = lookup(&server.spec, &root, &root);
         let state = match (&server.untrusted, server.enabled, &found) {
             (Some(_), _, _) => "untrusted",
             (None, false, _) => "disabled",
@@ -50,7 +52,8 @@ pub async fn run(args: Args) -> u8 {
         rows.push(json!({
             "id": server.spec.id,
             "status": state,
-            "path": found.as_ref().map(|(p, _)| p.display().to_string()),
+            "path": found.as_ref().map(|l| l.program.display().to_string()),
+            "compiler": compiler_json(&compiler),
             "installHint": server.spec.install_hint,
             "languages": server.spec.languages,
             "detail": server.untrusted,
@@ -95,7 +98,10 @@ fn print_table(root: &std::path::Path, live: Option<&crate::daemon::DaemonStatus
         let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
         let status = text("status");
         let detail = match status.as_str() {
-            "available" => text("path"),
+            "available" => match r["compiler"]["text"].as_str() {
+                Some(compiler) => format!("{} · compiler: {compiler}", text("path")),
+                None => text("path"),
+            },
             "unavailable" => format!(
                 "install: {}",
                 crate::install::hint(&text("id"), &text("installHint"))
@@ -107,6 +113,24 @@ fn print_table(root: &std::path::Path, live: Option<&crate::daemon::DaemonStatus
             crate::outln!("{:<28} {}", "", i["line"].as_str().unwrap_or_default());
         }
     }
+}
+
+/// The compiler a server runs on in this workspace (the project's package
+/// it was given, or why it runs its own); `null` for a server that runs on
+/// no package.
+fn compiler_json(lookup: &Lookup) -> Value {
+    if *lookup == Lookup::NotApplicable {
+        return Value::Null;
+    }
+    let package = lookup.package();
+    json!({
+        "package": package.map(|p| p.name.clone()),
+        "version": package.map(|p| p.version.clone()),
+        "dir": package.map(|p| p.dir.display().to_string()),
+        "origin": package.map(|p| p.origin),
+        "used": matches!(lookup, Lookup::Found(..)),
+        "text": lookup.to_string(),
+    })
 }
 
 /// One live or stopped instance, as `status --json` lists it under its server.

@@ -13,8 +13,9 @@ use tokio::time::Instant;
 use super::Engine;
 use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::plan::PlanMemo;
 use super::report::CheckReport;
-use super::servers::{language_for, serving};
+use super::servers::language_for;
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::lsp::other_files::EditMark;
 use crate::lsp::uri;
@@ -117,13 +118,14 @@ impl Engine {
             let started = std::time::Instant::now();
             let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
             let mut found: Vec<PathBuf> = Vec::new();
+            let mut memo = PlanMemo::default();
             for canonical in &edited {
-                let servers: Vec<_> = serving(canonical, &engine.servers)
-                    .into_iter()
-                    .map(|(index, _)| &engine.servers[index])
+                let planned = engine.plan_file(canonical, &mut memo);
+                let servers: Vec<_> = planned
+                    .iter()
+                    .map(|p| &engine.servers[p.server_index])
                     .collect();
-                for server in &servers {
-                    let root = engine.project_root_for(canonical, server);
+                for root in planned.iter().map(|p| p.root.clone()) {
                     if !scanned.insert((canonical.clone(), root.clone())) {
                         continue;
                     }

@@ -27,7 +27,7 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
-use crate::registry::detect::find_command;
+use crate::registry::toolchain::{Launch, launch};
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
 
@@ -182,8 +182,8 @@ impl Pool {
                 busy,
             });
         }
-        let spawn = spawn_for(server, root, workspace_root)?;
-        let client = self.start(server, &key, spawn, start_timeout).await?;
+        let launch = launch_for(server, root, workspace_root)?;
+        let client = self.start(server, &key, launch, start_timeout).await?;
         Ok(Checkout {
             client,
             cold: true,
@@ -197,12 +197,21 @@ impl Pool {
         &self,
         server: &ResolvedServer,
         key: &InstanceKey,
-        spawn: Spawn,
+        launch: Launch,
         start_timeout: Duration,
     ) -> Result<LspClient, Unavailable> {
         let mut starting = self.shared.begin_start(key)?;
+        if let Some(package) = &launch.package {
+            tracing::debug!(server = %key.0, root = %key.1.display(), package = %package.label(), dir = %package.dir.display(), "runs on the project's package");
+        }
+        let spawn = Spawn {
+            program: launch.program,
+            args: launch.args,
+            env: server.env.clone(),
+            cwd: key.1.clone(),
+        };
         let mut config = ClientConfig::new(server.spec.id.clone(), spawn, key.1.clone());
-        config.initialization_options = server.spec.initialization_options.clone();
+        config.initialization_options = launch.initialization_options;
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
         let started = Instant::now();
@@ -289,16 +298,15 @@ impl Pool {
     }
 }
 
-/// How to run `server` for `root`, or why it cannot run.
-fn spawn_for(
+/// How to run `server` for `root` (with the project's package, if it runs
+/// on one), or why it cannot run.
+fn launch_for(
     server: &ResolvedServer,
     root: &Path,
     workspace_root: &Path,
-) -> Result<Spawn, Unavailable> {
+) -> Result<Launch, Unavailable> {
     let path_var = std::env::var_os("PATH");
-    let Some((program, candidate)) =
-        find_command(&server.spec, root, workspace_root, path_var.as_deref())
-    else {
+    launch(&server.spec, root, workspace_root, path_var.as_deref()).ok_or_else(|| {
         let program = server
             .spec
             .commands
@@ -308,15 +316,9 @@ fn spawn_for(
             "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
             server.spec.install_hint
         );
-        return Err(Unavailable {
+        Unavailable {
             state: ServerState::Unavailable,
             reason,
-        });
-    };
-    Ok(Spawn {
-        program,
-        args: candidate.args.clone(),
-        env: server.env.clone(),
-        cwd: root.to_path_buf(),
+        }
     })
 }
