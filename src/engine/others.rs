@@ -158,9 +158,10 @@ impl Engine {
         })
     }
 
-    /// For servers answering synchronous pulls, the other files they
-    /// reported before are pulled again (those this check did not pull), so
-    /// that `other_files` reports what they say now (`lsp::sync_pull`).
+    /// For servers that answer pulls (LSP or synchronous), the other files
+    /// they reported before are pulled again (those this check did not
+    /// pull), so that `other_files` reports what they say now
+    /// (`LspClient::repull_reported`).
     /// `phase_two`: the canonical paths of the other files this check took.
     pub(super) async fn repull_reported(&self, check: &CheckReport, phase_two: &[PathBuf]) {
         let involved = check.involved_servers();

@@ -159,22 +159,7 @@ impl LspClient {
             .get(&doc.uri)
             .and_then(|p| p.result_id.clone());
         loop {
-            let mut params = json!({ "textDocument": { "uri": doc.uri } });
-            if let Some(id) = &previous {
-                params["previousResultId"] = Value::String(id.clone());
-            }
-            let identifier = self
-                .state()
-                .registration_options(PULL_METHOD)
-                .and_then(|o| o.get("identifier"))
-                .cloned()
-                .or_else(|| {
-                    self.facts()
-                        .and_then(|f| f.raw.get("diagnosticProvider")?.get("identifier").cloned())
-                });
-            if let Some(identifier) = identifier {
-                params["identifier"] = identifier;
-            }
+            let params = self.pull_params(&doc.uri, previous.as_deref());
             let remaining = deadline.saturating_duration_since(Instant::now());
             let refreshes_before = self.state().refreshes;
             match self
@@ -186,6 +171,7 @@ impl LspClient {
                         return (Outcome::Pulled, diagnostics);
                     }
                     Some(diagnostics) => {
+                        tracing::trace!(server = %self.server_id(), uri = %doc.uri, items = diagnostics.len(), "partial pull answered");
                         match self
                             .complete_partial(
                                 doc,
@@ -209,8 +195,15 @@ impl LspClient {
                         || error.code == codes::CONTENT_MODIFIED =>
                 {
                     // The server is not ready for this version yet: retry on
-                    // its next event, or shortly.
-                    if Instant::now() >= deadline {
+                    // its next event, or shortly — unless it said not to
+                    // (`retriggerRequest: false`): then nothing is known.
+                    tracing::trace!(server = %self.server_id(), uri = %doc.uri, code = error.code, data = ?error.data, "pull cancelled");
+                    let retrigger = error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("retriggerRequest"))
+                        .and_then(Value::as_bool);
+                    if Instant::now() >= deadline || retrigger == Some(false) {
                         return (Outcome::TimedOut, Arc::from([]));
                     }
                     let retry_at = (Instant::now() + Duration::from_millis(50)).min(deadline);
@@ -222,6 +215,53 @@ impl LspClient {
                     tracing::debug!(server = %self.server_id(), "pull failed: {e}");
                     return (Outcome::TimedOut, Arc::from([]));
                 }
+            }
+        }
+    }
+
+    /// A `textDocument/diagnostic` request's parameters for `uri`.
+    pub(super) fn pull_params(&self, uri: &str, previous: Option<&str>) -> Value {
+        let mut params = json!({ "textDocument": { "uri": uri } });
+        if let Some(id) = previous {
+            params["previousResultId"] = Value::String(id.to_string());
+        }
+        let identifier = self
+            .state()
+            .registration_options(PULL_METHOD)
+            .and_then(|o| o.get("identifier"))
+            .cloned()
+            .or_else(|| {
+                self.facts()
+                    .and_then(|f| f.raw.get("diagnosticProvider")?.get("identifier").cloned())
+            });
+        if let Some(identifier) = identifier {
+            params["identifier"] = identifier;
+        }
+        params
+    }
+
+    /// Pulls each of `uris` once, all at once, and keeps the answers; a
+    /// file whose pull fails loses what it said before (not known to hold).
+    pub(super) async fn pull_each(&self, uris: Vec<String>, deadline: Instant) {
+        let mut pulls = tokio::task::JoinSet::new();
+        for uri in uris {
+            let previous = self
+                .state()
+                .pulled
+                .get(&uri)
+                .and_then(|p| p.result_id.clone());
+            let params = self.pull_params(&uri, previous.as_deref());
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let answer = self.request_with_timeout(PULL_METHOD, params, remaining);
+            pulls.spawn(async move { (uri, answer.await) });
+        }
+        while let Some(joined) = pulls.join_next().await {
+            let Ok((uri, answer)) = joined else { continue };
+            let kept = answer
+                .ok()
+                .and_then(|report| self.store_pull_report(&uri, &report));
+            if kept.is_none() {
+                self.state().pulled.remove(&uri);
             }
         }
     }
@@ -280,17 +320,18 @@ impl LspClient {
             };
             let merged = || -> Arc<[LspDiagnostic]> {
                 match &pushed {
-                    Some(pushed) if !pushed.is_empty() => {
-                        let mut all: Vec<LspDiagnostic> = pulled.to_vec();
-                        all.extend(pushed.iter().filter(|d| !pulled.contains(d)).cloned());
-                        all.into()
-                    }
-                    _ => pulled.clone(),
+                    Some(pushed) => united(&pulled, pushed),
+                    None => pulled.clone(),
                 }
             };
             let now = Instant::now();
-            match wait.decide(&view, profile, now) {
-                Decision::Done(outcome, _) => return Partial::Done(outcome, merged()),
+            let decision = wait.decide(&view, profile, now);
+            tracing::trace!(server = %self.server_id(), uri = %doc.uri, ?view, ?decision, "partial pull");
+            match decision {
+                Decision::Done(outcome, _) => {
+                    tracing::debug!(server = %self.server_id(), uri = %doc.uri, ?outcome, pushed = view.pushed, check_done = view.check_done, "partial pull done");
+                    return Partial::Done(outcome, merged());
+                }
                 Decision::Repull => return Partial::Repull,
                 Decision::Resave => {
                     self.resave(doc);
@@ -368,17 +409,27 @@ impl LspClient {
 
     /// Every URI with non-empty diagnostics this server has reported (pushed
     /// or pulled), with the latest set for each. Used for "other files".
+    /// Where pulls are partial (rust-analyzer: its own analysis by pull,
+    /// cargo check's by push), a file's two lists are united: neither
+    /// replaces the other. Otherwise a pulled list is the whole answer and
+    /// replaces what was pushed before it (a synchronous pull's answer is
+    /// newer than any wave).
     pub fn known_diagnostics(&self) -> Vec<(String, Arc<[LspDiagnostic]>)> {
+        let unite = self.inner.config.wait.pull_is_partial;
         let state = self.state();
         let mut all: Vec<(String, Arc<[LspDiagnostic]>)> = state
             .published
             .iter()
-            .filter(|(uri, _)| !state.pulled.contains_key(*uri))
-            .map(|(uri, p)| (uri.clone(), p.diagnostics.clone()))
+            .filter(|(uri, _)| unite || !state.pulled.contains_key(*uri))
+            .map(|(uri, p)| match state.pulled.get(uri) {
+                Some(pulled) => (uri.clone(), united(&pulled.diagnostics, &p.diagnostics)),
+                None => (uri.clone(), p.diagnostics.clone()),
+            })
             .chain(
                 state
                     .pulled
                     .iter()
+                    .filter(|(uri, _)| !unite || !state.published.contains_key(*uri))
                     .map(|(uri, p)| (uri.clone(), p.diagnostics.clone())),
             )
             .filter(|(_, d)| !d.is_empty())
@@ -386,4 +437,14 @@ impl LspClient {
         all.sort_by(|a, b| a.0.cmp(&b.0));
         all
     }
+}
+
+/// A file's pulled list with what was pushed for it, each diagnostic once.
+fn united(pulled: &Arc<[LspDiagnostic]>, pushed: &Arc<[LspDiagnostic]>) -> Arc<[LspDiagnostic]> {
+    if pushed.is_empty() {
+        return pulled.clone();
+    }
+    let mut all: Vec<LspDiagnostic> = pulled.to_vec();
+    all.extend(pushed.iter().filter(|d| !pulled.contains(d)).cloned());
+    all.into()
 }

@@ -159,7 +159,10 @@ impl Server {
             return;
         };
         let version = doc.version;
-        let diagnostics = markers::diagnostics(&doc.text, wave, self.encoding);
+        let diagnostics = match self.script.pushed_from_wave {
+            Some(from) => markers::diagnostics_of_waves(&doc.text, from..=wave, self.encoding),
+            None => markers::diagnostics(&doc.text, wave, self.encoding),
+        };
         self.publish(uri, Some(version), diagnostics);
     }
 
@@ -173,7 +176,10 @@ impl Server {
         if params["previousResultId"].as_str() == Some(result_id.as_str()) {
             return json!({"kind": "unchanged", "resultId": result_id});
         }
-        let items = markers::diagnostics(&doc.text, self.last_wave(), self.encoding);
+        let items = match self.script.pushed_from_wave {
+            Some(from) => markers::diagnostics_of_waves(&doc.text, ..from, self.encoding),
+            None => markers::diagnostics(&doc.text, self.last_wave(), self.encoding),
+        };
         json!({"kind": "full", "resultId": result_id, "items": items})
     }
 }
