@@ -128,6 +128,66 @@ async fn another_files_pushed_check_errors_are_kept_beside_its_pulled_list() {
 }
 
 #[tokio::test]
+async fn an_importer_opened_after_the_check_keeps_what_the_check_pushed_for_it() {
+    // arrayvec's rename: cargo check reports `unresolved import` in an
+    // importer nobody had open; the importer is opened for the edit's
+    // second phase, and its pull (rust-analyzer's own E0384) must not
+    // replace what the check pushed for it before the open.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+    write(&root, "Cargo.toml", "[package]\nname = \"arrayvec\"\n");
+    write(&root, "src/lib.rs", "mod util;\nmod arrayvec;\n");
+    write(&root, "src/util.rs", "pub fn helper() {}\n");
+    write(
+        &root,
+        "src/arrayvec.rs",
+        "use crate::util::helper;\n@error[E0384](cannot assign twice to immutable variable)\n@error#1[E0432](unresolved import)\n",
+    );
+    let log = dir.path().join("fake-log.jsonl");
+    let mut script = checking_script();
+    script["checkFilesOnDisk"] = json!(true);
+    script["logFile"] = json!(log.display().to_string());
+    let engine = engine(&root, script);
+    write(&root, "src/util.rs", "pub fn helper_renamed() {}\n");
+    let check = engine
+        .check_with_dependents(vec![FileInput::on_disk(root.join("src/util.rs"))])
+        .await;
+    assert!(
+        check.other_outcomes.contains_key("src/arrayvec.rs"),
+        "the importer was not taken in the second phase: {:?}",
+        check.other_outcomes.keys().collect::<Vec<_>>()
+    );
+    let others: Vec<&str> = check
+        .others
+        .get("src/arrayvec.rs")
+        .into_iter()
+        .flatten()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        others.contains(&"unresolved import"),
+        "cargo check's error lost: {others:?}"
+    );
+    assert!(
+        others.contains(&"cannot assign twice to immutable variable"),
+        "the pulled list lost: {others:?}"
+    );
+    // The check that answered the edit answered for the importer too: it
+    // is not saved to make the server check again.
+    let resaved = support::fake_server::logged(&log)
+        .into_iter()
+        .filter(|v| v["dir"] == "in" && v["msg"]["method"] == "textDocument/didSave")
+        .filter(|v| {
+            v["msg"]["params"]["textDocument"]["uri"]
+                .as_str()
+                .is_some_and(|u| u.ends_with("src/arrayvec.rs"))
+        })
+        .count();
+    assert_eq!(resaved, 0, "the importer was saved again");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_check_that_ends_having_done_nothing_is_not_the_answer() {
     // rust-analyzer 1.99, once its workspace has loaded, begins a check and
     // ends it at once with nothing published or reported, then checks

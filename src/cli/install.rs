@@ -132,8 +132,7 @@ fn missing(args: &Args) -> Result<Vec<String>, String> {
         .iter()
         .filter(|s| needed.contains(&s.spec.id))
         .filter(|s| {
-            crate::registry::detect::find_command(&s.spec, &root, &root, path_var.as_deref())
-                .is_none()
+            crate::registry::toolchain::launch(&s.spec, &root, &root, path_var.as_deref()).is_none()
         })
         .filter(|s| {
             let known = install::source_of(&s.spec.id).is_some();

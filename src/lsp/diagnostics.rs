@@ -282,7 +282,13 @@ impl LspClient {
         wait: &mut PartialWait,
     ) -> Partial {
         let mut wakeups = self.inner.state.for_document(&doc.uri);
-        let after = doc.changed_at.max(since);
+        // The edited file's check and pushes count from its change. Another
+        // file's (`since`, the edit's mark) count from the edit, even when
+        // it was opened only now: the check that answered the edit covered
+        // it, and what that check pushed for it before the open is its
+        // answer (arrayvec: an importer's `unresolved import`, published
+        // before the importer was opened, was lost behind its pull).
+        let after = if since > 0 { since } else { doc.changed_at };
         let profile = &self.inner.config.wait;
         wait.pulled(Instant::now());
         loop {
@@ -300,6 +306,12 @@ impl LspClient {
                         .iter()
                         .filter(|(t, p)| !profile.is_background(t, p.title.as_deref()))
                 };
+                let check_done = state.check_ended > after
+                    && state.saved_at < state.check_ended
+                    && state
+                        .check_ended_began_at
+                        .zip(state.saved_when)
+                        .is_none_or(|(began, saved)| began >= saved + profile.check_save_debounce);
                 let view = PartialView {
                     refreshed: state.refreshes > refreshes_before,
                     busy: open().next().is_some(),
@@ -307,11 +319,11 @@ impl LspClient {
                         .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
                     // A check begun after the change has ended, and no save
                     // went out since it began (a later save cancels it).
-                    check_done: state.check_ended > after
-                        && state.saved_at < state.check_ended
-                        && state.check_ended_began_at.zip(state.saved_when).is_none_or(
-                            |(began, saved)| began >= saved + profile.check_save_debounce,
-                        ),
+                    check_done,
+                    check_ended_at: state
+                        .check_ended_at
+                        .filter(|_| check_done)
+                        .map(Instant::from_std),
                     pushed: pushed.is_some(),
                     can_resave: self.can_resave(doc, &state),
                     dead: self.inner.is_dead(),

@@ -176,8 +176,9 @@ pub struct ClientState {
     pub last_publish_seq: u64,
     /// `received` count when the latest didSave was sent (0: none).
     pub saved_at: u64,
-    /// When the check recorded in `check_ended` began.
+    /// When the check recorded in `check_ended` began, and when it ended.
     pub check_ended_began_at: Option<Instant>,
+    pub check_ended_at: Option<Instant>,
     /// When the latest didSave was sent.
     pub saved_when: Option<Instant>,
     /// When the latest publish (for any document) was stored.
@@ -320,6 +321,7 @@ impl ClientState {
                 {
                     self.check_ended = p.began;
                     self.check_ended_began_at = Some(p.began_at);
+                    self.check_ended_at = Some(Instant::now());
                 }
             }
             _ => {}

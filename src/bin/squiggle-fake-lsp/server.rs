@@ -380,6 +380,9 @@ impl Server {
                         }
                     }
                 }
+                if check.is_some() && wave == self.last_wave() && self.script.check_files_on_disk {
+                    self.publish_neighbours_on_disk(&uri, wave);
+                }
                 if let Some(check) = check
                     && wave == self.last_wave()
                 {

@@ -26,6 +26,9 @@ pub fn servers() -> Vec<ServerSpec> {
             check_end_grace: Duration::from_millis(100),
             // It waits 50 ms after a save for more before it starts cargo.
             check_save_debounce: Duration::from_millis(50),
+            // cargo check checks the whole workspace: an importer opened
+            // after the edit is not saved (that would start a second check).
+            check_covers_project: true,
             ..settle(300)
         },
         ..spec(

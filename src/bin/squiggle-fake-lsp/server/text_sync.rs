@@ -166,6 +166,41 @@ impl Server {
         self.publish(uri, Some(version), diagnostics);
     }
 
+    /// Publishes, without a version, every file beside `uri` on disk with
+    /// its extension that is not open, from its text on disk (as cargo
+    /// check reports files nobody opened). Only plain `file://` URIs.
+    pub(super) fn publish_neighbours_on_disk(&mut self, uri: &str, wave: usize) {
+        let Some(path) = uri.strip_prefix("file://").map(std::path::PathBuf::from) else {
+            return;
+        };
+        let (Some(dir), Some(ext)) = (path.parent(), path.extension()) else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut files: Vec<std::path::PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension() == Some(ext))
+            .collect();
+        files.sort();
+        for file in files {
+            let other = format!("file://{}", file.display());
+            if self.docs.get(&other).is_some() {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            let diagnostics = match self.script.pushed_from_wave {
+                Some(from) => markers::diagnostics_of_waves(&text, from..=wave, self.encoding),
+                None => markers::diagnostics(&text, wave, self.encoding),
+            };
+            self.publish(&other, None, diagnostics);
+        }
+    }
+
     pub(super) fn pull_report(&self, params: &Value) -> Value {
         let uri = params["textDocument"]["uri"].as_str().unwrap_or("");
         let doc = match self.docs.get(uri) {
