@@ -214,6 +214,29 @@ async fn a_check_that_ends_having_done_nothing_is_not_the_answer() {
     client.shutdown().await;
 }
 
+#[tokio::test]
+async fn a_pull_answered_for_the_text_before_the_change_is_asked_again() {
+    // rust-analyzer 1.99 may answer a pull sent right after a change for
+    // the text before it; it asks for a re-pull once it has processed the
+    // change.
+    let fake = Fake::new();
+    let mut script = checking_script();
+    script["stalePullMs"] = json!(40);
+    let mut config = fake.config(script);
+    config.wait = rust_analyzer_profile();
+    let client = fake.start_with(config).await;
+    let path = fake.file("lib.rs");
+    let first = sync(&client, &path, "@error(before the edit)\n").await;
+    client.diagnostics_for(&first, deadline(60_000)).await;
+    let edited = sync(&client, &path, "@error(after the edit)\n").await;
+    let report = client.diagnostics_for(&edited, deadline(60_000)).await;
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["after the edit".to_string()])
+    );
+    client.shutdown().await;
+}
+
 /// A pull server whose first two pulls are cancelled, `retrigger` saying
 /// whether to ask again.
 async fn cancelled_pulls(retrigger: bool) -> (Outcome, Vec<String>) {

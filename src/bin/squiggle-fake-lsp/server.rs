@@ -100,6 +100,9 @@ struct Server {
     saves: u64,
     /// Pull requests answered with ServerCancelled so far (`cancelPulls`).
     pulls_cancelled: u64,
+    /// With `stalePullMs`: per document, the text before its latest change
+    /// and until when pulls still answer for it.
+    stale_pulls: HashMap<String, (String, Instant)>,
     checks_started: u64,
     running_check: Option<u64>,
 }
@@ -135,6 +138,7 @@ pub fn run(script: Script, log: EventLog) -> ! {
         outgoing: HashMap::new(),
         saves: 0,
         pulls_cancelled: 0,
+        stale_pulls: HashMap::new(),
         checks_started: 0,
         running_check: None,
     };

@@ -59,6 +59,16 @@ impl Server {
             let diagnostics = markers::diagnostics(&old.text, self.last_wave(), self.encoding);
             self.publish(&uri, Some(version - 1), diagnostics);
         }
+        if let Some(ms) = self.script.stale_pull_ms
+            && let Some(old) = self.docs.get(&uri)
+        {
+            // rust-analyzer 1.99: a pull right after a change answers for
+            // the text before it; once the change is processed, a refresh.
+            let until = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+            self.stale_pulls
+                .insert(uri.clone(), (old.text.clone(), until));
+            self.timers.after(ms, super::Action::Refresh);
+        }
         let Some(clamps) = self.docs.change(&uri, version, &changes, self.encoding) else {
             eprintln!("squiggle-fake-lsp: didChange for {uri}, which is not open");
             self.log.event("changeUnopened", json!({"uri": uri}));
@@ -211,9 +221,13 @@ impl Server {
         if params["previousResultId"].as_str() == Some(result_id.as_str()) {
             return json!({"kind": "unchanged", "resultId": result_id});
         }
+        let text = match self.stale_pulls.get(uri) {
+            Some((old, until)) if std::time::Instant::now() < *until => old.as_str(),
+            _ => doc.text.as_str(),
+        };
         let items = match self.script.pushed_from_wave {
-            Some(from) => markers::diagnostics_of_waves(&doc.text, ..from, self.encoding),
-            None => markers::diagnostics(&doc.text, self.last_wave(), self.encoding),
+            Some(from) => markers::diagnostics_of_waves(text, ..from, self.encoding),
+            None => markers::diagnostics(text, self.last_wave(), self.encoding),
         };
         json!({"kind": "full", "resultId": result_id, "items": items})
     }
