@@ -209,8 +209,27 @@ pub struct Launch {
 
 /// How to start `spec` for the project at `root`: the project's package
 /// when it has one the server takes, else the server's command as found
-/// by [`find_command`]. `None` when neither is there.
+/// by [`find_command`], with the plugins it finds (`plugins`). `None` when
+/// neither is there.
 pub fn launch(
+    spec: &ServerSpec,
+    root: &Path,
+    workspace_root: &Path,
+    path_var: Option<&OsStr>,
+) -> Option<Launch> {
+    let mut launch = launch_package(spec, root, workspace_root, path_var)?;
+    let program = Some(launch.program.as_path());
+    super::plugins::apply(
+        spec,
+        &mut launch.initialization_options,
+        root,
+        workspace_root,
+        program,
+    );
+    Some(launch)
+}
+
+fn launch_package(
     spec: &ServerSpec,
     root: &Path,
     workspace_root: &Path,
@@ -275,7 +294,7 @@ fn read_manifest(dir: &Path) -> Option<Value> {
 
 /// `start` and its ancestors up to and including `stop_at`; only `start`
 /// when it is not inside `stop_at`.
-fn project_dirs(start: &Path, stop_at: &Path) -> Vec<PathBuf> {
+pub(super) fn project_dirs(start: &Path, stop_at: &Path) -> Vec<PathBuf> {
     if !start.starts_with(stop_at) {
         return vec![start.to_path_buf()];
     }
@@ -344,7 +363,7 @@ fn node_platform() -> Option<(&'static str, &'static str)> {
 
 /// Sets the member at the JSON pointer `pointer` (`/tsserver/path`),
 /// making objects on the way; `options` becomes an object if it was not.
-fn set_pointer(options: &mut Value, pointer: &str, value: Value) {
+pub(super) fn set_pointer(options: &mut Value, pointer: &str, value: Value) {
     let mut at = options;
     for key in pointer.split('/').filter(|k| !k.is_empty()) {
         if !at.is_object() {
