@@ -301,6 +301,10 @@ impl Engine {
             Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
             None => client.diagnostics_for(&doc, deadline).await,
         };
+        if report.outcome == Outcome::TimedOut {
+            // Silent since the change? Then ask whether it still answers.
+            client.wait_timed_out(doc.changed_at, report.elapsed);
+        }
         let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
         let diagnostics = normalize(&report.diagnostics, &p.text, encoding, &p.relative, &id);
         tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");

@@ -11,6 +11,7 @@ mod client_config;
 mod decide;
 pub mod diagnostics;
 pub mod documents;
+pub mod health;
 pub mod normalize;
 pub mod other_files;
 pub mod position;

@@ -24,7 +24,10 @@ use std::time::Instant;
 
 use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
 
-use super::{Checkout, Instance, InstanceKey, Limits, ServerState, StopReason, Table, Unavailable};
+use super::{
+    Checkout, Instance, InstanceKey, Limits, MAX_FAILED_STARTS, ServerState, StopReason, Table,
+    Unavailable,
+};
 use crate::lsp::LspClient;
 use crate::mutex::lock;
 
@@ -117,7 +120,7 @@ impl Starting<'_> {
             };
         };
         i.starting = false;
-        if i.budget >= 2 {
+        if i.budget >= MAX_FAILED_STARTS {
             return mark_broken(self.key, i, reason);
         }
         Unavailable {
@@ -210,7 +213,7 @@ impl Shared {
         if let Some(dead) = i.client.take() {
             let reason = dead.dead_reason().unwrap_or_default();
             tracing::debug!(server = %key.0, root = %key.1.display(), "server died ({reason}); restarting once");
-            if i.budget >= 2 {
+            if i.budget >= MAX_FAILED_STARTS {
                 return Err(mark_broken(key, i, reason));
             }
         }

@@ -16,6 +16,13 @@
 mod lifecycle;
 mod status;
 
+/// Starts an instance may use before the pool stops trying: the first,
+/// and one restart after a crash. A start that fails (or a server that dies)
+/// with this many spent marks the instance `broken` for the session, so a
+/// server that cannot run is never respawned in a loop. An eviction or an
+/// idle stop gives the budget back.
+pub const MAX_FAILED_STARTS: u32 = 2;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -41,6 +48,10 @@ pub struct Limits {
     pub server_idle: Duration,
     /// A document untouched this long is closed; zero never.
     pub document_idle: Duration,
+    /// How long a health probe waits (`lsp::health`): the warm check
+    /// deadline, so a server silent through a check and then through a
+    /// probe as long is unresponsive.
+    pub probe_timeout: Duration,
 }
 
 impl Limits {
@@ -49,6 +60,7 @@ impl Limits {
             max_per_server: config.max_instances_per_server.max(1),
             server_idle: config.server_idle,
             document_idle: config.document_idle,
+            probe_timeout: config.diagnostic_timeout,
         }
     }
 }
@@ -212,6 +224,7 @@ impl Pool {
         config.initialization_options = server.spec.initialization_options.clone();
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
+        config.probe_timeout = self.shared.limits.probe_timeout;
         let started = Instant::now();
         match LspClient::start(config, start_timeout).await {
             Ok(client) => {

@@ -5,5 +5,6 @@
 mod config_files;
 mod dependents_cache;
 mod fake;
+mod health;
 mod patch;
 mod pool;
