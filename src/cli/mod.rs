@@ -30,6 +30,10 @@ pub struct WorkspaceArgs {
     /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
     #[arg(long)]
     pub trust_workspace: bool,
+    /// Run as no one is watching even on a terminal: with `strict = true`,
+    /// only servers named in the configuration start.
+    #[arg(long)]
+    pub non_interactive: bool,
 }
 
 impl WorkspaceArgs {
@@ -37,8 +41,9 @@ impl WorkspaceArgs {
     /// current directory (or `--root`), its configuration with `cli` on top,
     /// and whether the workspace's own file may name commands. The error is
     /// the message to print.
-    pub fn engine(&self, cli: PartialConfig) -> Result<Engine, String> {
+    pub fn engine(&self, mut cli: PartialConfig) -> Result<Engine, String> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        cli.strict = cli.strict.or(self.interactive_overrides().strict);
         let opts = EngineOptions {
             root: self.root.clone(),
             trust_workspace: self.trust_workspace,
@@ -46,6 +51,23 @@ impl WorkspaceArgs {
             ..Default::default()
         };
         Engine::new(&opts, &cwd).map_err(|e| e.to_string())
+    }
+
+    /// Whether someone is at the keyboard: stdin is a terminal and
+    /// `--non-interactive` was not given. The daemon, `serve` and `mcp`
+    /// never are (their stdin is a protocol or nothing).
+    pub fn interactive(&self) -> bool {
+        use std::io::IsTerminal;
+        !self.non_interactive && std::io::stdin().is_terminal()
+    }
+
+    /// The command line's layer for an engine built here: `strict` only
+    /// governs non-interactive use, so at a terminal it is off.
+    pub fn interactive_overrides(&self) -> PartialConfig {
+        PartialConfig {
+            strict: self.interactive().then_some(false),
+            ..Default::default()
+        }
     }
 }
 

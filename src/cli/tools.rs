@@ -237,6 +237,7 @@ fn engine(common: &ToolArgs) -> Option<Arc<Engine>> {
     let workspace = super::WorkspaceArgs {
         root: common.root.clone(),
         trust_workspace: common.trust_workspace,
+        non_interactive: false,
     };
     workspace
         .engine(Default::default())

@@ -21,6 +21,9 @@ pub struct ResolvedServer {
     pub language_id: Option<String>,
     /// Why the server may not run: an untrusted workspace asked for its command.
     pub untrusted: Option<String>,
+    /// Why it is not started although installed and enabled: strict mode
+    /// (or `autoDetect = false`) and the configuration never names it.
+    pub held: Option<String>,
 }
 
 /// Applies `config` to the built-in registry.
@@ -36,6 +39,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 extensions: Vec::new(),
                 language_id: None,
                 untrusted: None,
+                held: None,
             }
         })
         .collect();
@@ -83,13 +87,36 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     extensions: Vec::new(),
                     language_id: None,
                     untrusted: None,
+                    held: None,
                 };
                 apply(&mut server, o);
                 servers.push(server);
             }
         }
     }
+    for server in &mut servers {
+        server.held = held_back(config, &server.spec.id);
+    }
     servers
+}
+
+/// Why a server the configuration never names does not start: strict mode
+/// in non-interactive use (the reference design's "no auto-start the
+/// operator did not register"), or `autoDetect = false`.
+fn held_back(config: &Config, id: &str) -> Option<String> {
+    if config.servers.contains_key(id) {
+        return None;
+    }
+    let why = if config.strict {
+        "strict"
+    } else if !config.auto_detect {
+        "autoDetect = false"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{why}: only servers named under [lsp.servers] start; add [lsp.servers.{id}] to use it"
+    ))
 }
 
 fn sources(config: &Config) -> String {

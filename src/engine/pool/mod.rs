@@ -182,6 +182,12 @@ impl Pool {
                 reason: reason.clone(),
             });
         }
+        if let Some(reason) = &server.held {
+            return Err(Unavailable {
+                state: ServerState::NotStarted,
+                reason: format!("{} not started ({reason})", server.spec.id),
+            });
+        }
         let key = (server.spec.id.clone(), root.to_path_buf());
         let (busy, start_lock) = match self.shared.enter(&key) {
             Ok(checkout) => return Ok(checkout),

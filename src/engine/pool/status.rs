@@ -40,6 +40,10 @@ pub enum ServerState {
     Disabled,
     /// Enabled, but its command is not installed.
     Unavailable,
+    /// Installed and enabled, but not started because the configuration
+    /// does not name it: `strict` in non-interactive use, or
+    /// `autoDetect = false` (`detail` says which).
+    NotStarted,
     /// The workspace configuration sets its `command`/`args`/`env` and the
     /// workspace is not trusted.
     Untrusted,
@@ -58,6 +62,7 @@ impl ServerState {
             ServerState::Idle => "idle",
             ServerState::Disabled => "disabled",
             ServerState::Unavailable => "unavailable",
+            ServerState::NotStarted => "not_started",
             ServerState::Untrusted => "untrusted",
         }
     }
