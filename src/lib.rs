@@ -22,5 +22,6 @@ pub mod platform;
 pub mod registry;
 pub mod render;
 pub mod service;
+pub mod sessions;
 pub use platform::signals;
 pub mod workspace;

@@ -111,6 +111,7 @@ impl Engine {
         files: Vec<FileInput>,
         others: HeldOthers,
     ) -> CheckReport {
+        let _view = self.shared_view().await;
         let rules = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,
             ..WaitRules::default()

@@ -93,7 +93,7 @@ impl Engine {
     /// Checks the touched files in one parallel wait (with their importers
     /// when `otherFiles` says so for this kind of mutation), classifies
     /// against the last known diagnostics, and renders.
-    pub(super) async fn feedback(
+    pub(crate) async fn feedback(
         self: &Arc<Self>,
         message: String,
         files: Vec<Touched>,

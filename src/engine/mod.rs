@@ -49,6 +49,8 @@ pub struct Engine {
     /// The importer scan's listing and file heads, kept in step with the
     /// disk by the watch (set with it when it covers the whole workspace).
     scan_cache: std::sync::OnceLock<dependents::ScanCache>,
+    /// Speculative sessions over this engine's servers (`crate::sessions`).
+    sessions: crate::sessions::Sessions,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -92,7 +94,9 @@ impl Engine {
     pub fn with(workspace: Workspace, config: Config) -> Engine {
         let servers = servers::resolve(&config);
         let pool = Pool::new(pool::Limits::from_config(&config));
+        let sessions = crate::sessions::Sessions::new(config.sessions);
         Engine {
+            sessions,
             workspace,
             config,
             servers,
@@ -124,6 +128,17 @@ impl Engine {
     pub fn reports_other_files(&self, mutation: Mutation) -> bool {
         self.config.other_files.for_mutation(mutation)
             && self.config.max_project_diagnostics_files > 0
+    }
+
+    /// The speculative sessions open over this engine.
+    pub fn sessions(&self) -> &crate::sessions::Sessions {
+        &self.sessions
+    }
+
+    /// The servers' view for one query: waits while a speculative
+    /// session's evaluation has them (`sessions::gate`).
+    pub async fn shared_view(&self) -> crate::sessions::SharedView {
+        self.sessions.gate().shared().await
     }
 
     pub async fn shutdown(&self) {

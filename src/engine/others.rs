@@ -25,6 +25,7 @@ impl Engine {
     /// kept open) and taken once each server is done with the edit; their
     /// diagnostics go to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let _view = self.shared_view().await;
         let synced = Instant::now();
         let first = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,

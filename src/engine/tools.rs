@@ -212,6 +212,35 @@ impl Engine {
         Ok(result)
     }
 
+    /// Writes whole files, all or nothing, exactly as `apply_patch` writes
+    /// a patch's files (one transaction, the servers told), then checks
+    /// them: a speculative session's commit. `files` holds each canonical
+    /// path with its text before (`None`: created) and after.
+    pub async fn write_all(
+        self: &Arc<Self>,
+        message: String,
+        files: Vec<(PathBuf, Option<String>, String)>,
+    ) -> Result<ToolResult, ToolError> {
+        let mut steps = PatchSteps {
+            checked: Vec::new(),
+            events: Vec::new(),
+            writes: Vec::new(),
+            removes: Vec::new(),
+        };
+        for (path, before, after) in files {
+            let kind = FileChangeKind::of_write(before.is_none());
+            steps.events.push((path.clone(), kind));
+            steps
+                .checked
+                .push((path.clone(), before, Arc::from(after.as_str())));
+            steps.writes.push((path, after));
+        }
+        self.commit_patch(&steps)?;
+        Ok(self
+            .feedback(message, steps.checked, Mutation::Edit, Mode::Apply)
+            .await)
+    }
+
     /// Applies a patch's steps on disk, all or nothing: a write that fails
     /// half-way (a full disk, an immutable file) puts back every file
     /// already touched. Then the servers hear of the removed and changed files.
@@ -251,7 +280,7 @@ impl Engine {
     }
 
     /// Puts every server's copy of `path` back to `text` (after a dry run).
-    async fn restore(&self, path: &Path, text: Arc<str>) {
+    pub(crate) async fn restore(&self, path: &Path, text: Arc<str>) {
         for client in self.pool.clients() {
             if let Some((_, _)) = client.document(path) {
                 let language = crate::registry::languages::language_id(path).unwrap_or("plaintext");

@@ -12,6 +12,7 @@ mod inputs;
 mod prompts;
 mod resources;
 mod server;
+mod sessions;
 mod tools;
 
 pub use catalog::Exposure;

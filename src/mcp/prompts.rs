@@ -25,14 +25,15 @@ const WORKFLOWS: &[Workflow] = &[
     Workflow {
         name: "safe-multi-file-change",
         title: "Safe multi-file change",
-        description: "Make a change that spans several files without leaving the project broken: read first, then apply it in one step and read the diagnostics of every touched file and its importers.",
+        description: "Make a change that spans several files without leaving the project broken: try it in a speculative session, see exactly which errors it adds (in the files and in those that import them), and write it only when none are left.",
         arguments: &[("goal", "what the change should achieve", true)],
         body: "Goal: {goal}\n\n\
-1. Read before writing: `lsp_file_context` on each file you expect to touch (outline, the signatures it uses, its current errors). Note the errors that are already there.\n\
-2. Find who depends on what you change: `lsp_find_references` on each symbol whose signature or meaning changes.\n\
-3. Make the whole change as one `apply_patch` (all files or none are written). Its answer lists the new errors in the touched files and in the files that import them.\n\
-4. If the answer shows errors your change introduced, fix them with `edit_file` or another `apply_patch` until none are left. Errors marked as there before are not yours: leave them, and say so.\n\
-5. Finish with the `verify-before-finishing` steps.",
+1. Read before writing: `lsp_file_context` on each file you expect to touch (outline, the signatures it uses, its current errors). Find who uses what you will change: `lsp_find_references` on each symbol whose signature or meaning changes.\n\
+2. `session_open` with every file the change may touch (new files too). Nothing is written while the session is open; its answer lists the errors that are already there.\n\
+3. `session_edit` with the edits (several files at once; or `session_chain` to see which step breaks something). Its new_errors list holds the errors your change adds, in those files and in the files that import them.\n\
+4. Fix with more `session_edit` calls until new_errors is empty. Errors that were there when the session opened are not yours: leave them, and say so.\n\
+5. `session_commit` writes every file at once. If it refuses because a file changed on disk meanwhile, `session_discard` and start again from the file as it is now; if the change is wrong, `session_discard`.\n\
+6. Finish with the `verify-before-finishing` steps.",
     },
     Workflow {
         name: "rename-with-impact",

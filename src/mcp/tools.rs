@@ -98,6 +98,12 @@ pub async fn call(
             }
             .await,
         ),
+        id @ (ToolId::SessionOpen
+        | ToolId::SessionEdit
+        | ToolId::SessionEvaluate
+        | ToolId::SessionChain
+        | ToolId::SessionCommit
+        | ToolId::SessionDiscard) => super::sessions::call(engine, id, args).await,
         navigation => navigate(engine, navigation, args).await,
     };
     Some(result)

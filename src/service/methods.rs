@@ -55,13 +55,13 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
         Render::NAME => run::<Render, _>(params, |p| async { render(e, p) }).await,
         Check::NAME => run::<Check, _>(params, |p| check(e, p)).await,
         Warm::NAME => run::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
-        _ => return None,
+        other => return super::sessions::handle(e, other, params).await,
     };
     Some(reply)
 }
 
 /// Reads `M`'s params, runs `answer` on them and serializes its answer.
-async fn run<M: Method, F: Future<Output = Result<M::Answer, ResponseError>>>(
+pub(super) async fn run<M: Method, F: Future<Output = Result<M::Answer, ResponseError>>>(
     params: Value,
     answer: impl FnOnce(M::Params) -> F,
 ) -> Reply {

@@ -21,4 +21,5 @@ mod matrix;
 mod mcp;
 mod platform;
 mod service;
+mod sessions;
 mod support;

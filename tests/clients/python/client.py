@@ -23,6 +23,11 @@ NAVIGATION = {
     "lsp_code_actions", "lsp_rename", "lsp_file_context", "lsp_status",
 }
 WRITE = {"edit_file", "write_file", "apply_patch"}
+# Speculative sessions: only session_commit writes.
+SESSION = {
+    "session_open", "session_edit", "session_evaluate", "session_chain",
+    "session_commit", "session_discard",
+}
 
 
 def text_of(result):
@@ -56,13 +61,13 @@ async def run(session):
     c = Checker(session)
     listed = await session.list_tools()
     tools = {t.name: t for t in listed.tools}
-    assert set(tools) == NAVIGATION | WRITE, sorted(tools)
+    assert set(tools) == NAVIGATION | WRITE | SESSION, sorted(tools)
     for name, tool in tools.items():
         assert tool.input_schema.get("type") == "object", name
         assert tool.output_schema and tool.output_schema.get("type") == "object", name
         assert tool.description, name
         read_only = tool.annotations.read_only_hint
-        assert read_only == (name not in WRITE), (name, read_only)
+        assert read_only == (name not in WRITE | {"session_commit"}), (name, read_only)
     print(f"tools/list: {len(tools)} tools with input and output schemas")
 
     # --- pyright
