@@ -7,6 +7,7 @@ pub mod check;
 pub mod daemon;
 pub mod doctor;
 pub mod hook;
+pub mod impact;
 pub mod init;
 pub mod install;
 pub mod mcp;

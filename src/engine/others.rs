@@ -107,7 +107,10 @@ impl Engine {
     /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
     /// (file, project root), whichever servers serve it, through the scan
     /// cache when the disk is watched.
-    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
+    pub(crate) fn importers(
+        self: &Arc<Self>,
+        files: &[FileInput],
+    ) -> tokio::task::JoinHandle<Vec<PathBuf>> {
         let edited = self.canonical_paths(files);
         let engine = self.clone();
         tokio::task::spawn_blocking(move || {

@@ -11,11 +11,12 @@ use schemars::JsonSchema;
 
 use super::inputs::{
     ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput, EditFileInput,
-    FileContextInput, FileInput, PositionInput, ReferencesInput, RenameInput, StatusInput,
-    WorkspaceSymbolsInput, WriteFileInput,
+    FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput, RenameInput,
+    StatusInput, WorkspaceSymbolsInput, WriteFileInput,
 };
 use super::sessions::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
+use crate::impact::ImpactResult;
 use crate::navigation::diagnostics::{DiagnosticsResult, StatusResult};
 use crate::navigation::file_context::FileContextResult;
 use crate::navigation::{
@@ -58,6 +59,7 @@ pub(super) enum ToolId {
     CodeActions,
     Rename,
     FileContext,
+    Impact,
     Status,
     EditFile,
     WriteFile,
@@ -192,6 +194,13 @@ fn specs() -> Vec<Spec> {
             "One call to understand a file: its symbol outline, the signatures (hover) of symbols it uses from other files, and its current diagnostics, within a size `budget` in characters.",
             Navigation,
         ),
+        spec::<ImpactInput, ImpactResult>(
+            ToolId::Impact,
+            "lsp_impact",
+            "Impact",
+            "Who uses what you are about to change, before you change it: for a symbol (`path` + `line`/`column` or `symbol`, also a name path like `Shape.area`), every use the server finds grouped by file, test files apart; for a file (`path` alone), each exported symbol with its use count; for a `diff`, the symbols it changes and their users. Also the files that import the declaring file.",
+            Navigation,
+        ),
         spec::<StatusInput, StatusResult>(
             ToolId::Status,
             "lsp_status",
@@ -322,7 +331,7 @@ mod tests {
             navigation: true,
             write: true,
         });
-        assert_eq!(all.len(), 23);
+        assert_eq!(all.len(), 24);
         for tool in &all {
             assert_eq!(
                 tool.input_schema.get("type"),

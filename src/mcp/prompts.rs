@@ -45,11 +45,11 @@ const WORKFLOWS: &[Workflow] = &[
             ("new_name", "the name it should get", true),
         ],
         body: "Rename `{symbol}` (declared in {path}) to `{new_name}`.\n\n\
-1. Impact first: `lsp_find_references` with path {path} and symbol {symbol}. Count the files and the uses; note which are tests.\n\
-2. Preview: `lsp_rename` with the same position and new_name {new_name}. It writes nothing and returns a diff.\n\
+1. Impact first: `lsp_impact` with path {path} and symbol {symbol}: every use by file, tests apart, and the files importing {path} (one marked \"no use found\" may use the name in a way the server cannot see).\n\
+2. Preview: `lsp_rename` on the symbol with new_name {new_name}. It writes nothing and returns a diff.\n\
 3. Compare: every file from step 1 should be in the diff. A use the server cannot see (a string, a dynamic attribute, a config file) needs an edit of its own.\n\
 4. Apply the diff, plus any manual edits, as one `apply_patch`, and read its diagnostics.\n\
-5. Check that no use of the old name is left: `lsp_find_references` on the new name finds as many uses as step 1 did.",
+5. Check that no use of the old name is left: `lsp_impact` on the new name counts as many uses as step 1 did.",
     },
     Workflow {
         name: "verify-before-finishing",

@@ -17,6 +17,7 @@ mod disk;
 mod engine;
 mod fault;
 mod golden;
+mod impact;
 mod matrix;
 mod mcp;
 mod platform;
