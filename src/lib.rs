@@ -5,7 +5,7 @@
 //! current for the bytes just written, and renders a short, capped, escaped
 //! `<diagnostics>` block for the tool's output. See `docs/architecture.md`.
 
-pub mod classify;
+pub mod baseline;
 pub mod cli;
 pub mod config;
 pub mod daemon;
@@ -26,3 +26,6 @@ pub mod service;
 pub mod sessions;
 pub use platform::signals;
 pub mod workspace;
+
+#[cfg(test)]
+mod tests;

@@ -106,7 +106,9 @@ def main():
         if name == "run":
             sp.add_argument("--smoke", action="store_true", help="one project per language, 3 cases each")
             sp.add_argument("--squiggle", type=Path, default=REPO / "target" / "release" / "squiggle")
-            sp.add_argument("--clients", default="squiggle,careful", help="comma list: squiggle, careful")
+            sp.add_argument("--clients", default="squiggle,careful",
+                            help="comma list: squiggle (serve), careful, hook (Claude Code's hook path), "
+                                 "hook-outside (the same, each revert made on disk outside squiggle)")
             sp.add_argument("--out", type=Path, default=None, help="results directory (default CACHE/results)")
             sp.add_argument("--cases", nargs="*", help="case ids")
             sp.add_argument("--quiet", type=int, default=None,

@@ -51,11 +51,11 @@ pub async fn run(args: Args) -> u8 {
         eprintln!("squiggle doctor: {message}");
         return 2;
     }
-    let selected = engine.servers.iter().filter(|s| {
+    let selected = engine.servers().iter().filter(|s| {
         args.only.is_empty() || args.only.contains(&s.spec.id) || args.require.contains(&s.spec.id)
     });
     let reports = probe_all(&engine, selected, args.timeout_secs).await;
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     if args.json {
         crate::outln!(
             "{}",
@@ -100,7 +100,11 @@ pub async fn run(args: Args) -> u8 {
 
 /// Refuses a server id in `--only` or `--require` that names no server.
 fn known_ids(engine: &Engine, args: &Args) -> Result<(), String> {
-    let known: Vec<&str> = engine.servers.iter().map(|s| s.spec.id.as_str()).collect();
+    let known: Vec<&str> = engine
+        .servers()
+        .iter()
+        .map(|s| s.spec.id.as_str())
+        .collect();
     let Some(unknown) = args
         .only
         .iter()
@@ -122,7 +126,7 @@ async fn probe_all<'a>(
     timeout_secs: u64,
 ) -> Vec<ServerReport> {
     let timeout = Duration::from_secs(timeout_secs.max(1));
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let path_var = std::env::var_os("PATH");
     let progress = std::io::stderr().is_terminal();
     let mut reports = Vec::new();
@@ -150,9 +154,6 @@ async fn probe_all<'a>(
 
 fn not_installed(server: &ResolvedServer) -> ServerReport {
     let mut report = ServerReport::new(server, Status::NotInstalled);
-    report.install_hint = Some(crate::install::hint(
-        &server.spec.id,
-        &server.spec.install_hint,
-    ));
+    report.install_hint = Some(server.remedy());
     report
 }

@@ -73,7 +73,7 @@ async fn impact(
     args: &Args,
 ) -> Result<(ImpactResult, String), String> {
     let bounds = Bounds::for_engine(engine);
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     if args.staged || args.stdin {
         let diff = if args.staged {
             staged(&root)?

@@ -50,7 +50,7 @@ pub async fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let root: PathBuf = engine.workspace.root().to_path_buf();
+    let root: PathBuf = engine.workspace().root().to_path_buf();
     let daemon_opts = crate::daemon::client::Options {
         trust_workspace: args.workspace.trust_workspace,
         ..Default::default()
@@ -141,6 +141,7 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
         let why = match reason {
             StopReason::Evicted => "evicted for the cap",
             StopReason::Idle => "stopped when idle",
+            StopReason::Reconfigured => "stopped for a configuration change",
         };
         line.push_str(&format!(" ({why}; starts again on demand)"));
     } else if let Some(detail) = &s.detail {

@@ -10,7 +10,7 @@ use crate::config::{Config, ServerOverride, Trust};
 use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
 
 /// A server entry after configuration.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedServer {
     pub spec: ServerSpec,
     pub enabled: bool,
@@ -24,6 +24,33 @@ pub struct ResolvedServer {
     /// Why it is not started although installed and enabled: strict mode
     /// (or `autoDetect = false`) and the configuration never names it.
     pub held: Option<String>,
+    /// The configuration files, when they set the server's command (a
+    /// custom server, or a built-in one pointed elsewhere): what to correct
+    /// when that program is not found.
+    pub command_from: Option<String>,
+}
+
+impl ResolvedServer {
+    /// Whether a running instance of `other` is one of this server too:
+    /// every setting the same (where the configuration names them is not a
+    /// setting).
+    pub fn runs_as(&self, other: &ResolvedServer) -> bool {
+        let unnamed = |s: &ResolvedServer| ResolvedServer {
+            command_from: None,
+            ..s.clone()
+        };
+        unnamed(self) == unnamed(other)
+    }
+
+    /// What to do when the server's program is not found: the one hint
+    /// `status`, `doctor`, `check`, an edit's unknown line and `squiggle
+    /// install --missing` all give.
+    pub fn remedy(&self) -> String {
+        match &self.command_from {
+            Some(files) => format!("put it on PATH, or correct `command` in {files}"),
+            None => crate::install::hint(&self.spec.id, &self.spec.install_hint),
+        }
+    }
 }
 
 /// Applies `config` to the built-in registry.
@@ -40,12 +67,13 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 language_id: None,
                 untrusted: None,
                 held: None,
+                command_from: None,
             }
         })
         .collect();
     for (id, o) in &config.servers {
         match servers.iter_mut().find(|s| &s.spec.id == id) {
-            Some(server) => apply(server, o),
+            Some(server) => apply(server, o, config),
             None => {
                 // A custom server needs a command; an untrusted workspace's
                 // was dropped, but the server is still listed (as untrusted,
@@ -72,10 +100,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
                     wait: crate::lsp::WaitProfile::default(),
-                    install_hint: format!(
-                        "install `{command}` (configured in {})",
-                        sources(config)
-                    ),
+                    install_hint: format!("put `{command}` on PATH"),
                     role: ServerRole::Primary,
                     enabled_by_default: true,
                     exclusive_group: None,
@@ -88,8 +113,9 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     language_id: None,
                     untrusted: None,
                     held: None,
+                    command_from: None,
                 };
-                apply(&mut server, o);
+                apply(&mut server, o, config);
                 servers.push(server);
             }
         }
@@ -119,14 +145,21 @@ fn held_back(config: &Config, id: &str) -> Option<String> {
     ))
 }
 
+/// The configuration files read, as a user would name them.
 fn sources(config: &Config) -> String {
-    config
+    let files: Vec<String> = config
         .sources
-        .last()
-        .map_or_else(|| "the configuration".into(), |p| p.display().to_string())
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    if files.is_empty() {
+        "the configuration".into()
+    } else {
+        files.join(" or ")
+    }
 }
 
-fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
+fn apply(server: &mut ResolvedServer, o: &ServerOverride, config: &Config) {
     if let Some(enabled) = o.enabled {
         server.enabled = enabled;
     }
@@ -134,6 +167,7 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
         server.untrusted = Some(reason.clone());
     }
     if let Some(command) = &o.command {
+        server.command_from = Some(sources(config));
         let args = o.args.clone().unwrap_or_default();
         server.spec.commands = vec![CommandCandidate {
             program: command.clone(),

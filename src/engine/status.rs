@@ -105,7 +105,7 @@ impl Engine {
             } else if !server.enabled || !self.config.enabled {
                 (ServerState::Disabled, None)
             } else if command.is_none() {
-                (ServerState::Unavailable, Some(not_installed(&server.spec)))
+                (ServerState::Unavailable, Some(not_installed(server)))
             } else if let Some(reason) = &server.held {
                 (ServerState::NotStarted, Some(reason.clone()))
             } else {

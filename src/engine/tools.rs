@@ -8,13 +8,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use super::feedback::{Snapshot, ToolResult};
+pub use super::feedback::{ToolResult, Touched};
 use super::{Engine, Mutation};
+use crate::baseline::Before;
 pub use crate::edit::Replace;
-use crate::edit::{
-    EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
-    write_atomic,
-};
+use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};
 use crate::lsp::FileChangeKind;
 use crate::mutex::lock;
 use crate::workspace::PathClass;
@@ -47,7 +45,16 @@ struct Target {
 }
 
 impl Engine {
+    /// Where a mutation of `path` lands, once it is known to be inside the
+    /// workspace and not a special file or a symbolic link loop (refused
+    /// before anything opens it: `edit::vet_path`).
     fn target(&self, path: &Path) -> Result<Target, ToolError> {
+        let joined = self.workspace.root().join(path);
+        let shown = self
+            .workspace
+            .relative(&joined)
+            .unwrap_or_else(|| path.display().to_string());
+        crate::edit::vet_path(&joined, &shown)?;
         match self.workspace.classify(path) {
             PathClass::Inside {
                 canonical,
@@ -113,17 +120,10 @@ impl Engine {
             "Edit applied successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(replaced.content);
-        let result = self
-            .feedback(
-                message,
-                vec![(target.canonical.clone(), Some(before.clone()), after)],
-                Mutation::Edit,
-                mode,
-            )
-            .await;
-        if dry_run {
-            self.restore(&target.canonical, Arc::from(before)).await;
-        }
+        let restore = DryRun::restoring(self, mode, [(&target.canonical, Some(&before))]);
+        let touched = vec![(target.canonical.clone(), Some(before.clone()), after)];
+        let result = self.answer(message, touched, Mutation::Edit, mode).await;
+        restore.finish().await;
         Ok(result)
     }
 
@@ -150,17 +150,10 @@ impl Engine {
             "File written successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(content);
-        let result = self
-            .feedback(
-                message,
-                vec![(target.canonical.clone(), before.clone(), after)],
-                Mutation::Write,
-                mode,
-            )
-            .await;
-        if dry_run && let Some(before) = before {
-            self.restore(&target.canonical, Arc::from(before)).await;
-        }
+        let restore = DryRun::restoring(self, mode, [(&target.canonical, before.as_ref())]);
+        let touched = vec![(target.canonical.clone(), before.clone(), after)];
+        let result = self.answer(message, touched, Mutation::Write, mode).await;
+        restore.finish().await;
         Ok(result)
     }
 
@@ -194,89 +187,41 @@ impl Engine {
         } else {
             "Patch applied successfully.".to_string()
         };
-        let restore: Vec<(PathBuf, Option<String>)> = steps
-            .checked
-            .iter()
-            .map(|(p, b, _)| (p.clone(), b.clone()))
-            .collect();
+        let restore = DryRun::restoring(
+            self,
+            mode,
+            steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
+        );
         let result = self
-            .feedback(message, steps.checked, Mutation::Edit, mode)
+            .answer(message, steps.checked, Mutation::Edit, mode)
             .await;
-        if dry_run {
-            for (path, before) in restore {
-                if let Some(before) = before {
-                    self.restore(&path, Arc::from(before)).await;
-                }
-            }
-        }
+        restore.finish().await;
         Ok(result)
     }
 
-    /// Writes whole files, all or nothing, exactly as `apply_patch` writes
-    /// a patch's files (one transaction, the servers told), then checks
-    /// them: a speculative session's commit. `files` holds each canonical
-    /// path with its text before (`None`: created) and after.
-    pub async fn write_all(
+    /// The feedback after a mutation: each touched file (its path, its
+    /// text before when it existed, its text after) reported as every
+    /// surface reports a change (`Engine::report_change`).
+    pub(crate) async fn answer(
         self: &Arc<Self>,
         message: String,
-        files: Vec<(PathBuf, Option<String>, String)>,
-    ) -> Result<ToolResult, ToolError> {
-        let mut steps = PatchSteps {
-            checked: Vec::new(),
-            events: Vec::new(),
-            writes: Vec::new(),
-            removes: Vec::new(),
-        };
-        for (path, before, after) in files {
-            let kind = FileChangeKind::of_write(before.is_none());
-            steps.events.push((path.clone(), kind));
-            steps
-                .checked
-                .push((path.clone(), before, Arc::from(after.as_str())));
-            steps.writes.push((path, after));
-        }
-        self.commit_patch(&steps)?;
-        Ok(self
-            .feedback(message, steps.checked, Mutation::Edit, Mode::Apply)
-            .await)
-    }
-
-    /// Applies a patch's steps on disk, all or nothing: a write that fails
-    /// half-way (a full disk, an immutable file) puts back every file
-    /// already touched. Then the servers hear of the removed and changed files.
-    fn commit_patch(&self, steps: &PatchSteps) -> Result<(), ToolError> {
-        let (writes, removes) = (&steps.writes, &steps.removes);
-        let ops: Vec<FileOp<'_>> = writes
-            .iter()
-            .map(|(path, content)| FileOp::Write {
+        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        mutation: Mutation,
+        mode: Mode,
+    ) -> ToolResult {
+        let files = checked
+            .into_iter()
+            .map(|(path, before, after)| Touched {
                 path,
-                content: content.as_bytes(),
+                before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
+                after: Some(after),
             })
-            .chain(removes.iter().map(|(path, _)| FileOp::Remove { path }))
             .collect();
-        if let Err(e) = apply_all(&ops) {
-            let failed = match e.index.checked_sub(writes.len()) {
-                None => writes.get(e.index),
-                Some(i) => removes.get(i),
-            };
-            let path = failed
-                .and_then(|(p, _)| self.workspace.relative(p))
-                .unwrap_or_else(|| "a file of the patch".to_string());
-            return Err(ToolError::Write {
-                path,
-                reason: format!("{}; no file of the patch was changed", e.source),
-            });
-        }
-        for (path, _) in removes {
-            self.close_everywhere(path);
-        }
-        let refs: Vec<(&Path, FileChangeKind)> = steps
-            .events
-            .iter()
-            .map(|(p, k)| (p.as_path(), *k))
-            .collect();
-        self.watched(&refs);
-        Ok(())
+        let opts = self.render_options();
+        let (result, _) = self
+            .report_change(message, files, mutation, mode, &opts)
+            .await;
+        result
     }
 
     /// Puts every server's copy of `path` back to `text` (after a dry run).
@@ -289,27 +234,84 @@ impl Engine {
         }
     }
 
-    fn close_everywhere(&self, path: &Path) {
+    pub(super) fn close_everywhere(&self, path: &Path) {
         for client in self.pool.clients() {
             client.close_document(path);
         }
-        lock(&self.history).remove(path);
+        self.history.forget(path);
     }
 
-    fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
+    pub(super) fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }
     }
 }
 
+/// What a dry run puts back in the servers: each checked file's text
+/// before. Finished in order after the feedback; when the request is
+/// cancelled first (its client hung up), dropping it puts the texts back
+/// in a task of its own, so no server keeps a text that was never written.
+struct DryRun {
+    engine: Option<Arc<Engine>>,
+    texts: Vec<(PathBuf, Arc<str>)>,
+}
+
+impl DryRun {
+    /// For `Mode::Apply`, nothing to put back.
+    fn restoring<'a>(
+        engine: &Arc<Engine>,
+        mode: Mode,
+        befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a String>)>,
+    ) -> DryRun {
+        if mode != Mode::DryRun {
+            return DryRun {
+                engine: None,
+                texts: Vec::new(),
+            };
+        }
+        let texts = befores
+            .into_iter()
+            .filter_map(|(path, before)| Some((path.clone(), Arc::from(before?.as_str()))))
+            .collect();
+        DryRun {
+            engine: Some(engine.clone()),
+            texts,
+        }
+    }
+
+    async fn finish(mut self) {
+        if let Some(engine) = self.engine.take() {
+            for (path, text) in std::mem::take(&mut self.texts) {
+                engine.restore(&path, text).await;
+            }
+        }
+    }
+}
+
+impl Drop for DryRun {
+    fn drop(&mut self) {
+        let (Some(engine), Ok(runtime)) =
+            (self.engine.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let texts = std::mem::take(&mut self.texts);
+        runtime.spawn(async move {
+            for (path, text) in texts {
+                engine.restore(&path, text).await;
+            }
+        });
+    }
+}
+
 /// Every step of a patch, in order: what to write, what to remove, what to
 /// tell the servers, and which files to check (with their text before).
-struct PatchSteps {
-    checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
-    events: Vec<(PathBuf, FileChangeKind)>,
-    writes: Vec<(PathBuf, String)>,
-    removes: Vec<(PathBuf, String)>,
+pub(super) struct PatchSteps {
+    pub(super) checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+    pub(super) events: Vec<(PathBuf, FileChangeKind)>,
+    pub(super) writes: Vec<(PathBuf, String)>,
+    pub(super) removes: Vec<(PathBuf, String)>,
 }
 
 fn patch_steps(

@@ -47,7 +47,7 @@ impl Bounds {
     /// server must load the project before it can answer references).
     pub fn for_engine(engine: &Engine) -> Bounds {
         Bounds {
-            time: engine.config.first_touch_timeout * 2,
+            time: engine.config().first_touch_timeout * 2,
             symbols: MAX_SYMBOLS,
         }
     }
@@ -203,7 +203,7 @@ pub async fn diff_impact(
     bounds: Bounds,
 ) -> Result<(ImpactResult, String), NavError> {
     let deadline = Instant::now() + bounds.time;
-    let changed = changed_lines(diff, engine.workspace.root())
+    let changed = changed_lines(diff, engine.workspace().root())
         .map_err(|e| NavError(format!("cannot read the diff: {e}")))?;
     let mut result = ImpactResult {
         target: "diff".into(),
@@ -290,7 +290,7 @@ async fn uses(
         .await
         .map_err(|_| NavError(format!("{}: no answer within the time bound", asked.name)))??;
     let name = if asked.name.is_empty() {
-        word_at(engine.workspace.root(), &found.origin)
+        word_at(engine.workspace().root(), &found.origin)
     } else {
         asked.name.clone()
     };
@@ -352,7 +352,7 @@ fn word_at(root: &Path, at: &Location) -> String {
 /// The files importing `paths` (squiggle's resolution), marked when none
 /// of the symbols' uses is in them.
 async fn add_importers(engine: &Arc<Engine>, paths: &[String], result: &mut ImpactResult) {
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let inputs: Vec<FileInput> = paths
         .iter()
         .map(|p| FileInput::on_disk(absolute(&root, p)))
@@ -364,7 +364,7 @@ async fn add_importers(engine: &Arc<Engine>, paths: &[String], result: &mut Impa
         .flat_map(|s| s.files.iter().map(|f| f.path.as_str()))
         .collect();
     for path in found {
-        let Some(relative) = engine.workspace.relative(&path) else {
+        let Some(relative) = engine.workspace().relative(&path) else {
             continue;
         };
         result.importers.push(Importer {

@@ -20,7 +20,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::client_config::ClientConfig;
 
 use super::capabilities::{ServerFacts, client_capabilities};
-use super::health::Health;
+use super::health::state::Health;
 use super::process::ServerProcess;
 use super::profile::WaitProfile;
 use super::state::ClientState;

@@ -14,7 +14,7 @@ use super::inputs::{
     FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput, RenameInput,
     StatusInput, WorkspaceSymbolsInput, WriteFileInput,
 };
-use super::sessions::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
+use super::session_inputs::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
 use crate::impact::ImpactResult;
 use crate::navigation::diagnostics::{DiagnosticsResult, StatusResult};

@@ -12,6 +12,7 @@ mod inputs;
 mod prompts;
 mod resources;
 mod server;
+mod session_inputs;
 mod sessions;
 mod tools;
 

@@ -1,35 +1,31 @@
 //! The speculative sessions' methods (`squiggle/session*`): params read
 //! into their structs, the engine's sessions called; a refusal is a
-//! JSON-RPC error with code `REFUSED` and the session's message.
+//! `Failure::Refused` (JSON-RPC code `REFUSED`) with the session's message.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::methods::{REFUSED, Reply, run};
+use super::failure::{Failure, Reply};
+use super::methods::respond;
 use super::wire::method::{
     SessionChain, SessionCommit, SessionDiscard, SessionEdit, SessionEvaluate, SessionOpen,
 };
 use super::wire::{Method, WireEdit};
 use crate::engine::Engine;
-use crate::jsonrpc::message::ResponseError;
 use crate::sessions::{Edit, SessionError};
 
-fn refused(e: impl ToString) -> ResponseError {
-    ResponseError {
-        code: REFUSED,
-        message: e.to_string(),
-        data: None,
-    }
+fn refused(e: impl ToString) -> Failure {
+    Failure::Refused(e.to_string())
 }
 
-fn edits(wire: &[WireEdit]) -> Result<Vec<Edit>, ResponseError> {
+fn edits(wire: &[WireEdit]) -> Result<Vec<Edit>, Failure> {
     wire.iter()
         .map(|e| e.edit().map_err(super::extract::invalid))
         .collect()
 }
 
-fn answer<T>(result: Result<T, SessionError>) -> Result<T, ResponseError> {
+fn answer<T>(result: Result<T, SessionError>) -> Result<T, Failure> {
     result.map_err(refused)
 }
 
@@ -38,14 +34,14 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
     let e = engine;
     let reply = match method {
         SessionOpen::NAME => {
-            run::<SessionOpen, _>(params, |p| async move {
+            respond::<SessionOpen, _>(params, |p| async move {
                 let paths: Vec<String> = p.paths.iter().map(|p| p.display().to_string()).collect();
                 answer(e.session_open(&paths).await)
             })
             .await
         }
         SessionEdit::NAME => {
-            run::<SessionEdit, _>(params, |p| async move {
+            respond::<SessionEdit, _>(params, |p| async move {
                 let edits = edits(&p.edits)?;
                 let evaluate = p.evaluate.unwrap_or(true);
                 answer(e.session_edit(&p.session, &edits, evaluate).await)
@@ -53,13 +49,13 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
             .await
         }
         SessionEvaluate::NAME => {
-            run::<SessionEvaluate, _>(params, |p| async move {
+            respond::<SessionEvaluate, _>(params, |p| async move {
                 answer(e.session_evaluate(&p.session).await)
             })
             .await
         }
         SessionChain::NAME => {
-            run::<SessionChain, _>(params, |p| async move {
+            respond::<SessionChain, _>(params, |p| async move {
                 let edits = edits(&p.edits)?;
                 let stop = p.stop_on_new_errors.unwrap_or(true);
                 answer(e.session_chain(&p.session, &edits, stop).await)
@@ -67,13 +63,13 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
             .await
         }
         SessionCommit::NAME => {
-            run::<SessionCommit, _>(params, |p| async move {
+            respond::<SessionCommit, _>(params, |p| async move {
                 answer(e.session_commit(&p.session).await)
             })
             .await
         }
         SessionDiscard::NAME => {
-            run::<SessionDiscard, _>(params, |p| async move {
+            respond::<SessionDiscard, _>(params, |p| async move {
                 answer(e.session_discard(&p.session).await)
             })
             .await

@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::classify::Classification;
+use crate::baseline::Classification;
 use crate::diagnostic::Diagnostic;
 use crate::engine::tools::ToolResult;
 

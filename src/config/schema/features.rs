@@ -46,12 +46,14 @@ impl Reader<'_> {
             let path = format!("{base}.{}", segment(key));
             match key.as_str() {
                 "idleMinutes" => {
-                    let minutes = self.bounded(&path, value, 1, MAX_IDLE_MINUTES)?;
+                    let minutes = self.in_range(&path, value, 1, MAX_IDLE_MINUTES)?;
                     out.idle = Some(Duration::from_secs(minutes * 60));
                 }
-                "maxOpen" => out.max_open = Some(self.bounded(&path, value, 1, MAX_OPEN)? as usize),
+                "maxOpen" => {
+                    out.max_open = Some(self.in_range(&path, value, 1, MAX_OPEN)? as usize)
+                }
                 "maxEditedMiB" => {
-                    let mib = self.bounded(&path, value, 1, MAX_MIB)?;
+                    let mib = self.in_range(&path, value, 1, MAX_MIB)?;
                     out.max_bytes = Some((mib * 1024 * 1024) as usize);
                 }
                 _ => return Err(self.unknown(&path, key, SESSION_KEYS)),
@@ -90,9 +92,9 @@ impl Reader<'_> {
                     out.path = Some(file.to_path_buf());
                 }
                 "maxMiB" => {
-                    out.max_bytes = Some(self.bounded(&path, value, 1, MAX_MIB)? * 1024 * 1024)
+                    out.max_bytes = Some(self.in_range(&path, value, 1, MAX_MIB)? * 1024 * 1024)
                 }
-                "keep" => out.keep = Some(self.bounded(&path, value, 0, MAX_KEEP)? as usize),
+                "keep" => out.keep = Some(self.in_range(&path, value, 0, MAX_KEEP)? as usize),
                 "messages" => out.messages = Some(self.boolean(&path, value)?),
                 _ => return Err(self.unknown(&path, key, EVIDENCE_KEYS)),
             }
@@ -101,7 +103,7 @@ impl Reader<'_> {
     }
 
     /// An integer in `low..=high`, the bounds named when it is not.
-    fn bounded(&self, path: &str, value: &Value, low: u64, high: u64) -> Result<u64, ConfigError> {
+    fn in_range(&self, path: &str, value: &Value, low: u64, high: u64) -> Result<u64, ConfigError> {
         let expected = format!("an integer from {low} to {high}");
         match value {
             Value::Integer(n) if *n >= 0 && (low..=high).contains(&(*n as u64)) => Ok(*n as u64),

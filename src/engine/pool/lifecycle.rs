@@ -289,6 +289,22 @@ impl Shared {
         }
     }
 
+    /// Stops every running instance of `server`, for a change of its
+    /// settings; the number stopped.
+    pub(super) fn retire(&self, server: &str) -> usize {
+        let mut table = lock(&self.table);
+        let keys: Vec<InstanceKey> = table
+            .instances
+            .iter()
+            .filter(|(k, i)| k.0 == server && i.client.is_some())
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in &keys {
+            self.stop(&mut table, key, StopReason::Reconfigured);
+        }
+        keys.len()
+    }
+
     /// Stops one idle instance: its documents and diagnostics go with its
     /// client; it starts again on demand with a fresh crash budget.
     fn stop(&self, table: &mut Table, key: &InstanceKey, reason: StopReason) {

@@ -34,7 +34,6 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
-use crate::registry::ServerSpec;
 use crate::registry::detect::find_command;
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
@@ -165,6 +164,21 @@ impl Pool {
 
     pub fn limits(&self) -> Limits {
         self.shared.limits
+    }
+
+    /// Another handle to this pool (its instances, its limits): for the
+    /// successor of a reconfigured engine.
+    pub(crate) fn handle(&self) -> Pool {
+        Pool {
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Stops every instance of `server`, busy or not (its settings changed:
+    /// a check still using one ends as `server_dead`); each starts again,
+    /// with the settings of whoever checks out next. The number stopped.
+    pub fn retire(&self, server: &str) -> usize {
+        self.shared.retire(server)
     }
 
     /// The running client for `server` at `root`, starting it if needed,
@@ -327,16 +341,18 @@ impl lifecycle::Shared {
     }
 }
 
-/// Why `spec` cannot run when none of its commands is found: what a check's
-/// outcome and `status` say alike.
-pub fn not_installed(spec: &ServerSpec) -> String {
+/// Why `server` cannot run when none of its commands is found: what a
+/// check's outcome, `status` and `doctor` say alike (the remedy is
+/// `ResolvedServer::remedy`'s).
+pub fn not_installed(server: &ResolvedServer) -> String {
+    let spec = &server.spec;
     let program = spec
         .commands
         .first()
         .map_or(spec.id.as_str(), |c| c.program.as_str());
     format!(
-        "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
-        spec.install_hint
+        "{program} not found on PATH, in node_modules/.bin or .venv/bin; {}",
+        server.remedy()
     )
 }
 
@@ -352,7 +368,7 @@ fn spawn_for(
     else {
         return Err(Unavailable {
             state: ServerState::Unavailable,
-            reason: not_installed(&server.spec),
+            reason: not_installed(server),
         });
     };
     Ok(Spawn {

@@ -55,7 +55,7 @@ async fn check(engine: &Arc<Engine>, file: &Path) -> Outcome {
 }
 
 fn status(engine: &Engine) -> InstanceStatus {
-    let all = engine.pool.statuses();
+    let all = engine.pool().statuses();
     assert_eq!(all.len(), 1, "{all:?}");
     all[0].clone()
 }
@@ -63,7 +63,7 @@ fn status(engine: &Engine) -> InstanceStatus {
 /// Waits (on the client's own events) until the one running server is
 /// stopped as unresponsive.
 async fn until_unresponsive(engine: &Engine) {
-    let clients = engine.pool.clients();
+    let clients = engine.pool().clients();
     let Some(client) = clients.first() else {
         return;
     };
@@ -141,7 +141,7 @@ async fn a_server_that_answers_the_probe_is_slow_not_stuck() {
         (ServerState::Active, 1),
         "{row:?}"
     );
-    assert!(s.engine.pool.clients()[0].unresponsive().is_none());
+    assert!(s.engine.pool().clients()[0].unresponsive().is_none());
     s.engine.shutdown().await;
 }
 

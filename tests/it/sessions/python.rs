@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use squiggle::classify::Classification;
+use squiggle::baseline::Classification;
 use squiggle::diagnostic::Severity;
 use squiggle::engine::{Engine, FileInput, HeldOthers};
 use squiggle::sessions::{Edit, SessionError};

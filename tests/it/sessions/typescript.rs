@@ -3,7 +3,7 @@
 //! `src/greeter.ts` and has one error of its own (a string assigned to a
 //! number), which is the baseline's.
 
-use squiggle::classify::Classification;
+use squiggle::baseline::Classification;
 use squiggle::diagnostic::Severity;
 use squiggle::engine::{FileInput, HeldOthers};
 

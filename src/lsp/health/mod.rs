@@ -16,9 +16,10 @@
 //! the pool treats it as a crash — one restart, then `broken`. A server
 //! that answers the probe, or sends anything at all, is slow, not stuck.
 
+pub(super) mod state;
+
 use std::sync::Arc;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde_json::json;
@@ -29,20 +30,6 @@ use super::client::Inner;
 /// The probe's method: a `$/` request, which a server must refuse with
 /// `MethodNotFound` rather than ignore.
 pub const PROBE_METHOD: &str = "$/squiggle/ping";
-
-/// A client's health: why it was found unresponsive, and whether a probe
-/// is out.
-#[derive(Default)]
-pub(super) struct Health {
-    unresponsive: OnceLock<String>,
-    probing: AtomicBool,
-}
-
-impl Health {
-    pub(super) fn unresponsive(&self) -> Option<&String> {
-        self.unresponsive.get()
-    }
-}
 
 impl Inner {
     /// A request or a check's wait ran out after `waited`; `since` is the
@@ -61,7 +48,7 @@ impl Inner {
             self.condemn(reason);
             return;
         }
-        if self.health.probing.swap(true, Ordering::AcqRel) {
+        if self.health.probing().swap(true, Ordering::AcqRel) {
             return;
         }
         let client = LspClient {
@@ -71,7 +58,7 @@ impl Inner {
         let inner = self.clone();
         tokio::spawn(async move {
             let _ = probe.await;
-            inner.health.probing.store(false, Ordering::Release);
+            inner.health.probing().store(false, Ordering::Release);
         });
     }
 
@@ -79,7 +66,7 @@ impl Inner {
     /// the stream end and fails every pending request at once.
     fn condemn(&self, reason: String) {
         tracing::info!(server = %self.config.server_id, "{reason}; stopping it");
-        if self.health.unresponsive.set(reason).is_ok() {
+        if self.health.condemned(reason) {
             self.process.kill();
         }
     }
