@@ -12,6 +12,7 @@ pub mod daemon;
 pub mod diagnostic;
 pub mod edit;
 pub mod engine;
+pub mod evidence;
 pub mod impact;
 pub mod install;
 pub mod jsonrpc;

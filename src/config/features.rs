@@ -27,6 +27,9 @@ impl Default for SessionLimits {
     }
 }
 
+/// At most this many rotated evidence logs are kept (`keep`).
+pub const MAX_EVIDENCE_KEEP: usize = 100;
+
 /// The evidence log (`evidence = true`, or an `[lsp.evidence]` table).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvidenceConfig {

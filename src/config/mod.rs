@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::diagnostic::Severity;
-pub use features::{EvidenceConfig, SessionLimits};
+pub use features::{EvidenceConfig, MAX_EVIDENCE_KEEP, SessionLimits};
 pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
 pub use schema::{FileKind, parse_str};
 

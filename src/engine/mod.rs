@@ -7,6 +7,7 @@
 mod check;
 pub mod dependents;
 mod disk;
+mod evidence;
 mod feedback;
 mod known;
 pub mod lookup;
@@ -62,6 +63,8 @@ pub struct Engine {
     /// Speculative sessions over this engine's servers (`crate::sessions`),
     /// shared with a successor as the servers are.
     sessions: Arc<crate::sessions::store::Sessions>,
+    /// The evidence log (`crate::evidence`), off unless configured.
+    evidence: Arc<crate::evidence::Log>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -106,8 +109,10 @@ impl Engine {
         let servers = servers::resolve(&config);
         let pool = Pool::new(pool::Limits::from_config(&config));
         let sessions = Arc::new(crate::sessions::store::Sessions::new(config.sessions));
+        let evidence = Arc::new(crate::evidence::Log::new(&config.evidence));
         Engine {
             sessions,
+            evidence,
             workspace,
             config,
             servers,
@@ -156,6 +161,7 @@ impl Engine {
             }
             self.pool.handle()
         };
+        let evidence = config.evidence.clone();
         let engine = Engine {
             workspace: self.workspace.clone(),
             config,
@@ -166,6 +172,7 @@ impl Engine {
             disk: self.disk.clone(),
             scan_cache: self.scan_cache.clone(),
             sessions: self.sessions.clone(),
+            evidence: Arc::new(crate::evidence::Log::new(&evidence)),
         };
         engine.sessions.set_limits(engine.config.sessions);
         (engine, stopped)

@@ -19,6 +19,7 @@ use super::prompts;
 use super::resources::{self, Resources};
 use super::tools::call;
 use crate::engine::Engine;
+use crate::evidence::{Origin, Surface};
 
 #[derive(Clone)]
 pub struct McpServer {
@@ -91,11 +92,18 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
         tracing::debug!(tool = %request.name, "call");
-        let answer = call(&self.engine, self.exposure, &request.name, args).await;
+        // Who asks, for the evidence log: the client's name from initialize.
+        let agent = context
+            .peer
+            .peer_info()
+            .map(|info| info.client_info.name.clone());
+        let origin = Origin::new(Surface::Mcp, agent, request.name.as_ref());
+        let work = call(&self.engine, self.exposure, &request.name, args);
+        let answer = crate::evidence::origin::scope(origin, work).await;
         if writes(&request.name) {
             self.resources.poke(&self.engine);
         }

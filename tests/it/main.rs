@@ -17,6 +17,7 @@ mod daemon;
 mod disk;
 mod docs;
 mod engine;
+mod evidence;
 mod fault;
 mod golden;
 mod hostile;

@@ -19,7 +19,7 @@ const EVIDENCE_KEYS: &[&str] = &["enabled", "path", "maxMiB", "keep", "messages"
 const MAX_IDLE_MINUTES: u64 = 7 * 24 * 60;
 const MAX_OPEN: u64 = 1024;
 const MAX_MIB: u64 = 4096;
-const MAX_KEEP: u64 = 100;
+const MAX_KEEP: u64 = crate::config::MAX_EVIDENCE_KEEP as u64;
 
 impl Reader<'_> {
     /// One feature key of `[lsp]`; false when `key` is none of them.
