@@ -22,6 +22,7 @@ pub mod platform;
 pub mod registry;
 pub mod render;
 pub mod service;
+pub mod uri;
 pub use platform::signals;
 pub mod workspace;
 

@@ -21,7 +21,7 @@ use super::report::CheckReport;
 use super::servers::language_for;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::other_files::EditMark;
-use crate::lsp::uri;
+use crate::uri;
 use crate::workspace::PathClass;
 
 /// At most this many files the servers hold diagnostics for are checked

@@ -23,10 +23,10 @@ use super::capabilities::{ServerFacts, client_capabilities};
 use super::process::ServerProcess;
 use super::profile::WaitProfile;
 use super::state::ClientState;
-use super::uri;
 use super::wakeups::SharedState;
 use crate::jsonrpc::message::{Message, RequestId, ResponseError};
 use crate::mutex::lock;
+use crate::uri;
 use tasks::{read_loop, write_loop};
 
 mod tasks;

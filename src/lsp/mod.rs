@@ -21,7 +21,6 @@ mod server_requests;
 pub mod state;
 mod sync_pull;
 pub mod text_sync;
-pub mod uri;
 mod wakeups;
 
 pub use client::{ClientError, LspClient};
