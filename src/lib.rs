@@ -25,6 +25,7 @@ pub mod registry;
 pub mod render;
 pub mod service;
 pub mod sessions;
+pub mod uri;
 pub use platform::signals;
 pub mod workspace;
 

@@ -116,7 +116,10 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
         }
         let what = match (&s.detail, &s.command) {
             (Some(detail), _) => detail.clone(),
-            (None, Some(command)) => command.display().to_string(),
+            (None, Some(command)) => match &s.compiler {
+                Some(compiler) => format!("{} · compiler: {}", command.display(), compiler.text),
+                None => command.display().to_string(),
+            },
             (None, None) => String::new(),
         };
         return format!("{:<12} {what}", s.status).trim_end().to_string();

@@ -352,7 +352,12 @@ impl Engine {
                 .await;
             client.diagnostics_for(&opened, deadline).await;
         }
-        if rules.resend {
+        if !rules.edits.is_empty() {
+            // Another file, taken for what the edit did to it.
+            client
+                .sync_other_document(&p.canonical, &p.language, p.text.clone(), rules.resend)
+                .await
+        } else if rules.resend {
             client
                 .resync_document(&p.canonical, &p.language, p.text.clone())
                 .await

@@ -104,6 +104,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     role: ServerRole::Primary,
                     enabled_by_default: true,
                     exclusive_group: None,
+                    packages: Vec::new(),
                 };
                 let mut server = ResolvedServer {
                     spec,
@@ -241,17 +242,16 @@ pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
         .then(|| lang.to_string())
 }
 
-/// The enabled servers that serve `path`, keeping one per exclusive group:
-/// each as its index into `servers` and the language id it is sent. Required
-/// markers are not looked at here (see `Engine::plan_file`).
+/// The enabled servers that serve `path`, keeping one per exclusive group
+/// (the first in list order, the group's default): each as its index into
+/// `servers` and the language id it is sent. Required markers and project
+/// packages are not looked at here (see `Engine::plan_file`, which may
+/// choose another member of a group for the project's package).
 pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
     let mut groups: Vec<&str> = Vec::new();
     let mut chosen = Vec::new();
-    for (index, server) in servers.iter().enumerate().filter(|(_, s)| s.enabled) {
-        let Some(lang) = language_for(path, server) else {
-            continue;
-        };
-        if let Some(group) = server.spec.exclusive_group.as_deref() {
+    for (index, lang) in candidates(path, servers) {
+        if let Some(group) = servers[index].spec.exclusive_group.as_deref() {
             if groups.contains(&group) {
                 continue;
             }
@@ -260,6 +260,17 @@ pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> 
         chosen.push((index, lang));
     }
     chosen
+}
+
+/// Every enabled server that serves `path`, every member of an exclusive
+/// group included, in list order.
+pub fn candidates(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
+    servers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.enabled)
+        .filter_map(|(index, server)| language_for(path, server).map(|lang| (index, lang)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -24,10 +24,10 @@ use super::health::state::Health;
 use super::process::ServerProcess;
 use super::profile::WaitProfile;
 use super::state::ClientState;
-use super::uri;
 use super::wakeups::SharedState;
 use crate::jsonrpc::message::{Message, RequestId, ResponseError};
 use crate::mutex::lock;
+use crate::uri;
 use tasks::{read_loop, write_loop};
 
 mod tasks;

@@ -17,11 +17,11 @@ pub mod other_files;
 pub mod position;
 pub mod process;
 pub mod profile;
+mod pull_store;
 mod server_requests;
 pub mod state;
 mod sync_pull;
 pub mod text_sync;
-pub mod uri;
 mod wakeups;
 
 pub use client::{ClientError, LspClient};

@@ -14,7 +14,7 @@ use crate::engine::lookup::LookupError;
 use crate::engine::pool::{Busy, Checkout};
 use crate::lsp::LspClient;
 use crate::lsp::position::{LineIndex, PositionEncoding};
-use crate::lsp::uri;
+use crate::uri;
 
 /// Why a navigation request has no answer. The text is for the model.
 #[derive(Debug, Clone, thiserror::Error)]

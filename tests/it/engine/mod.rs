@@ -8,3 +8,4 @@ mod fake;
 mod health;
 mod patch;
 mod pool;
+mod ra199_checks;
