@@ -8,5 +8,6 @@ mod hook;
 mod init;
 mod install;
 mod status;
+mod strict;
 mod tools;
 mod version;

@@ -305,3 +305,20 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The permission bits of `path` (Unix); `None` elsewhere or when it
+/// cannot be read.
+pub fn file_mode(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
