@@ -11,6 +11,7 @@
 
 pub mod detect;
 pub mod languages;
+mod paths;
 pub mod plugins;
 mod servers;
 pub mod toolchain;

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::ServerSpec;
-use super::toolchain::{project_dirs, set_pointer};
+use super::paths::{project_dirs, set_pointer};
 
 /// A plugin a server loads when it is installed.
 #[derive(Debug, Clone, PartialEq)]

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::ServerSpec;
 use super::detect::find_command;
+use super::paths::{project_dirs, set_pointer};
 
 /// A package a server runs on when the project has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -292,22 +293,6 @@ fn read_manifest(dir: &Path) -> Option<Value> {
     serde_json::from_str(&text).ok()
 }
 
-/// `start` and its ancestors up to and including `stop_at`; only `start`
-/// when it is not inside `stop_at`.
-pub(super) fn project_dirs(start: &Path, stop_at: &Path) -> Vec<PathBuf> {
-    if !start.starts_with(stop_at) {
-        return vec![start.to_path_buf()];
-    }
-    let mut dirs = Vec::new();
-    for dir in start.ancestors() {
-        dirs.push(dir.to_path_buf());
-        if dir == stop_at {
-            break;
-        }
-    }
-    dirs
-}
-
 /// The program the package's `package.json` names `bin` (a string `bin`
 /// names the package's one program).
 fn bin_program(dir: &Path, bin: &str) -> Option<PathBuf> {
@@ -359,20 +344,6 @@ fn node_platform() -> Option<(&'static str, &'static str)> {
         _ => return None,
     };
     Some((platform, arch))
-}
-
-/// Sets the member at the JSON pointer `pointer` (`/tsserver/path`),
-/// making objects on the way; `options` becomes an object if it was not.
-pub(super) fn set_pointer(options: &mut Value, pointer: &str, value: Value) {
-    let mut at = options;
-    for key in pointer.split('/').filter(|k| !k.is_empty()) {
-        if !at.is_object() {
-            *at = Value::Object(serde_json::Map::new());
-        }
-        let Value::Object(map) = at else { return };
-        at = map.entry(key.to_string()).or_insert(Value::Null);
-    }
-    *at = value;
 }
 
 #[cfg(test)]
