@@ -8,7 +8,7 @@
 //!
 //! Run: `cargo bench --bench check_files`
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::sync::Arc;

@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo bench --bench client_overhead`
 
-#[path = "../tests/support/mod.rs"]
+#[path = "../tests/it/support/mod.rs"]
 mod support;
 
 use std::sync::Arc;

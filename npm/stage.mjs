@@ -8,8 +8,10 @@
 // PLATFORM is one of the keys of PLATFORMS below (`linux-x64`, ...). npm picks
 // the platform package to install from its `os`, `cpu` (and `libc`) fields;
 // the wrapper lists every platform as an optional dependency and runs the one
-// npm installed. Publish the platform packages first, then the wrapper.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// npm installed. Publish the platform packages first, then the wrapper. Every
+// package carries the licence files of the repository root (npm packs only
+// `LICENSE` and `LICENCE` on its own, so `files` names them).
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,6 +24,10 @@ const PLATFORMS = {
 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const LICENSES = ["LICENSE-MIT", "LICENSE-APACHE"];
+const copyLicenses = (dir) => {
+  for (const name of LICENSES) copyFileSync(path.join(here, "..", name), path.join(dir, name));
+};
 const fail = (msg) => {
   console.error(`stage: ${msg}`);
   process.exit(2);
@@ -33,24 +39,16 @@ if (!out || pairs.length === 0) fail("usage: node npm/stage.mjs OUT_DIR PLATFORM
 const cargo = readFileSync(path.join(here, "..", "Cargo.toml"), "utf8");
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)?.[1] ?? fail("no version in Cargo.toml");
 
-// The licence texts go into every package (npm adds a file named LICENSE* by
-// itself; `files` names them anyway, so a package never ships without).
-const licences = ["LICENSE-MIT", "LICENSE-APACHE"].filter((f) => existsSync(path.join(here, "..", f)));
-const copyLicences = (dir) => {
-  for (const f of licences) copyFileSync(path.join(here, "..", f), path.join(dir, f));
-};
-
 const wrapper = JSON.parse(readFileSync(path.join(here, "squiggle-lsp", "package.json"), "utf8"));
 wrapper.version = version;
 for (const name of Object.keys(wrapper.optionalDependencies)) wrapper.optionalDependencies[name] = version;
-wrapper.files = [...wrapper.files, ...licences];
 
 const wdir = path.join(out, wrapper.name);
 mkdirSync(path.join(wdir, "bin"), { recursive: true });
 writeFileSync(path.join(wdir, "package.json"), JSON.stringify(wrapper, null, 2) + "\n");
 copyFileSync(path.join(here, "squiggle-lsp", "bin", "squiggle.js"), path.join(wdir, "bin", "squiggle.js"));
 chmodSync(path.join(wdir, "bin", "squiggle.js"), 0o755);
-copyLicences(wdir);
+copyLicenses(wdir);
 console.log(wdir);
 
 for (const pair of pairs) {
@@ -68,14 +66,14 @@ for (const pair of pairs) {
     os: [p.os],
     cpu: [p.cpu],
     ...(p.libc ? { libc: [p.libc] } : {}),
-    files: [`bin/${p.exe}`, ...licences],
+    files: [`bin/${p.exe}`, ...LICENSES],
     preferUnplugged: true,
   };
   const dir = path.join(out, name);
   mkdirSync(path.join(dir, "bin"), { recursive: true });
   writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
   copyFileSync(binary, path.join(dir, "bin", p.exe));
-  copyLicences(dir);
   chmodSync(path.join(dir, "bin", p.exe), 0o755);
+  copyLicenses(dir);
   console.log(dir);
 }

@@ -24,13 +24,14 @@
 
 use std::time::Duration;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use similar::{DiffOp, TextDiff};
 
 use crate::diagnostic::{Diagnostic, Severity};
 
 /// How an edit left the file, judged on error-level diagnostics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Classification {
     /// No diagnostics at all.

@@ -6,11 +6,14 @@
 //! counted in Unicode characters — so renderers and adapters never do
 //! position math or know which encoding a server negotiated.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// How serious a diagnostic is. A server that omits severity means error
 /// (VS Code reads it the same way).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -65,7 +68,7 @@ impl Severity {
 
 /// One diagnostic, normalized. Positions are 1-based; columns count Unicode
 /// scalar values of that line, whatever encoding the server used.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     /// Relative to the workspace root, `/`-separated.
@@ -110,7 +113,7 @@ pub fn sort_and_dedupe(diagnostics: &mut Vec<Diagnostic>) {
 }
 
 /// How one (file, server) wait ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The server answered a pull request: exact, no settle wait.

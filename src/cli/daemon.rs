@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::status::{kib, row_line};
 use crate::daemon::client::{self, Options};
 use crate::daemon::{DaemonError, server};
 
@@ -182,15 +183,6 @@ fn print_status(status: &crate::daemon::DaemonStatus) {
         pool.idle_stops
     );
     for s in status.servers.iter().filter(|s| s.root.is_some()) {
-        crate::outln!(
-            "  server     {:<24} {}",
-            s.id,
-            super::status::instance_line(s)
-        );
+        crate::outln!("  server     {:<24} {}", s.id, row_line(s));
     }
-}
-
-/// KiB as MiB with one decimal.
-pub(super) fn kib(kb: u64) -> String {
-    format!("{:.1} MiB", kb as f64 / 1024.0)
 }

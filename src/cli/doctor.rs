@@ -17,7 +17,6 @@ mod table;
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use crate::config::Trust;
 use crate::engine::{Engine, ResolvedServer};
 use crate::registry::detect::find_command;
 use probe::{ServerReport, Status};
@@ -79,6 +78,15 @@ pub async fn run(args: Args) -> u8 {
         })
         .map(String::as_str)
         .collect();
+    // An untrusted server is not started at all: say why, and the remedy.
+    for report in &reports {
+        if unmet.contains(&report.id.as_str())
+            && report.status == Status::Untrusted
+            && let Some(reason) = &report.error
+        {
+            eprintln!("squiggle doctor: {}: {reason}", report.id);
+        }
+    }
     if unmet.is_empty() {
         0
     } else {
@@ -101,15 +109,10 @@ fn known_ids(engine: &Engine, args: &Args) -> Result<(), String> {
     else {
         return Ok(());
     };
-    // A custom server whose command an untrusted workspace file named is
-    // not resolved at all: say why rather than call it unknown.
-    match engine.config.servers.get(unknown).map(|o| &o.trust) {
-        Some(Trust::Untrusted { reason }) => Err(format!("{unknown}: {reason}")),
-        _ => Err(format!(
-            "unknown server id {unknown:?}; known ids: {}",
-            known.join(", ")
-        )),
-    }
+    Err(format!(
+        "unknown server id {unknown:?}; known ids: {}",
+        known.join(", ")
+    ))
 }
 
 /// Starts and checks each selected server, one after the other.

@@ -1,9 +1,17 @@
 //! `squiggle status`: every built-in and configured server — installed or
-//! not (with the exact install command), enabled, disabled or untrusted —
-//! and, when a daemon runs for this workspace, its live instances (project
-//! root, state, pid). Reads nothing else and starts nothing.
+//! not, enabled, disabled or untrusted — and, when a daemon runs for this
+//! workspace, its live instances (project root, state, pid, memory). The
+//! rows are `Engine::status()`'s, the same `lsp/status` and MCP `lsp_status`
+//! answer: the daemon's when one runs, else this process's (which starts
+//! nothing, so it has no instances).
 
-use serde_json::{Value, json};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::daemon::DaemonStatus;
+use crate::engine::ServerStatus;
+use crate::engine::pool::{PoolSummary, StopReason};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -14,6 +22,26 @@ pub struct Args {
     pub json: bool,
 }
 
+/// What `status --json` prints.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusJson<'a> {
+    workspace: &'a std::path::Path,
+    /// The running daemon, `null` when there is none.
+    daemon: Option<DaemonJson<'a>>,
+    servers: &'a [ServerStatus],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DaemonJson<'a> {
+    pid: u32,
+    uptime_secs: u64,
+    requests: u64,
+    rss_kb: u64,
+    pool: &'a PoolSummary,
+}
+
 pub async fn run(args: Args) -> u8 {
     let engine = match args.workspace.engine(Default::default()) {
         Ok(engine) => engine,
@@ -22,7 +50,7 @@ pub async fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let root = engine.workspace.root().to_path_buf();
+    let root: PathBuf = engine.workspace.root().to_path_buf();
     let daemon_opts = crate::daemon::client::Options {
         trust_workspace: args.workspace.trust_workspace,
         ..Default::default()
@@ -30,54 +58,31 @@ pub async fn run(args: Args) -> u8 {
     let live = crate::daemon::client::status(&root, &daemon_opts)
         .await
         .ok();
-    let path_var = std::env::var_os("PATH");
-    let mut rows = Vec::new();
-    for server in &engine.servers {
-        let found =
-            crate::registry::detect::find_command(&server.spec, &root, &root, path_var.as_deref());
-        let state = match (&server.untrusted, server.enabled, &found) {
-            (Some(_), _, _) => "untrusted",
-            (None, false, _) => "disabled",
-            (None, true, None) => "unavailable",
-            (None, true, Some(_)) => "available",
-        };
-        let instances: Vec<Value> = live
-            .iter()
-            .flat_map(|d| &d.servers)
-            .filter(|s| s.id == server.spec.id && s.root.is_some())
-            .map(instance_json)
-            .collect();
-        rows.push(json!({
-            "id": server.spec.id,
-            "status": state,
-            "path": found.as_ref().map(|(p, _)| p.display().to_string()),
-            "installHint": server.spec.install_hint,
-            "languages": server.spec.languages,
-            "detail": server.untrusted,
-            "running": instances,
-        }));
-    }
+    let servers = match &live {
+        Some(daemon) => daemon.servers.clone(),
+        None => engine.status(),
+    };
     if args.json {
-        let daemon = live.as_ref().map(|d| {
-            json!({
-                "pid": d.pid,
-                "uptimeSecs": d.uptime_secs,
-                "requests": d.requests,
-                "rssKb": d.rss_kb,
-                "pool": d.pool,
-            })
-        });
-        let out = json!({ "workspace": root, "daemon": daemon, "servers": rows });
+        let out = StatusJson {
+            workspace: &root,
+            daemon: live.as_ref().map(|d| DaemonJson {
+                pid: d.pid,
+                uptime_secs: d.uptime_secs,
+                requests: d.requests,
+                rss_kb: d.rss_kb,
+                pool: &d.pool,
+            }),
+            servers: &servers,
+        };
         crate::outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return 0;
     }
-    print_table(&root, live.as_ref(), &rows);
+    print_table(&root, live.as_ref(), &servers);
     0
 }
 
-/// The human-readable form: the daemon line, then a line per server and
-/// one per instance.
-fn print_table(root: &std::path::Path, live: Option<&crate::daemon::DaemonStatus>, rows: &[Value]) {
+/// The human-readable form: the daemon line, then a line per row.
+fn print_table(root: &std::path::Path, live: Option<&DaemonStatus>, rows: &[ServerStatus]) {
     match live {
         Some(d) => crate::outln!(
             "workspace {} · daemon pid {} · up {}s · {} requests · {} · {} live instance(s), servers {}",
@@ -85,58 +90,34 @@ fn print_table(root: &std::path::Path, live: Option<&crate::daemon::DaemonStatus
             d.pid,
             d.uptime_secs,
             d.requests,
-            super::daemon::kib(d.rss_kb),
+            kib(d.rss_kb),
             d.pool.live,
-            super::daemon::kib(d.pool.servers_rss_kb)
+            kib(d.pool.servers_rss_kb)
         ),
         None => crate::outln!("workspace {} · no daemon running", root.display()),
     }
-    for r in rows {
-        let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
-        let status = text("status");
-        let detail = match status.as_str() {
-            "available" => text("path"),
-            "unavailable" => format!(
-                "install: {}",
-                crate::install::hint(&text("id"), &text("installHint"))
-            ),
-            _ => text("detail"),
-        };
-        crate::outln!("{:<28} {:<12} {}", text("id"), status, detail);
-        for i in r["running"].as_array().into_iter().flatten() {
-            crate::outln!("{:<28} {}", "", i["line"].as_str().unwrap_or_default());
-        }
+    for row in rows {
+        crate::outln!("{:<28} {}", row.id, row_line(row));
     }
 }
 
-/// One live or stopped instance, as `status --json` lists it under its server.
-fn instance_json(s: &crate::service::ServerStatus) -> Value {
-    json!({
-        "root": s.root,
-        "status": s.status,
-        "serverPid": s.server_pid,
-        "rssKb": s.rss_kb,
-        "idleMs": s.idle_ms,
-        "inFlight": s.in_flight,
-        "openDocuments": s.open_documents,
-        "stopped": s.stopped,
-        "line": instance_line(s),
-    })
-}
-
-/// One instance in a line: state, root, pid, memory, idle time, checks in
-/// flight, open documents; or why the pool stopped it.
-pub(super) fn instance_line(s: &crate::service::ServerStatus) -> String {
-    let root = s
-        .root
-        .as_ref()
-        .map(|r| r.display().to_string())
-        .unwrap_or_default();
-    let mut line = format!("{:<10} {root}", s.status);
+/// One row after its id: an instance's state, root, pid, memory, idle
+/// time, checks in flight and open documents (or why the pool stopped it);
+/// a server without one, its state and the program found or why none runs.
+pub(super) fn row_line(s: &ServerStatus) -> String {
+    let Some(root) = &s.root else {
+        let what = match (&s.detail, &s.command) {
+            (Some(detail), _) => detail.clone(),
+            (None, Some(command)) => command.display().to_string(),
+            (None, None) => String::new(),
+        };
+        return format!("{:<12} {what}", s.status).trim_end().to_string();
+    };
+    let mut line = format!("{:<12} {}", s.status, root.display());
     if let Some(pid) = s.server_pid {
         line.push_str(&format!(" (pid {pid}"));
         if let Some(kb) = s.rss_kb {
-            line.push_str(&format!(", {}", super::daemon::kib(kb)));
+            line.push_str(&format!(", {}", kib(kb)));
         }
         if let Some(ms) = s.idle_ms {
             line.push_str(&format!(", idle {}s", ms / 1000));
@@ -150,10 +131,17 @@ pub(super) fn instance_line(s: &crate::service::ServerStatus) -> String {
         line.push(')');
     } else if let Some(reason) = s.stopped {
         let why = match reason {
-            crate::engine::pool::StopReason::Evicted => "evicted for the cap",
-            crate::engine::pool::StopReason::Idle => "stopped when idle",
+            StopReason::Evicted => "evicted for the cap",
+            StopReason::Idle => "stopped when idle",
         };
         line.push_str(&format!(" ({why}; starts again on demand)"));
+    } else if let Some(detail) = &s.detail {
+        line.push_str(&format!(" ({detail})"));
     }
     line
+}
+
+/// KiB as MiB with one decimal.
+pub(super) fn kib(kb: u64) -> String {
+    format!("{:.1} MiB", kb as f64 / 1024.0)
 }

@@ -18,13 +18,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::warm::Route;
 use crate::daemon::DaemonError;
 use crate::engine::Engine;
 use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
 use crate::service::REFUSED;
+use crate::service::wire::{ApplyPatchParams, EditParams, Method, WriteParams, method};
 
 /// The flags every edit tool takes.
 #[derive(clap::Args, Debug, Clone)]
@@ -112,16 +113,21 @@ pub async fn edit(args: EditArgs) -> u8 {
     let Some(engine) = engine(&common) else {
         return 2;
     };
-    let params = json!({
-        "filePath": absolute(&path),
-        "oldString": old_string,
-        "newString": new_string,
-        "replaceAll": replace_all,
-        "dryRun": dry_run,
-    });
-    if let Some(code) = through_daemon(&engine, &common, "squiggle/edit", params).await {
+    let params = EditParams {
+        file_path: absolute(&path),
+        old_string,
+        new_string,
+        replace_all,
+        dry_run,
+    };
+    if let Some(code) = through_daemon::<method::Edit>(&engine, &common, &params).await {
         return code;
     }
+    let EditParams {
+        old_string,
+        new_string,
+        ..
+    } = params;
     let replace = if replace_all {
         Replace::All
     } else {
@@ -140,15 +146,17 @@ pub async fn write(args: WriteArgs) -> u8 {
     let Some(engine) = engine(&args.common) else {
         return 2;
     };
-    let params = json!({
-        "filePath": absolute(&args.path),
-        "content": content,
-        "dryRun": args.dry_run,
-    });
-    if let Some(code) = through_daemon(&engine, &args.common, "squiggle/write", params).await {
+    let params = WriteParams {
+        file_path: absolute(&args.path),
+        content,
+        dry_run: args.dry_run,
+    };
+    if let Some(code) = through_daemon::<method::Write>(&engine, &args.common, &params).await {
         return code;
     }
-    let result = engine.write(&args.path, &content, mode(args.dry_run)).await;
+    let result = engine
+        .write(&args.path, &params.content, mode(args.dry_run))
+        .await;
     finish(&engine, result, args.common.output()).await
 }
 
@@ -160,11 +168,14 @@ pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
         return 2;
     };
     // Patch paths are relative to the workspace root, as in-process.
-    let params = json!({ "patch": patch, "dryRun": args.dry_run });
-    if let Some(code) = through_daemon(&engine, &args.common, "squiggle/applyPatch", params).await {
+    let params = ApplyPatchParams {
+        patch,
+        dry_run: args.dry_run,
+    };
+    if let Some(code) = through_daemon::<method::ApplyPatch>(&engine, &args.common, &params).await {
         return code;
     }
-    let result = engine.apply_patch(&patch, mode(args.dry_run)).await;
+    let result = engine.apply_patch(&params.patch, mode(args.dry_run)).await;
     finish(&engine, result, args.common.output()).await
 }
 
@@ -183,11 +194,10 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// Runs the mutation in the workspace's daemon and prints its answer; the
 /// exit code, or `None` when the daemon cannot be reached (run it here).
-async fn through_daemon(
+async fn through_daemon<M: Method<Answer = ToolResult>>(
     engine: &Engine,
     common: &ToolArgs,
-    method: &str,
-    params: Value,
+    params: &M::Params,
 ) -> Option<u8> {
     let route = common.route();
     if route.in_process() {
@@ -204,10 +214,15 @@ async fn through_daemon(
     };
     let timeout = crate::daemon::client::CHECK_TIMEOUT;
     let output = common.output();
-    Some(match connection.request(method, params, timeout).await {
-        Ok(result) => output.applied(&result, || reply_text(&result)),
+    Some(match connection.call::<M>(params, timeout).await {
+        Ok(result) => output.applied(&result, || result.text().trim_end().to_string()),
         Err(DaemonError::Rpc { error, .. }) if error.code == REFUSED => {
             output.refused(&error.message)
+        }
+        // Nothing was sent (a path JSON cannot carry): run it here.
+        Err(e @ DaemonError::BadRequest { .. }) => {
+            tracing::debug!("{e}; running in this process");
+            return None;
         }
         Err(e) => {
             eprintln!(
@@ -216,18 +231,6 @@ async fn through_daemon(
             2
         }
     })
-}
-
-/// What the agent's tool returns, from a `ToolResult`'s JSON: the message,
-/// then the feedback (as `ToolResult::text`).
-fn reply_text(result: &Value) -> String {
-    let text = |key: &str| result.get(key).and_then(Value::as_str).unwrap_or_default();
-    let feedback = text("feedback").trim_end();
-    if feedback.is_empty() {
-        text("message").to_string()
-    } else {
-        format!("{}\n\n{feedback}", text("message"))
-    }
 }
 
 fn engine(common: &ToolArgs) -> Option<Arc<Engine>> {

@@ -8,9 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::daemon::client::Options;
-use crate::engine::{
-    CheckReport, Engine, FileInput, FileReport, HeldOthers, Mutation, ServerOutcome,
-};
+use crate::engine::{CheckReport, Engine, FileInput, HeldOthers, Mutation};
 
 /// Which process checks: the daemon (which one), or this one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -52,7 +50,7 @@ pub async fn check(
         let opts = route.daemon_options();
         let root = engine.workspace.root();
         match crate::daemon::client::check_with(root, files.clone(), mutation, &opts).await {
-            Ok(reply) => return from_reply(reply),
+            Ok(reply) => return reply.report,
             Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
         }
     }
@@ -80,7 +78,7 @@ pub async fn check_text(
         let root = engine.workspace.root();
         if let Some(mut connection) = crate::daemon::client::connect_or_spawn(root, &opts).await {
             match connection.check_text(file, text).await {
-                Ok(reply) => return first_file(from_reply(reply)),
+                Ok(reply) => return first_file(reply.report),
                 Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
             }
         }
@@ -99,33 +97,4 @@ fn first_file(report: CheckReport) -> Vec<crate::diagnostic::Diagnostic> {
         .next()
         .map(|f| f.diagnostics)
         .unwrap_or_default()
-}
-
-fn from_reply(reply: crate::service::CheckReply) -> CheckReport {
-    let files = reply
-        .files
-        .into_iter()
-        .map(|f| FileReport {
-            file: f.file,
-            diagnostics: f.diagnostics,
-            outcomes: f.outcomes.into_iter().map(ServerOutcome::from).collect(),
-            text: None,
-            canonical: None,
-        })
-        .collect();
-    let other_outcomes = reply
-        .other_outcomes
-        .into_iter()
-        .map(|(file, outcomes)| {
-            (
-                file,
-                outcomes.into_iter().map(ServerOutcome::from).collect(),
-            )
-        })
-        .collect();
-    CheckReport {
-        files,
-        others: reply.others,
-        other_outcomes,
-    }
 }

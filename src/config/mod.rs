@@ -121,13 +121,32 @@ pub enum OtherFiles {
     None,
 }
 
-/// The kind of mutation a check follows: what `otherFiles` decides on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The kind of mutation a check follows: what `otherFiles` decides on. On
+/// the wire (`squiggle/check`'s `mutation`) `"edit"` or `"write"`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Mutation {
     /// A file written whole: `write`, or an agent's Write tool.
     Write,
     /// Any other change: `edit`, `apply-patch`, an agent's edit tools.
+    #[default]
     Edit,
+}
+
+impl Mutation {
+    pub fn is_edit(&self) -> bool {
+        *self == Mutation::Edit
+    }
 }
 
 impl OtherFiles {

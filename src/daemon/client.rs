@@ -3,25 +3,26 @@
 //! and every failure is an `Err`, so callers fall back to checking
 //! in-process; the daemon is an optimization, never a dependency.
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::BufReader;
 use tokio::net::UnixStream;
 use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::Instant;
 
 use super::socket::{self, Paths};
-use super::{DaemonError, DaemonStatus};
+use super::{DaemonError, DaemonStatus, method};
 use crate::engine::Mutation;
 use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, RequestId};
-use crate::service::CheckReply;
+use crate::service::wire::method::{Check, Warm};
+use crate::service::wire::{CheckParams, CheckReply, Method, NoParams};
 use crate::workspace::Workspace;
 
 /// How long a started daemon has to start listening.
@@ -87,7 +88,25 @@ impl Connection {
         }
     }
 
-    /// Sends `method` and waits for its answer until `timeout`.
+    /// Sends `M` with `params` and reads its answer, until `timeout`.
+    pub async fn call<M: Method>(
+        &mut self,
+        params: &M::Params,
+        timeout: Duration,
+    ) -> Result<M::Answer, DaemonError> {
+        let params = serde_json::to_value(params).map_err(|e| DaemonError::BadRequest {
+            method: M::NAME.to_string(),
+            reason: e.to_string(),
+        })?;
+        let value = self.request(M::NAME, params, timeout).await?;
+        serde_json::from_value(value).map_err(|e| DaemonError::BadReply {
+            method: M::NAME.to_string(),
+            reason: e.to_string(),
+        })
+    }
+
+    /// Sends `method` with raw `params` and waits for its answer until
+    /// `timeout`; squiggle itself sends typed requests through [`call`](Self::call).
     pub async fn request(
         &mut self,
         method: &str,
@@ -128,21 +147,8 @@ impl Connection {
             .unwrap_or_else(|_| Err(DaemonError::Timeout(method.to_string())))
     }
 
-    async fn typed<T: DeserializeOwned>(
-        &mut self,
-        method: &str,
-        params: Value,
-        timeout: Duration,
-    ) -> Result<T, DaemonError> {
-        let value = self.request(method, params, timeout).await?;
-        serde_json::from_value(value).map_err(|e| DaemonError::BadReply {
-            method: method.to_string(),
-            reason: e.to_string(),
-        })
-    }
-
     pub async fn status(&mut self) -> Result<DaemonStatus, DaemonError> {
-        self.typed("squiggle/daemonStatus", json!({}), SMALL_TIMEOUT)
+        self.call::<method::DaemonStatus>(&NoParams {}, SMALL_TIMEOUT)
             .await
     }
 
@@ -153,16 +159,22 @@ impl Connection {
         files: &[PathBuf],
         mutation: Mutation,
     ) -> Result<CheckReply, DaemonError> {
-        let write = mutation == Mutation::Write;
-        let params = json!({"filePaths": files, "withDependents": write});
-        self.typed("squiggle/check", params, CHECK_TIMEOUT).await
+        let params = CheckParams {
+            file_paths: files.to_vec(),
+            mutation,
+            contents: BTreeMap::new(),
+        };
+        self.call::<Check>(&params, CHECK_TIMEOUT).await
     }
 
     /// Checks `text` as the content of `file` (not what is on disk).
     pub async fn check_text(&mut self, file: &Path, text: &str) -> Result<CheckReply, DaemonError> {
-        let key = file.display().to_string();
-        let params = json!({"filePaths": [key], "contents": {key.clone(): text}});
-        self.typed("squiggle/check", params, CHECK_TIMEOUT).await
+        let params = CheckParams {
+            file_paths: vec![file.to_path_buf()],
+            contents: BTreeMap::from([(file.to_path_buf(), text.to_string())]),
+            ..CheckParams::default()
+        };
+        self.call::<Check>(&params, CHECK_TIMEOUT).await
     }
 }
 
@@ -299,14 +311,8 @@ pub async fn check_with(
 /// the background; answers with the files it checks, relative to the root,
 /// without waiting for them.
 pub async fn warm(root: &Path, opts: &Options) -> Result<Vec<String>, DaemonError> {
-    #[derive(serde::Deserialize)]
-    struct Warming {
-        files: Vec<String>,
-    }
     let mut connection = try_connect_or_spawn(root, opts).await?;
-    let reply: Warming = connection
-        .typed("squiggle/warm", json!({}), SMALL_TIMEOUT)
-        .await?;
+    let reply = connection.call::<Warm>(&NoParams {}, SMALL_TIMEOUT).await?;
     Ok(reply.files)
 }
 
@@ -328,7 +334,7 @@ pub async fn stop(root: &Path, opts: &Options) -> Result<u32, DaemonError> {
         .ok_or(DaemonError::NotRunning(canonical))?;
     let pid = connection.status().await?.pid;
     match connection
-        .request("squiggle/daemonShutdown", json!({}), SMALL_TIMEOUT)
+        .call::<method::DaemonShutdown>(&NoParams {}, SMALL_TIMEOUT)
         .await
     {
         Ok(_) | Err(DaemonError::Closed) => {}

@@ -45,6 +45,8 @@ pub enum DaemonError {
     },
     #[error("the daemon's answer to {method} has an unexpected shape: {reason}")]
     BadReply { method: String, reason: String },
+    #[error("cannot send {method} to the daemon: {reason}")]
+    BadRequest { method: String, reason: String },
     #[error(transparent)]
     Engine(#[from] crate::engine::EngineError),
 }
@@ -77,4 +79,27 @@ pub struct DaemonStatus {
     /// the servers' total memory.
     #[serde(default)]
     pub pool: crate::engine::PoolSummary,
+}
+
+/// The daemon's own methods, beside the service's.
+pub mod method {
+    use crate::service::wire::{Method, NoParams};
+
+    /// The daemon's process, counters and every server's status.
+    pub enum DaemonStatus {}
+
+    impl Method for DaemonStatus {
+        const NAME: &'static str = "squiggle/daemonStatus";
+        type Params = NoParams;
+        type Answer = super::DaemonStatus;
+    }
+
+    /// Answers `null`, then the daemon exits as on idle.
+    pub enum DaemonShutdown {}
+
+    impl Method for DaemonShutdown {
+        const NAME: &'static str = "squiggle/daemonShutdown";
+        type Params = NoParams;
+        type Answer = ();
+    }
 }

@@ -18,12 +18,14 @@ use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+use super::method::{DaemonShutdown, DaemonStatus as DaemonStatusMethod};
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus};
 use crate::engine::{Engine, EngineOptions};
 use crate::jsonrpc::message::ResponseError;
 use crate::mutex::lock;
-use crate::service::{Host, serve_connection_with, status_rows};
+use crate::service::wire::{Method, NoParams};
+use crate::service::{Host, extract, serve_connection_with};
 
 /// Overrides `daemonIdleMinutes` in milliseconds (tests, debugging).
 pub const IDLE_ENV: &str = "SQUIGGLE_DAEMON_IDLE_MS";
@@ -68,29 +70,30 @@ impl Host for Daemon {
         *lock(&self.last_activity) = Instant::now();
     }
 
-    fn handle(&self, method: &str, _params: &Value) -> Option<Result<Value, ResponseError>> {
-        match method {
-            "squiggle/daemonStatus" => {
+    fn handle(&self, method: &str, params: &Value) -> Option<Result<Value, ResponseError>> {
+        let answer = match method {
+            DaemonStatusMethod::NAME => extract::<NoParams>(params.clone()).map(|_| {
                 let status = DaemonStatus {
                     pid: std::process::id(),
                     uptime_secs: self.started.elapsed().as_secs(),
                     workspace: self.engine.workspace.root().to_path_buf(),
                     trusted: self.trusted,
-                    servers: status_rows(&self.engine),
+                    servers: self.engine.status(),
                     requests: self.requests.load(Ordering::SeqCst),
                     in_flight: self.in_flight.load(Ordering::SeqCst),
                     idle_timeout_ms: self.idle.as_millis() as u64,
                     rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
                     pool: self.engine.pool.summary(),
                 };
-                Some(Ok(serde_json::to_value(status).unwrap_or(Value::Null)))
-            }
-            "squiggle/daemonShutdown" => {
+                serde_json::to_value(status).unwrap_or(Value::Null)
+            }),
+            DaemonShutdown::NAME => extract::<NoParams>(params.clone()).map(|_| {
                 self.shutdown.notify_one();
-                Some(Ok(Value::Null))
-            }
-            _ => None,
-        }
+                Value::Null
+            }),
+            _ => return None,
+        };
+        Some(answer)
     }
 }
 

@@ -68,6 +68,30 @@ pub(super) struct WaitRules {
     pub(super) resend: bool,
 }
 
+/// Where one server's wait for one checked file stood: what the
+/// other-files phase needs about the first, and the engine's own
+/// bookkeeping (never part of the public [`CheckReport`]).
+#[derive(Debug, Clone)]
+pub(super) struct Mark {
+    pub(super) server: String,
+    /// The instance's project root (to match dependents to instances).
+    pub(super) root: PathBuf,
+    /// The server's `received_count()` once this file's change was written.
+    pub(super) written_at: u64,
+    /// Whether the server's answer for the file was final (pulled or settled).
+    pub(super) done: bool,
+}
+
+/// One parallel wait's result: the public reports, in the order the files
+/// were given, and the bookkeeping beside them.
+pub(super) struct Phase {
+    pub(super) reports: Vec<FileReport>,
+    /// The canonical paths of the checked files inside the workspace.
+    pub(super) canonical: Vec<PathBuf>,
+    /// One per (file, server) wait that asked a server.
+    pub(super) marks: Vec<Mark>,
+}
+
 /// Whether a check also reports what the involved servers already hold for
 /// files it did not check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,14 +117,14 @@ impl Engine {
         };
         let started = Instant::now();
         let mut held = Vec::new();
-        let reports = self.check_phase(files, rules, started, &mut held).await;
+        let phase = self.check_phase(files, rules, started, &mut held).await;
         let mut check = CheckReport {
-            files: reports,
+            files: phase.reports,
             ..CheckReport::default()
         };
         if others == HeldOthers::Include {
-            self.repull_reported(&check, &[]).await;
-            check.others = self.other_files(&check);
+            self.repull_reported(&check, &phase.canonical).await;
+            check.others = self.other_files(&check, &phase.canonical);
         }
         drop(held);
         tracing::debug!(
@@ -120,13 +144,16 @@ impl Engine {
         rules: WaitRules,
         started: Instant,
         held: &mut Vec<Busy>,
-    ) -> Vec<FileReport> {
+    ) -> Phase {
         let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
+        let mut canonical = Vec::new();
+        let mut marks = Vec::new();
         let mut waits = JoinSet::new();
         let mut memo = PlanMemo::default();
         for (index, input) in files.into_iter().enumerate() {
-            let (report, pending) = self.prepare(input, &mut memo);
+            let (report, path, pending) = self.prepare(input, &mut memo);
             reports.push(report);
+            canonical.extend(path);
             for p in pending {
                 let engine = self.clone();
                 let rules = rules.clone();
@@ -134,10 +161,11 @@ impl Engine {
             }
         }
         while let Some(joined) = waits.join_next().await {
-            let Ok((index, (outcome, diagnostics, busy))) = joined else {
+            let Ok((index, (outcome, mark, diagnostics, busy))) = joined else {
                 continue;
             };
             held.extend(busy);
+            marks.push(mark);
             let report = &mut reports[index];
             report.outcomes.push(outcome);
             report.diagnostics.extend(diagnostics);
@@ -146,17 +174,24 @@ impl Engine {
             sort_and_dedupe(&mut report.diagnostics);
             report.outcomes.sort_by(|a, b| a.server.cmp(&b.server));
         }
-        reports
+        Phase {
+            reports,
+            canonical,
+            marks,
+        }
     }
 
-    /// Classifies a file and lists the (server, language, root) pairs to wait on.
-    fn prepare(&self, input: FileInput, memo: &mut PlanMemo) -> (FileReport, Vec<Pending>) {
+    /// Classifies a file and lists the (server, language, root) pairs to
+    /// wait on; with its canonical path when it is inside the workspace.
+    fn prepare(
+        &self,
+        input: FileInput,
+        memo: &mut PlanMemo,
+    ) -> (FileReport, Option<PathBuf>, Vec<Pending>) {
         let mut report = FileReport {
             file: input.path.display().to_string(),
             diagnostics: Vec::new(),
             outcomes: Vec::new(),
-            text: None,
-            canonical: None,
         };
         let (canonical, relative) = match self.workspace.classify(&input.path) {
             PathClass::Inside {
@@ -173,7 +208,7 @@ impl Engine {
                     Outcome::OutsideWorkspace,
                     detail,
                 ));
-                return (report, Vec::new());
+                return (report, None, Vec::new());
             }
             PathClass::Ignored { relative, dir, .. } => {
                 report.file = relative;
@@ -181,26 +216,24 @@ impl Engine {
                     Outcome::Ignored,
                     format!("files under {dir}/ are not checked"),
                 ));
-                return (report, Vec::new());
+                return (report, None, Vec::new());
             }
         };
         report.file = relative.clone();
-        report.canonical = Some(canonical.clone());
         if !self.config.enabled {
             report.outcomes.push(ServerOutcome::without_server(
                 Outcome::Unavailable,
                 "lsp is disabled in the configuration".into(),
             ));
-            return (report, Vec::new());
+            return (report, Some(canonical), Vec::new());
         }
         let text = match checkable_text(input.content, &canonical) {
             Ok(text) => text,
             Err(outcome) => {
                 report.outcomes.push(outcome);
-                return (report, Vec::new());
+                return (report, Some(canonical), Vec::new());
             }
         };
-        report.text = Some(text.clone());
         let pending: Vec<Pending> = self
             .plan_file(&canonical, memo)
             .into_iter()
@@ -220,7 +253,7 @@ impl Engine {
                 .outcomes
                 .push(ServerOutcome::without_server(Outcome::Unavailable, detail));
         }
-        (report, pending)
+        (report, Some(canonical), pending)
     }
 
     async fn wait_one(
@@ -228,7 +261,7 @@ impl Engine {
         p: Pending,
         rules: &WaitRules,
         started: Instant,
-    ) -> (ServerOutcome, Vec<Diagnostic>, Option<Busy>) {
+    ) -> (ServerOutcome, Mark, Vec<Diagnostic>, Option<Busy>) {
         let server = &self.servers[p.server_index];
         let id = server.spec.id.clone();
         let first_touch = self.config.first_touch_timeout;
@@ -241,10 +274,15 @@ impl Engine {
             Err(unavailable) => {
                 let mut outcome =
                     ServerOutcome::without_server(Outcome::Unavailable, unavailable.reason);
-                outcome.server = id;
-                outcome.root = p.root;
+                outcome.server = id.clone();
                 outcome.elapsed_ms = started.elapsed().as_millis() as u64;
-                return (outcome, Vec::new(), None);
+                let mark = Mark {
+                    server: id,
+                    root: p.root,
+                    written_at: 0,
+                    done: false,
+                };
+                return (outcome, mark, Vec::new(), None);
             }
         };
         // The first-touch budget runs from the server's start: a check that
@@ -266,6 +304,12 @@ impl Engine {
         let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
         let diagnostics = normalize(&report.diagnostics, &p.text, encoding, &p.relative, &id);
         tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
+        let mark = Mark {
+            server: id.clone(),
+            root: p.root,
+            written_at: doc.changed_at,
+            done: matches!(report.outcome, Outcome::Settled | Outcome::Pulled),
+        };
         let outcome = ServerOutcome {
             server: id,
             outcome: report.outcome,
@@ -273,10 +317,8 @@ impl Engine {
             detail: client
                 .dead_reason()
                 .filter(|_| report.outcome == Outcome::ServerDead),
-            root: p.root,
-            written_at: doc.changed_at,
         };
-        (outcome, diagnostics, Some(busy))
+        (outcome, mark, diagnostics, Some(busy))
     }
 }
 

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
 use super::report::{CheckReport, ServerOutcome};
@@ -37,8 +38,10 @@ pub struct Snapshot {
     pub taken: std::time::Instant,
 }
 
-/// What a wrapped tool returns: the text for the model plus structure.
-#[derive(Debug, Clone, Serialize)]
+/// What a wrapped tool returns: the text for the model plus structure. The
+/// same type travels from the daemon to the CLI (`squiggle/edit` and
+/// friends) and is an edit tool's MCP `structuredContent`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     /// `Edit applied successfully.` and the like.

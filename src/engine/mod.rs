@@ -15,6 +15,7 @@ pub mod plan;
 pub mod pool;
 mod report;
 pub mod servers;
+mod status;
 pub mod tools;
 mod warm;
 
@@ -29,6 +30,7 @@ pub use check::{FileInput, HeldOthers};
 pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use servers::ResolvedServer;
+pub use status::ServerStatus;
 
 pub struct Engine {
     pub workspace: Workspace,

@@ -15,7 +15,7 @@ use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::report::CheckReport;
 use super::servers::{language_for, serving};
-use crate::diagnostic::{Diagnostic, Outcome};
+use crate::diagnostic::Diagnostic;
 use crate::lsp::other_files::EditMark;
 use crate::lsp::uri;
 use crate::workspace::PathClass;
@@ -40,29 +40,24 @@ impl Engine {
         // every write of the first phase: each server's quiet for the other
         // files is counted from its last publish after it.
         let mut held = Vec::new();
+        let phase = self.check_phase(files, first, started, &mut held).await;
+        let mut checked = phase.canonical;
         let mut check = CheckReport {
-            files: self.check_phase(files, first, started, &mut held).await,
+            files: phase.reports,
             ..CheckReport::default()
         };
         let mut edits: HashMap<(String, PathBuf), EditMark> = HashMap::new();
-        for o in check
-            .files
-            .iter()
-            .flat_map(|f| &f.outcomes)
-            .filter(|o| !o.server.is_empty())
-        {
-            let seen = edits
-                .entry((o.server.clone(), o.root.clone()))
-                .or_insert(EditMark {
-                    seq: 0,
-                    at: started,
-                    done: true,
-                });
-            seen.seq = seen.seq.max(o.written_at);
-            seen.done &= matches!(o.outcome, Outcome::Settled | Outcome::Pulled);
+        for mark in phase.marks {
+            let seen = edits.entry((mark.server, mark.root)).or_insert(EditMark {
+                seq: 0,
+                at: started,
+                done: true,
+            });
+            seen.seq = seen.seq.max(mark.written_at);
+            seen.done &= mark.done;
         }
         let dependents = importers.await.unwrap_or_default();
-        let mut phase_two = Vec::new();
+        let first_phase = checked.len();
         if !dependents.is_empty() {
             // Phase 2 has its own budget from now: after a cold start the
             // first phase may have used more than diagnosticTimeout already.
@@ -72,16 +67,17 @@ impl Engine {
             };
             let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
             let phase = self.check_phase(inputs, rules, Instant::now(), &mut held);
-            for report in phase.await {
-                phase_two.extend(report.canonical.clone());
+            let phase = phase.await;
+            checked.extend(phase.canonical);
+            for report in phase.reports {
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file.clone(), report.diagnostics);
                 }
                 check.other_outcomes.insert(report.file, report.outcomes);
             }
         }
-        self.repull_reported(&check, &phase_two).await;
-        for (file, diagnostics) in self.other_files(&check) {
+        self.repull_reported(&check, &checked).await;
+        for (file, diagnostics) in self.other_files(&check, &checked[..first_phase]) {
             check.others.entry(file).or_insert(diagnostics);
         }
         drop(held);
@@ -159,14 +155,11 @@ impl Engine {
     /// For servers answering synchronous pulls, the other files they
     /// reported before are pulled again (those this check did not pull), so
     /// that `other_files` reports what they say now (`lsp::sync_pull`).
-    /// `phase_two`: the canonical paths of the other files this check took.
-    pub(super) async fn repull_reported(&self, check: &CheckReport, phase_two: &[PathBuf]) {
+    /// `fresh`: the canonical paths of every file this check took, in
+    /// either phase.
+    pub(super) async fn repull_reported(&self, check: &CheckReport, fresh: &[PathBuf]) {
         let involved = check.involved_servers();
-        let fresh: HashSet<String> = check
-            .checked_paths()
-            .chain(phase_two)
-            .map(|p| uri::from_path(p))
-            .collect();
+        let fresh: HashSet<String> = fresh.iter().map(|p| uri::from_path(p)).collect();
         let deadline = Instant::now() + self.config.diagnostic_timeout;
         for client in self.pool.clients() {
             if involved.contains(client.server_id()) {
@@ -176,10 +169,15 @@ impl Engine {
     }
 
     /// Diagnostics the running servers hold for files other than the checked
-    /// ones, from the servers involved in the check.
-    pub(super) fn other_files(&self, check: &CheckReport) -> BTreeMap<String, Vec<Diagnostic>> {
+    /// ones (`checked`: their canonical paths), from the servers involved in
+    /// the check.
+    pub(super) fn other_files(
+        &self,
+        check: &CheckReport,
+        checked: &[PathBuf],
+    ) -> BTreeMap<String, Vec<Diagnostic>> {
         let involved = check.involved_servers();
-        let checked: HashSet<String> = check.checked_paths().map(|p| uri::from_path(p)).collect();
+        let checked: HashSet<String> = checked.iter().map(|p| uri::from_path(p)).collect();
         self.known_diagnostics(|server, file_uri| {
             involved.contains(server) && !checked.contains(file_uri)
         })

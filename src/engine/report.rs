@@ -4,10 +4,9 @@
 //! report the same way.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::PathBuf;
-use std::sync::Arc;
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_feedback, render_unknown};
@@ -28,21 +27,19 @@ fn with_unknown(mut text: String, unknown: &[Unknown], opts: &RenderOptions) -> 
     text
 }
 
-/// How one server's wait ended for one file.
-#[derive(Debug, Clone, Serialize)]
+/// How one server's wait ended for one file. (Where the wait stood in the
+/// server, which the other-files phase needs, is the engine's own
+/// bookkeeping: `check::Mark`.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerOutcome {
+    /// The server's id; empty when no server was asked (the file is
+    /// outside the workspace, ignored, binary, or served by none).
     pub server: String,
     pub outcome: Outcome,
     pub elapsed_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
-    /// The instance's project root (to match dependents to instances).
-    #[serde(skip)]
-    pub root: PathBuf,
-    /// The server's `received_count()` once this file's change was written.
-    #[serde(skip)]
-    pub written_at: u64,
 }
 
 impl ServerOutcome {
@@ -52,33 +49,35 @@ impl ServerOutcome {
             outcome,
             elapsed_ms: 0,
             detail: Some(detail),
-            root: PathBuf::new(),
-            written_at: 0,
         }
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One checked file: its diagnostics (unfiltered, messages raw) and how
+/// each server's wait for it ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileReport {
     /// Workspace-relative, or the path as given when outside.
     pub file: String,
     pub diagnostics: Vec<Diagnostic>,
     pub outcomes: Vec<ServerOutcome>,
-    #[serde(skip)]
-    pub text: Option<Arc<str>>,
-    #[serde(skip)]
-    pub canonical: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// A check's public result: what `squiggle/check` answers (beside its two
+/// renderings) and what every surface renders. The engine's phase
+/// bookkeeping (canonical paths, where each server's wait stood) stays in
+/// `engine::check`, so this deserializes whole from the daemon's answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckReport {
     pub files: Vec<FileReport>,
     /// Other files with diagnostics from the servers involved, by relative path.
+    #[serde(default)]
     pub others: BTreeMap<String, Vec<Diagnostic>>,
     /// How each server's wait ended for each other file waited on (the
     /// importers of the edited files), by relative path.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub other_outcomes: BTreeMap<String, Vec<ServerOutcome>>,
 }
 
@@ -100,11 +99,6 @@ impl CheckReport {
             .flat_map(|f| &f.outcomes)
             .map(|o| o.server.as_str())
             .collect()
-    }
-
-    /// The checked files' canonical paths.
-    pub(super) fn checked_paths(&self) -> impl Iterator<Item = &PathBuf> {
-        self.files.iter().filter_map(|f| f.canonical.as_ref())
     }
 }
 

@@ -43,13 +43,23 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
         match servers.iter_mut().find(|s| &s.spec.id == id) {
             Some(server) => apply(server, o),
             None => {
-                let Some(command) = &o.command else { continue };
+                // A custom server needs a command; an untrusted workspace's
+                // was dropped, but the server is still listed (as untrusted,
+                // never run), so that `status` can say why it does not run.
+                let untrusted = matches!(o.trust, Trust::Untrusted { .. });
+                let Some(command) = o.command.clone().or_else(|| untrusted.then(String::new))
+                else {
+                    continue;
+                };
                 let spec = ServerSpec {
                     id: id.clone(),
-                    commands: vec![CommandCandidate {
-                        program: command.clone(),
-                        args: Vec::new(),
-                    }],
+                    commands: (!command.is_empty())
+                        .then(|| CommandCandidate {
+                            program: command.clone(),
+                            args: Vec::new(),
+                        })
+                        .into_iter()
+                        .collect(),
                     languages: o.language_id.iter().cloned().collect(),
                     root_markers: Vec::new(),
                     root_strategy: crate::registry::RootStrategy::Nearest,

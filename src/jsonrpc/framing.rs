@@ -174,5 +174,4 @@ pub fn push_frame(out: &mut Vec<u8>, body: &[u8]) {
 }
 
 #[cfg(test)]
-#[path = "framing_tests.rs"]
 mod tests;

@@ -11,9 +11,10 @@ use schemars::JsonSchema;
 
 use super::inputs::{
     ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput, EditFileInput,
-    EditOutput, FileContextInput, FileInput, PositionInput, ReferencesInput, RenameInput,
-    StatusInput, WorkspaceSymbolsInput, WriteFileInput,
+    FileContextInput, FileInput, PositionInput, ReferencesInput, RenameInput, StatusInput,
+    WorkspaceSymbolsInput, WriteFileInput,
 };
+use crate::engine::tools::ToolResult;
 use crate::navigation::diagnostics::{DiagnosticsResult, StatusResult};
 use crate::navigation::file_context::FileContextResult;
 use crate::navigation::{
@@ -187,21 +188,21 @@ fn specs() -> Vec<Spec> {
             "Which language servers run for this workspace, their state, version and start count, and whether they are still indexing.",
             Status,
         ),
-        spec::<EditFileInput, EditOutput>(
+        spec::<EditFileInput, ToolResult>(
             ToolId::EditFile,
             "edit_file",
             "Edit file",
             "Replace an exact string in a file (once, or every occurrence with `replace_all`), then report the language servers' diagnostics for the new content.",
             Write,
         ),
-        spec::<WriteFileInput, EditOutput>(
+        spec::<WriteFileInput, ToolResult>(
             ToolId::WriteFile,
             "write_file",
             "Write file",
             "Write a whole file (creating it), then report the language servers' diagnostics for it and for files that import it.",
             Write,
         ),
-        spec::<ApplyPatchInput, EditOutput>(
+        spec::<ApplyPatchInput, ToolResult>(
             ToolId::ApplyPatch,
             "apply_patch",
             "Apply patch",

@@ -1,10 +1,13 @@
-//! What each MCP tool takes and what an edit tool returns, as Rust types:
-//! serde reads the call's arguments into them, and schemars derives the
-//! tool's input and output JSON Schemas from the same types.
+//! What each MCP tool takes, as Rust types: serde reads the call's
+//! arguments into them, and schemars derives the tools' input JSON Schemas
+//! from the same types. (An edit tool returns the engine's `ToolResult`,
+//! the type `squiggle/edit` answers with; its schema is derived from it.)
+//! Apart from `lsp_status`'s empty input, these are not the service's
+//! request structs (`service::wire`): MCP tools take workspace paths as
+//! `path` and snake_case members, and the write tools have no dry run.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Deserialize;
 
 use crate::navigation::{DEFAULT_MAX_RESULTS, Direction, PositionArgs};
 
@@ -97,8 +100,9 @@ pub struct RenameInput {
     pub new_name: String,
 }
 
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-pub struct StatusInput {}
+/// `lsp_status` takes nothing: the service's `NoParams`, the one input
+/// whose shape the two protocols share.
+pub use crate::service::wire::NoParams as StatusInput;
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct FileContextInput {
@@ -132,25 +136,4 @@ pub struct WriteFileInput {
 pub struct ApplyPatchInput {
     /// A unified diff (git style) or a Codex `*** Begin Patch` patch; all or nothing.
     pub patch: String,
-}
-
-/// What an edit tool returns as `structuredContent` (the engine's ToolResult).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct EditOutput {
-    /// `Edit applied successfully.` and the like.
-    pub message: String,
-    /// The rendered `<diagnostics>` feedback; empty when clean.
-    pub feedback: String,
-    /// Every diagnostic of the touched files and of the other files the
-    /// feedback reports on (each names its `file`).
-    pub diagnostics: Vec<Value>,
-    /// The worst verdict over all those files.
-    pub classification: Value,
-    pub baseline_known: bool,
-    /// Per file, how each server's wait ended (other files included).
-    pub outcomes: Value,
-    /// The files the mutation did not touch (importers broken or mended).
-    pub other_files: Vec<String>,
-    pub dry_run: bool,
 }

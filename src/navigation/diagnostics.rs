@@ -1,6 +1,7 @@
 //! `lsp_diagnostics` and `lsp_status`: what the servers report, for one file
 //! (checked now, through the same path as edit feedback) or for every file
-//! the running servers know, rendered with the feedback's caps and format.
+//! the running servers know, rendered with the feedback's caps and format;
+//! and which servers there are (`Engine::status`'s rows) with a short text.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,7 +12,8 @@ use serde::Serialize;
 use super::edits::workspace_path;
 use super::session::NavError;
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
-use crate::engine::{Engine, FileInput, HeldOthers};
+use crate::engine::pool::ServerState;
+use crate::engine::{Engine, FileInput, HeldOthers, ServerStatus};
 use crate::lsp::normalize::normalize;
 use crate::lsp::uri;
 use crate::render::{FileDiagnostics, ReportMode, render_files};
@@ -194,87 +196,49 @@ fn known(engine: &Engine, clients: &[crate::lsp::LspClient]) -> BTreeMap<String,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ServerEntry {
-    pub id: String,
-    /// Project root, relative to the workspace (`.` for the root itself).
-    pub root: String,
-    /// `starting`, `active`, `broken`, `unavailable`, …
-    pub status: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pid: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-    /// How many times this instance was started.
-    pub starts: u32,
-    /// Work-done progress still open (indexing).
-    pub progress: Vec<String>,
-}
-
-#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StatusResult {
     pub workspace: String,
     pub lsp_enabled: bool,
     pub navigation_tools: bool,
     pub write_tools: bool,
-    pub servers: Vec<ServerEntry>,
+    /// `Engine::status()`'s rows, as JSON-RPC `lsp/status` and `squiggle
+    /// status --json` give them: every instance, then every configured
+    /// server without one.
+    pub servers: Vec<ServerStatus>,
 }
 
-/// The servers this session started and their state.
+/// Every server of the workspace and what it is doing (the rows of
+/// `Engine::status`), and a compact text: a line per instance, then the
+/// servers without one grouped by state.
 pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
     let root = engine.workspace.root();
-    let clients = engine.pool.clients();
-    let servers: Vec<ServerEntry> = engine
-        .pool
-        .statuses()
-        .into_iter()
-        .map(|s| {
-            let progress = clients
-                .iter()
-                .find(|c| Some(c.pid()) == s.server_pid && c.server_id() == s.id)
-                .map(|c| {
-                    c.active_progress()
-                        .into_iter()
-                        .filter_map(|(t, m)| t.or(m))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let rel = s
-                .root
-                .strip_prefix(root)
-                .map(|r| r.display().to_string())
-                .unwrap_or_else(|_| s.root.display().to_string());
-            ServerEntry {
-                id: s.id,
-                root: if rel.is_empty() { ".".into() } else { rel },
-                status: serde_json::to_value(s.status)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
-                pid: s.server_pid,
-                version: s.version,
-                detail: s.detail,
-                starts: s.starts,
-                progress,
-            }
-        })
-        .collect();
+    let servers = engine.status();
     let mut text = format!("Workspace: {}\n", root.display());
     if !engine.config.enabled {
         text.push_str("LSP is disabled in the configuration (`lsp = false`): only this status tool is available.\n");
     }
-    if servers.is_empty() {
+    let (instances, configured): (Vec<&ServerStatus>, Vec<&ServerStatus>) =
+        servers.iter().partition(|s| s.root.is_some());
+    if instances.is_empty() {
         text.push_str(
             "No language server started yet (they start on the first file that needs them).\n",
         );
     }
-    for s in &servers {
-        text.push_str(&format!("{} ({}): {}", s.id, s.root, s.status));
+    for s in &instances {
+        let at = s
+            .root
+            .as_deref()
+            .map(|r| match r.strip_prefix(root) {
+                Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+                Ok(rel) => rel.display().to_string(),
+                Err(_) => r.display().to_string(),
+            })
+            .unwrap_or_default();
+        text.push_str(&format!("{} ({at}): {}", s.id, s.status));
         if let Some(v) = &s.version {
             text.push_str(&format!(", version {v}"));
         }
-        if let Some(pid) = s.pid {
+        if let Some(pid) = s.server_pid {
             text.push_str(&format!(", pid {pid}"));
         }
         text.push_str(&format!(", started {} time(s)", s.starts));
@@ -285,6 +249,30 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
             text.push_str(&format!(" — {d}"));
         }
         text.push('\n');
+    }
+    for (state, what) in [
+        (
+            ServerState::Idle,
+            "Not started yet (start on the first file they serve)",
+        ),
+        (ServerState::Unavailable, "Not installed"),
+        (ServerState::Disabled, "Disabled"),
+    ] {
+        let ids: Vec<&str> = configured
+            .iter()
+            .filter(|s| s.status == state)
+            .map(|s| s.id.as_str())
+            .collect();
+        if !ids.is_empty() {
+            text.push_str(&format!("{what}: {}\n", ids.join(", ")));
+        }
+    }
+    for s in configured
+        .iter()
+        .filter(|s| s.status == ServerState::Untrusted)
+    {
+        let detail = s.detail.as_deref().unwrap_or_default();
+        text.push_str(&format!("{}: untrusted — {detail}\n", s.id));
     }
     (
         StatusResult {

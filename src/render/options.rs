@@ -38,7 +38,9 @@ impl Default for RenderOptions {
 }
 
 /// Which of the edited file's diagnostics to report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum ReportMode {
     /// Everything the servers report.

@@ -135,6 +135,8 @@ impl Connection {
                 self.host.request_started();
                 let reply = methods::handle(&self.engine, &method, params).await;
                 let reply = reply.unwrap_or(Ok(Value::Null));
+                // Refused params stopped nothing: the connection goes on.
+                let stopped = reply.is_ok();
                 send(
                     &self.tx,
                     Message::Response {
@@ -143,7 +145,7 @@ impl Connection {
                     },
                 );
                 self.host.request_finished();
-                return Some(ConnectionEnd::Shutdown);
+                return stopped.then_some(ConnectionEnd::Shutdown);
             }
             Ok(Message::Request { id, method, params }) => {
                 self.host.request_started();

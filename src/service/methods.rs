@@ -1,24 +1,29 @@
-//! The method table: each method reads its params strictly, calls the engine
-//! and shapes the answer. Mutations refused by the engine (nothing written)
-//! are JSON-RPC errors with code [`REFUSED`].
+//! The method table: each method's params are read into its typed struct
+//! (`extract`), the engine is called and the answer serialized. Mutations
+//! refused by the engine (nothing written) are JSON-RPC errors with code
+//! [`REFUSED`].
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::params::Params;
+use super::extract::{extract, invalid};
+use super::wire::method::{
+    ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Diagnostics, Edit, Render, Shutdown, Status,
+    Warm, Write,
+};
 use super::wire::{
-    CheckReply, ServerStatus, WireDiagnostic, WireFileDiagnostics, WireRenderOptions,
+    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, CheckReply, EditParams,
+    Method, RenderParams, RenderReply, WarmReply, WireDiagnostic, WriteParams,
 };
 use crate::diagnostic::{Diagnostic, sort_and_dedupe};
 use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
-use crate::engine::{Engine, FileInput, HeldOthers, Mutation, ServerState};
+use crate::engine::{Engine, FileInput, HeldOthers};
 use crate::jsonrpc::message::ResponseError;
 use crate::lsp::normalize::normalize;
 use crate::lsp::uri;
-use crate::registry::detect::find_command;
 use crate::render::{FileDiagnostics, render_feedback, render_files};
 use crate::workspace::PathClass;
 
@@ -29,51 +34,39 @@ pub type Reply = Result<Value, ResponseError>;
 
 /// Runs `method`, or `None` when the service has no such method.
 pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option<Reply> {
-    let params = match Params::new(params) {
-        Ok(p) => p,
-        Err(e) => return known(method).then_some(Err(e)),
-    };
+    let e = engine;
     let reply = match method {
-        "lsp/checkFile" => check_file(engine, &params).await,
-        "lsp/checkFiles" => check_files(engine, &params).await,
-        "lsp/diagnostics" => Ok(to_value(&all_diagnostics(engine))),
-        "lsp/status" => Ok(to_value(&status_rows(engine))),
-        "lsp/shutdown" => {
-            engine.shutdown().await;
-            Ok(Value::Null)
+        CheckFile::NAME => run::<CheckFile, _>(params, |p| check_file(e, p)).await,
+        CheckFiles::NAME => run::<CheckFiles, _>(params, |p| check_files(e, p)).await,
+        Diagnostics::NAME => {
+            run::<Diagnostics, _>(params, |_| async { Ok(all_diagnostics(e)) }).await
         }
-        "squiggle/edit" => edit(engine, &params).await,
-        "squiggle/write" => write(engine, &params).await,
-        "squiggle/applyPatch" => apply_patch(engine, &params).await,
-        "squiggle/render" => render(engine, &params),
-        "squiggle/check" => check(engine, &params).await,
-        "squiggle/warm" => warm(engine),
+        Status::NAME => run::<Status, _>(params, |_| async { Ok(e.status()) }).await,
+        Shutdown::NAME => {
+            run::<Shutdown, _>(params, |_| async {
+                e.shutdown().await;
+                Ok(())
+            })
+            .await
+        }
+        Edit::NAME => run::<Edit, _>(params, |p| edit(e, p)).await,
+        Write::NAME => run::<Write, _>(params, |p| write(e, p)).await,
+        ApplyPatch::NAME => run::<ApplyPatch, _>(params, |p| apply_patch(e, p)).await,
+        Render::NAME => run::<Render, _>(params, |p| async { render(e, p) }).await,
+        Check::NAME => run::<Check, _>(params, |p| check(e, p)).await,
+        Warm::NAME => run::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
         _ => return None,
     };
     Some(reply)
 }
 
-/// Every method this module answers.
-pub const METHODS: &[&str] = &[
-    "lsp/checkFile",
-    "lsp/checkFiles",
-    "lsp/diagnostics",
-    "lsp/status",
-    "lsp/shutdown",
-    "squiggle/edit",
-    "squiggle/write",
-    "squiggle/applyPatch",
-    "squiggle/render",
-    "squiggle/check",
-    "squiggle/warm",
-];
-
-fn known(method: &str) -> bool {
-    METHODS.contains(&method)
-}
-
-fn to_value<T: serde::Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
+/// Reads `M`'s params, runs `answer` on them and serializes its answer.
+async fn run<M: Method, F: Future<Output = Result<M::Answer, ResponseError>>>(
+    params: Value,
+    answer: impl FnOnce(M::Params) -> F,
+) -> Reply {
+    let params = extract::<M::Params>(params)?;
+    Ok(serde_json::to_value(answer(params).await?).unwrap_or(Value::Null))
 }
 
 /// Only the severities the configuration includes (errors by default).
@@ -88,7 +81,7 @@ fn shown(engine: &Engine, diagnostics: &[Diagnostic]) -> Vec<WireDiagnostic> {
 /// Starts warming the workspace's servers in the background (see
 /// `engine::warm`) and answers at once with the files it checks, relative
 /// to the workspace root: a session start must not wait for servers.
-fn warm(engine: &Arc<Engine>) -> Reply {
+fn warm(engine: &Arc<Engine>) -> WarmReply {
     let targets = engine.warm_targets();
     let files: Vec<String> = targets
         .iter()
@@ -96,35 +89,40 @@ fn warm(engine: &Arc<Engine>) -> Reply {
         .collect();
     let engine = Arc::clone(engine);
     tokio::spawn(async move { engine.warm(&targets).await });
-    Ok(serde_json::json!({ "files": files }))
+    WarmReply { files }
 }
 
-async fn check_file(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let path = PathBuf::from(params.string("filePath")?);
+async fn check_file(
+    engine: &Arc<Engine>,
+    params: CheckFileParams,
+) -> Result<Vec<WireDiagnostic>, ResponseError> {
     let report = engine
-        .check_files(vec![FileInput::on_disk(path)], HeldOthers::Skip)
+        .check_files(vec![FileInput::on_disk(params.file_path)], HeldOthers::Skip)
         .await;
     let diagnostics = report
         .files
         .first()
         .map(|f| shown(engine, &f.diagnostics))
         .unwrap_or_default();
-    Ok(to_value(&diagnostics))
+    Ok(diagnostics)
 }
 
-async fn check_files(engine: &Arc<Engine>, params: &Params) -> Reply {
+async fn check_files(
+    engine: &Arc<Engine>,
+    params: CheckFilesParams,
+) -> Result<ByFile, ResponseError> {
     let inputs = params
-        .strings("filePaths")?
+        .file_paths
         .into_iter()
         .map(FileInput::on_disk)
         .collect();
     let report = engine.check_files(inputs, HeldOthers::Skip).await;
-    let by_file: BTreeMap<String, Vec<WireDiagnostic>> = report
+    let by_file: ByFile = report
         .files
         .iter()
         .map(|f| (f.file.clone(), shown(engine, &f.diagnostics)))
         .collect();
-    Ok(to_value(&by_file))
+    Ok(by_file)
 }
 
 /// Every file with diagnostics known to a running server, sorted by path,
@@ -161,166 +159,73 @@ fn all_diagnostics(engine: &Engine) -> BTreeMap<String, Vec<WireDiagnostic>> {
         .collect()
 }
 
-/// Every running or tried instance, then every configured server that has
-/// none: `disabled`, `untrusted`, `unavailable` (not installed) or `idle`
-/// (installed, starts on the first file it serves).
-pub fn status_rows(engine: &Engine) -> Vec<ServerStatus> {
-    let language = |id: &str| {
-        engine
-            .servers
-            .iter()
-            .find(|s| s.spec.id == id)
-            .and_then(|s| {
-                s.language_id
-                    .clone()
-                    .or_else(|| s.spec.languages.first().cloned())
-            })
-            .unwrap_or_default()
-    };
-    let instances = engine.pool.statuses();
-    let mut rows: Vec<ServerStatus> = instances
-        .iter()
-        .map(|i| ServerStatus {
-            id: i.id.clone(),
-            status: state_name(i.status).to_string(),
-            language: language(&i.id),
-            server_pid: i.server_pid,
-            root: Some(i.root.clone()),
-            version: i.version.clone(),
-            detail: i.detail.clone(),
-            starts: i.starts,
-            rss_kb: i.rss_kb,
-            idle_ms: i.idle_ms,
-            in_flight: i.server_pid.map(|_| i.in_flight),
-            open_documents: i.server_pid.map(|_| i.open_documents),
-            stopped: i.stopped,
-        })
-        .collect();
-    let root = engine.workspace.root();
-    let path_var = std::env::var_os("PATH");
-    for server in &engine.servers {
-        if instances.iter().any(|i| i.id == server.spec.id) {
-            continue;
-        }
-        let (status, detail) = if let Some(reason) = &server.untrusted {
-            ("untrusted", Some(reason.clone()))
-        } else if !server.enabled || !engine.config.enabled {
-            ("disabled", None)
-        } else if find_command(&server.spec, root, root, path_var.as_deref()).is_none() {
-            let hint = format!("install it with `{}`", server.spec.install_hint);
-            ("unavailable", Some(hint))
-        } else {
-            ("idle", None)
-        };
-        rows.push(ServerStatus {
-            id: server.spec.id.clone(),
-            status: status.to_string(),
-            language: language(&server.spec.id),
-            server_pid: None,
-            root: None,
-            version: None,
-            detail,
-            starts: 0,
-            rss_kb: None,
-            idle_ms: None,
-            in_flight: None,
-            open_documents: None,
-            stopped: None,
-        });
-    }
-    rows
+fn tool_reply(result: Result<ToolResult, ToolError>) -> Result<ToolResult, ResponseError> {
+    result.map_err(|e| ResponseError {
+        code: REFUSED,
+        message: e.to_string(),
+        data: None,
+    })
 }
 
-fn state_name(state: ServerState) -> &'static str {
-    match state {
-        ServerState::Starting => "starting",
-        ServerState::Active => "active",
-        ServerState::Stopped => "stopped",
-        ServerState::Broken => "broken",
-        ServerState::Disabled => "disabled",
-        ServerState::Unavailable => "unavailable",
-        ServerState::Untrusted => "untrusted",
-    }
+/// What `dryRun` asks of the engine.
+fn mode(dry_run: bool) -> Mode {
+    if dry_run { Mode::DryRun } else { Mode::Apply }
 }
 
-fn tool_reply(result: Result<ToolResult, ToolError>) -> Reply {
-    match result {
-        Ok(result) => Ok(to_value(&result)),
-        Err(e) => Err(ResponseError {
-            code: REFUSED,
-            message: e.to_string(),
-            data: None,
-        }),
-    }
-}
-
-async fn edit(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let path = params.string("filePath")?;
-    let old = params.string("oldString")?;
-    let new = params.string("newString")?;
-    let replace = if params.flag("replaceAll")? {
+async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, ResponseError> {
+    let replace = if p.replace_all {
         Replace::All
     } else {
         Replace::Once
     };
-    let mode = mode(params)?;
+    let edit = engine.edit(
+        &p.file_path,
+        &p.old_string,
+        &p.new_string,
+        replace,
+        mode(p.dry_run),
+    );
+    tool_reply(edit.await)
+}
+
+async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, ResponseError> {
     tool_reply(
         engine
-            .edit(Path::new(&path), &old, &new, replace, mode)
+            .write(&p.file_path, &p.content, mode(p.dry_run))
             .await,
     )
 }
 
-/// The `dryRun` flag of a mutation.
-fn mode(params: &Params) -> Result<Mode, ResponseError> {
-    Ok(if params.flag("dryRun")? {
-        Mode::DryRun
-    } else {
-        Mode::Apply
-    })
-}
-
-async fn write(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let path = params.string("filePath")?;
-    let content = params.string("content")?;
-    tool_reply(
-        engine
-            .write(Path::new(&path), &content, mode(params)?)
-            .await,
-    )
-}
-
-async fn apply_patch(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let patch = params.string("patch")?;
-    tool_reply(engine.apply_patch(&patch, mode(params)?).await)
+async fn apply_patch(
+    engine: &Arc<Engine>,
+    p: ApplyPatchParams,
+) -> Result<ToolResult, ResponseError> {
+    tool_reply(engine.apply_patch(&p.patch, mode(p.dry_run)).await)
 }
 
 /// Pure: `render_feedback` over the given files, under the engine's render
 /// options with the given ones on top.
-fn render(engine: &Engine, params: &Params) -> Reply {
-    let files = |list: Vec<WireFileDiagnostics>| -> Vec<FileDiagnostics> {
+fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, ResponseError> {
+    let files = |list: Vec<_>| -> Vec<FileDiagnostics> {
         list.into_iter().map(FileDiagnostics::from).collect()
     };
-    let edited = files(params.required("edited", "an array of files")?);
-    let others = files(params.typed("others")?);
-    let options = params
-        .typed::<WireRenderOptions>("options")?
-        .over(engine.render_options());
-    let text = render_feedback(&edited, &others, &options);
-    Ok(serde_json::json!({ "text": text }))
+    let options = p.options.over(engine.render_options());
+    let text = render_feedback(&files(p.edited), &files(p.others), &options);
+    Ok(RenderReply { text })
 }
 
-async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
-    let paths = params.strings("filePaths")?;
+async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, ResponseError> {
     // `contents`: the text to check instead of the disk's, per path (a
     // hook's baseline: the file as git has it).
-    let mut contents: BTreeMap<String, String> = params.typed("contents")?;
-    if let Some(stray) = contents.keys().find(|k| !paths.contains(k)) {
-        return Err(super::params::invalid(format!(
-            "contents: {stray} is not one of filePaths"
+    let mut contents = p.contents;
+    if let Some(stray) = contents.keys().find(|k| !p.file_paths.contains(k)) {
+        return Err(invalid(format!(
+            "contents: {} is not one of filePaths",
+            stray.display()
         )));
     }
-    let inputs: Vec<FileInput> = paths
+    let inputs: Vec<FileInput> = p
+        .file_paths
         .into_iter()
         .map(|path| {
             let content = contents.remove(&path).map(Arc::from);
@@ -330,14 +235,8 @@ async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
             }
         })
         .collect();
-    // `withDependents`: the agent wrote the file whole (its Write tool);
-    // `otherFiles` decides whether that, or any edit, looks at importers.
-    let mutation = if params.flag("withDependents")? {
-        Mutation::Write
-    } else {
-        Mutation::Edit
-    };
-    let report = if engine.reports_other_files(mutation) {
+    // `otherFiles` decides from the mutation whether importers are looked at.
+    let report = if engine.reports_other_files(p.mutation) {
         engine.check_with_dependents(inputs).await
     } else {
         engine.check_files(inputs, HeldOthers::Include).await
@@ -345,5 +244,9 @@ async fn check(engine: &Arc<Engine>, params: &Params) -> Reply {
     let opts = engine.render_options();
     let feedback = report.feedback(&opts);
     let text = render_files(&report.file_blocks(), &opts);
-    Ok(to_value(&CheckReply::new(&report, feedback, text)))
+    Ok(CheckReply {
+        report,
+        feedback,
+        text,
+    })
 }

@@ -6,14 +6,16 @@
 //! sharing one [`Engine`](crate::engine::Engine).
 //!
 //! The methods and their shapes are in `docs/protocol.md`. This module owns
-//! the wire types (`wire`), the method table (`methods`) and the connection
-//! loop (`connection`); the engine stays unaware of JSON-RPC.
+//! the wire types (`wire`), reading params into them (`extract`), the
+//! method table (`methods`) and the connection loop (`connection`); the
+//! engine stays unaware of JSON-RPC.
 
 mod connection;
+mod extract;
 mod methods;
-mod params;
 pub mod wire;
 
 pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connection_with};
-pub use methods::{REFUSED, status_rows};
-pub use wire::{CheckReply, CheckedFile, ServerStatus, WireDiagnostic};
+pub use extract::{extract, invalid};
+pub use methods::REFUSED;
+pub use wire::{CheckReply, ServerStatus, WireDiagnostic};

@@ -123,7 +123,7 @@ pub fn fake_engine(root: &Path, script: serde_json::Value) -> Result<Arc<Engine>
 }
 
 /// `.squiggle.toml` naming the fake (pull mode) and a user config under
-/// `xdg/` trusting the workspace, as `tests/cli_hook.rs` sets them up.
+/// `xdg/` trusting the workspace, as `tests/it/cli/hook.rs` sets them up.
 pub fn fake_workspace_config(outer: &Path, root: &Path) -> Result<()> {
     let toml = format!(
         "[lsp.servers.fake]\ncommand = \"{}\"\nextensions = [\".fk\"]\nlanguageId = \"fake\"\nsettleMs = 0\nenv = {{ SQUIGGLE_FAKE_SCRIPT_JSON = '{{\"diagnosticMode\":\"pull\"}}' }}\n",

@@ -1,7 +1,7 @@
 //! Scenario 2: a whole `squiggle hook claude` process, a real Claude Code
 //! PostToolUse payload on stdin, against a warm daemon serving the fake
 //! (workspace `.squiggle.toml` plus a user config trusting it, as in
-//! `tests/cli_hook.rs`). Interleaved with `squiggle --version`, the floor of
+//! `tests/it/cli/hook.rs`). Interleaved with `squiggle --version`, the floor of
 //! starting the binary at all.
 
 use std::io::Write;

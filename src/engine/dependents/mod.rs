@@ -27,11 +27,7 @@ mod tsconfig;
 mod walk;
 
 #[cfg(test)]
-mod cache_tests;
-#[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod ts_tests;
 
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,13 @@
 //! Importers found by resolution, per language family (TypeScript's in
-//! `ts_tests.rs`, through the `Project` here). Each case is one a
+//! `tests/ts.rs`, through the `Project` here; the cache following the disk
+//! in `tests/cache.rs`). Each case is one a
 //! stem heuristic gets wrong: a file named `lib`, the same name in two
 //! directories, an alias, a `src/` layout, an `-I` directory. Every case
 //! is also asked through a [`ScanCache`], cold and warm, which must answer
 //! as the one-shot scan does.
+
+mod cache;
+mod ts;
 
 use std::path::Path;
 

@@ -27,6 +27,7 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
+use crate::registry::ServerSpec;
 use crate::registry::detect::find_command;
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
@@ -182,7 +183,13 @@ impl Pool {
                 busy,
             });
         }
-        let spawn = spawn_for(server, root, workspace_root)?;
+        let spawn = match spawn_for(server, root, workspace_root) {
+            Ok(spawn) => spawn,
+            Err(unavailable) => {
+                self.shared.not_installed(&key, &unavailable.reason);
+                return Err(unavailable);
+            }
+        };
         let client = self.start(server, &key, spawn, start_timeout).await?;
         Ok(Checkout {
             client,
@@ -289,6 +296,31 @@ impl Pool {
     }
 }
 
+impl lifecycle::Shared {
+    /// Records that `key`'s server is not installed: `unavailable`, with
+    /// the reason, until a later start finds it.
+    fn not_installed(&self, key: &InstanceKey, reason: &str) {
+        if let Some(i) = lock(&self.table).instances.get_mut(key) {
+            i.status = ServerState::Unavailable;
+            i.detail = Some(reason.to_string());
+        }
+        self.changed();
+    }
+}
+
+/// Why `spec` cannot run when none of its commands is found: what a check's
+/// outcome and `status` say alike.
+pub fn not_installed(spec: &ServerSpec) -> String {
+    let program = spec
+        .commands
+        .first()
+        .map_or(spec.id.as_str(), |c| c.program.as_str());
+    format!(
+        "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
+        spec.install_hint
+    )
+}
+
 /// How to run `server` for `root`, or why it cannot run.
 fn spawn_for(
     server: &ResolvedServer,
@@ -299,18 +331,9 @@ fn spawn_for(
     let Some((program, candidate)) =
         find_command(&server.spec, root, workspace_root, path_var.as_deref())
     else {
-        let program = server
-            .spec
-            .commands
-            .first()
-            .map_or(server.spec.id.as_str(), |c| c.program.as_str());
-        let reason = format!(
-            "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
-            server.spec.install_hint
-        );
         return Err(Unavailable {
             state: ServerState::Unavailable,
-            reason,
+            reason: not_installed(&server.spec),
         });
     };
     Ok(Spawn {

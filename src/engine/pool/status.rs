@@ -7,24 +7,58 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::lifecycle::Shared;
 use crate::mutex::lock;
 
-/// A server instance's state, as `status` reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// A server's state, as `status` reports it (`docs/protocol.md` says what
+/// each means). The pool sets the states of instances; `Idle`, `Disabled`
+/// and `Untrusted` describe configured servers without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ServerState {
+    /// Starting, or its first start failed and the next file retries it.
     Starting,
+    /// Running and initialized.
     Active,
     /// Stopped by the pool (evicted for the cap, or idle); it starts again
     /// on the next file it serves.
     Stopped,
+    /// Died or failed to start twice; not restarted this session.
     Broken,
+    /// Enabled and installed, not started yet.
+    Idle,
+    /// Turned off by configuration (or `lsp = false`).
     Disabled,
+    /// Enabled, but its command is not installed.
     Unavailable,
+    /// The workspace configuration sets its `command`/`args`/`env` and the
+    /// workspace is not trusted.
     Untrusted,
+}
+
+impl ServerState {
+    /// The name serde writes (`active`, `unavailable`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerState::Starting => "starting",
+            ServerState::Active => "active",
+            ServerState::Stopped => "stopped",
+            ServerState::Broken => "broken",
+            ServerState::Idle => "idle",
+            ServerState::Disabled => "disabled",
+            ServerState::Unavailable => "unavailable",
+            ServerState::Untrusted => "untrusted",
+        }
+    }
+}
+
+impl std::fmt::Display for ServerState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
 }
 
 /// One instance as reported by `status`.
@@ -58,7 +92,7 @@ pub struct InstanceStatus {
 }
 
 /// Why the pool stopped an instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// Room was needed for another instance of the same server.

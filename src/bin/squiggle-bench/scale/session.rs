@@ -142,7 +142,7 @@ pub async fn edit(
     std::fs::write(&path, repo.module_text(p, k, extra, salt))
         .with_context(|| format!("write {}", path.display()))?;
     let started = Instant::now();
-    let reply = daemon.check(&path).await?;
+    let reply = daemon.check(&path).await?.report;
     let elapsed = started.elapsed();
     let own = format!("packages/{}/", Repo::package_name(p));
     let is_error = |d: &&squiggle::diagnostic::Diagnostic| d.severity == Severity::Error;

@@ -1,0 +1,74 @@
+//! What the methods answer, beyond the engine's own types (`ToolResult`,
+//! `CheckReport`, `ServerStatus`), which travel as they are.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::CheckReport;
+
+/// A diagnostic as the `lsp/*` methods return it: squiggle's `Diagnostic`
+/// plus the spec's `character` (equal to `column`), with the message escaped
+/// so it can be pasted into a `<diagnostics>` block as is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireDiagnostic {
+    pub file: String,
+    pub line: u32,
+    pub character: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub server: String,
+}
+
+impl From<&Diagnostic> for WireDiagnostic {
+    fn from(d: &Diagnostic) -> WireDiagnostic {
+        WireDiagnostic {
+            file: d.file.clone(),
+            line: d.line,
+            character: d.column,
+            column: d.column,
+            end_line: d.end_line,
+            end_column: d.end_column,
+            severity: d.severity,
+            message: quick_xml::escape::partial_escape(&d.message).into_owned(),
+            code: d.code.clone(),
+            source: d.source.clone(),
+            server: d.server.clone(),
+        }
+    }
+}
+
+/// The result of `squiggle/check`: the engine's `CheckReport` (files,
+/// others, otherOutcomes) plus its two renderings under the engine's render
+/// options.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReply {
+    #[serde(flatten)]
+    pub report: CheckReport,
+    /// As after an edit: the checked files ("please fix"), then other files.
+    pub feedback: String,
+    /// As `squiggle check` prints it: the checked files only.
+    pub text: String,
+}
+
+/// The result of `squiggle/render`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderReply {
+    pub text: String,
+}
+
+/// The result of `squiggle/warm`: the files it checks, one per server,
+/// relative to the workspace root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarmReply {
+    pub files: Vec<String>,
+}

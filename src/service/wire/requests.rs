@@ -1,0 +1,211 @@
+//! What each method takes. Every struct refuses a member it does not know
+//! (`-32602` naming it); an optional member may be absent or `null`.
+//! Paths are relative to the workspace root, or absolute.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::config::Mutation;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::render::{FileDiagnostics, RenderOptions, ReportMode};
+
+/// An optional member: absent or `null` reads as the type's default.
+fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+fn is_false(flag: &bool) -> bool {
+    !*flag
+}
+
+/// The params of a method that takes none: `{}`, `null` or absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoParams {}
+
+/// `lsp/checkFile`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CheckFileParams {
+    pub file_path: PathBuf,
+}
+
+/// `lsp/checkFiles`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CheckFilesParams {
+    pub file_paths: Vec<PathBuf>,
+}
+
+/// `squiggle/edit`: the agent's Edit tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EditParams {
+    pub file_path: PathBuf,
+    /// The exact text to replace; it must occur once unless `replaceAll`.
+    pub old_string: String,
+    pub new_string: String,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_false"
+    )]
+    pub replace_all: bool,
+    /// Check the change without writing it.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_false"
+    )]
+    pub dry_run: bool,
+}
+
+/// `squiggle/write`: the whole file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WriteParams {
+    pub file_path: PathBuf,
+    pub content: String,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_false"
+    )]
+    pub dry_run: bool,
+}
+
+/// `squiggle/applyPatch`: a unified diff or a `*** Begin Patch` patch,
+/// its paths relative to the workspace root.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApplyPatchParams {
+    pub patch: String,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_false"
+    )]
+    pub dry_run: bool,
+}
+
+/// `squiggle/check`: files on disk, or the text given for some of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CheckParams {
+    pub file_paths: Vec<PathBuf>,
+    /// The mutation the check follows (`otherFiles` decides from it whether
+    /// the files' importers are reported too); `edit` when absent.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Mutation::is_edit"
+    )]
+    pub mutation: Mutation,
+    /// The text to check instead of the disk's, for some of `filePaths`
+    /// (keyed exactly as there); nothing is written.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub contents: BTreeMap<PathBuf, String>,
+}
+
+/// `squiggle/render`: pure, no server is touched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenderParams {
+    /// The files as edited files ("please fix").
+    pub edited: Vec<WireFileDiagnostics>,
+    /// Other files, after the edited ones.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub others: Vec<WireFileDiagnostics>,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "WireRenderOptions::is_unset"
+    )]
+    pub options: WireRenderOptions,
+}
+
+/// `squiggle/render`'s `options`; a missing member takes the engine's
+/// configured value.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "RenderOptions")]
+pub struct WireRenderOptions {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_per_file: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_other_files: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include: Option<Vec<Severity>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportMode>,
+}
+
+impl WireRenderOptions {
+    fn is_unset(&self) -> bool {
+        *self == WireRenderOptions::default()
+    }
+
+    /// These options over `base`.
+    pub fn over(self, base: RenderOptions) -> RenderOptions {
+        RenderOptions {
+            max_per_file: self.max_per_file.unwrap_or(base.max_per_file),
+            max_other_files: self.max_other_files.unwrap_or(base.max_other_files),
+            max_lines: self.max_lines.unwrap_or(base.max_lines),
+            include: self.include.unwrap_or(base.include),
+            report: self.report.unwrap_or(base.report),
+            report_unknown: base.report_unknown,
+        }
+    }
+}
+
+/// One file handed to `squiggle/render`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "File")]
+pub struct WireFileDiagnostics {
+    pub file: String,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub diagnostics: Vec<Diagnostic>,
+    /// With `report: "new"`: pre-existing errors left out of `diagnostics`.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_zero"
+    )]
+    pub baseline_hidden: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl From<WireFileDiagnostics> for FileDiagnostics {
+    fn from(f: WireFileDiagnostics) -> FileDiagnostics {
+        FileDiagnostics {
+            file: f.file,
+            diagnostics: f.diagnostics,
+            baseline_hidden: f.baseline_hidden,
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Claude Code 2.1.328, the real binary, headless against the scripted
+//! model server after `squiggle init claude`: the model's next request after
+//! an edit carries squiggle's block exactly as rendered, and nothing after a
+//! clean one.
+
+use serde_json::{Value, json};
+
+use crate::support::agents;
+use crate::support::agents::anthropic::{self, claude};
+use crate::support::agents::{Agent, strings};
+
+const CLAUDE: Agent = Agent {
+    cli: "claude",
+    api: anthropic::router,
+    command: claude,
+    init: |project| {
+        project.init("claude", &[]);
+    },
+    write: |file, text| json!({"name": "Write", "input": {"file_path": file, "content": text}}),
+};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
+    let Some((program, project)) = CLAUDE.project(&[agents::APP]) else {
+        return;
+    };
+    let app = project.root.join("app.py");
+    let file = app.display().to_string();
+    let steps = vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
+    ];
+    let run = CLAUDE.run(&project, &program, steps).await;
+    agents::assert_app_broken(&project, &run);
+    agents::assert_model_saw_block(&project, &run, "app.py", 1);
+}
+
+/// The real Claude Code runs `init`'s SessionStart hook: with no edit at
+/// all (the model only reads), the project's daemon is up afterwards with
+/// pyright started for app.py, ready for the first edit.
+#[tokio::test(flavor = "multi_thread")]
+async fn session_start_leaves_pyright_running_before_any_edit() {
+    let Some((program, project)) = CLAUDE.project(&[agents::APP]) else {
+        return;
+    };
+    let app = project.root.join("app.py");
+    let steps = vec![json!({"name": "Read", "input": {"file_path": app.display().to_string()}})];
+    let (p, prog) = (project.clone(), program.clone());
+    let run = agents::run_agent(anthropic::router, steps, move |port| {
+        claude(&p, &prog, port)
+    })
+    .await;
+    // The warm-up runs in the daemon after the hook has answered: a bounded
+    // wait for its state, not a timing assertion.
+    let mut status = String::new();
+    for _ in 0..600 {
+        let out = project.squiggle(&["daemon", "status"]);
+        status = String::from_utf8_lossy(&out.stdout).into_owned();
+        if status
+            .lines()
+            .any(|l| l.contains("pyright") && l.contains("active"))
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    project.stop_daemon();
+    assert!(
+        status
+            .lines()
+            .any(|l| l.contains("pyright") && l.contains("active")),
+        "no daemon with pyright after session start:\n{status}\n{}",
+        run.log()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_clean_write_adds_nothing() {
+    CLAUDE.a_clean_write_adds_nothing("diagnostics").await;
+}
+
+/// `Bash` running `sed -i`: the PreToolUse hook snapshots the workspace,
+/// the PostToolUse hook reports the file the command changed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sed_through_bash_is_reported() {
+    let files = [agents::APP, ("other.py", "x: int = 1\n")];
+    let Some((program, project)) = CLAUDE.project(&files) else {
+        return;
+    };
+    let steps = vec![
+        json!({"name": "Bash", "input": {"command": agents::SED_BREAK,
+        "description": "Return an int"}}),
+    ];
+    let (p, program) = (project.clone(), program.to_path_buf());
+    let run = agents::run_agent(anthropic::router, steps, move |port| {
+        let mut cmd = claude(&p, &program, port);
+        cmd.args(["--allowedTools", "Bash(sed:*)"]);
+        cmd
+    })
+    .await;
+    project.stop_daemon();
+    assert!(project.read("app.py").contains("return 1"), "{}", run.log());
+    agents::assert_model_saw_block(&project, &run, "app.py", 0);
+    let seen = strings(run.after_step(0));
+    assert!(
+        !seen.contains("other.py\">"),
+        "an unchanged file was reported:\n{seen}"
+    );
+}
+
+/// Five `Write`s of broken files in one model turn, per edit (PostToolUse)
+/// and in batch mode (`init claude --batch`, PostToolBatch): the model's
+/// next request carries every file's block, once per edit or once for the
+/// turn. Prints each run's wall time (a measurement, not an assertion).
+async fn five_writes(batch: bool) -> (usize, std::time::Duration) {
+    let Some((program, project)) = agents::agent_project("claude", &[]) else {
+        return (0, std::time::Duration::ZERO);
+    };
+    project.init("claude", if batch { &["--batch"] } else { &[] });
+    let calls: Vec<Value> = (1..=5)
+        .map(|n| {
+            let file = project.root.join(format!("m{n}.py")).display().to_string();
+            json!({"name": "Write", "input": {"file_path": file,
+                "content": format!("value: int = \"{n}\"\n")}})
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let run = CLAUDE
+        .run(&project, &program, vec![Value::Array(calls)])
+        .await;
+    let took = started.elapsed();
+    let seen = strings(run.after_step(0));
+    let blocks = seen.matches("<diagnostics file=\"m").count();
+    for n in 1..=5 {
+        let count = seen
+            .matches(&format!("<diagnostics file=\"m{n}.py\">"))
+            .count();
+        // Per edit, a Write also reports the other files it may break: the
+        // earlier files of the turn come back with every later Write.
+        assert!(
+            count == 1 || (!batch && count >= 1),
+            "m{n}.py's block is there {count} times\n{seen}\n{}",
+            run.log()
+        );
+    }
+    let contexts = seen.matches("hook additional context").count();
+    eprintln!(
+        "five writes, {} mode: {contexts} hook context(s), {blocks} blocks, agent run {took:?}",
+        if batch { "batch" } else { "per-edit" }
+    );
+    (contexts, took)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn five_writes_report_per_edit_or_once_per_turn() {
+    let (per_edit, _) = five_writes(false).await;
+    let (batched, _) = five_writes(true).await;
+    if per_edit == 0 && batched == 0 {
+        return; // skipped: no claude
+    }
+    assert_eq!(per_edit, 5);
+    assert_eq!(batched, 1);
+}

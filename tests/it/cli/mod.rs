@@ -1,0 +1,12 @@
+//! The `squiggle` binary's subcommands, run as a user or a hook runs them:
+//! the real binary in a temporary workspace, mostly against the scripted
+//! fake server.
+
+mod check;
+mod doctor;
+mod hook;
+mod init;
+mod install;
+mod status;
+mod tools;
+mod version;

@@ -1,0 +1,9 @@
+//! The engine through its library API against the scripted fake server:
+//! edits, the instance pool, the importer-scan cache; and the pieces it
+//! is built from that need files on disk (configuration loading, patches).
+
+mod config_files;
+mod dependents_cache;
+mod fake;
+mod patch;
+mod pool;

@@ -1,0 +1,70 @@
+//! Golden tests for the rendered diagnostics block.
+//!
+//! Each `golden/render/<case>.json` holds the renderer's input and
+//! `<case>.txt` the exact text the model must see. A case with `files` runs
+//! `render_files`; otherwise `edited` and `others` run `render_feedback`.
+//! `SQUIGGLE_BLESS=1 cargo test --test it golden::render` rewrites the `.txt`
+//! files from the current output; read the diff before committing it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use squiggle::render::{FileDiagnostics, RenderOptions, render_feedback, render_files};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    #[serde(default)]
+    edited: Vec<FileDiagnostics>,
+    #[serde(default)]
+    others: Vec<FileDiagnostics>,
+    files: Option<Vec<FileDiagnostics>>,
+    #[serde(default)]
+    options: RenderOptions,
+}
+
+fn render(input: &Path) -> String {
+    let json = fs::read_to_string(input).unwrap();
+    let case: Case = serde_json::from_str(&json)
+        .unwrap_or_else(|e| panic!("{}: invalid case: {e}", input.display()));
+    match &case.files {
+        Some(files) => render_files(files, &case.options),
+        None => render_feedback(&case.edited, &case.others, &case.options),
+    }
+}
+
+#[test]
+fn golden_render() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/render");
+    let bless = std::env::var_os("SQUIGGLE_BLESS").is_some_and(|v| v == "1");
+    let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "no cases in {}", dir.display());
+
+    let mut failed = Vec::new();
+    for input in &inputs {
+        let actual = render(input);
+        let expected_path = input.with_extension("txt");
+        if bless {
+            fs::write(&expected_path, &actual).unwrap();
+            continue;
+        }
+        let expected = fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+            panic!(
+                "{} is missing; write it, or run with SQUIGGLE_BLESS=1",
+                expected_path.display()
+            )
+        });
+        if actual != expected {
+            let name = input.file_stem().unwrap().to_string_lossy().into_owned();
+            eprintln!("--- {name}: expected ---\n{expected}--- {name}: actual ---\n{actual}---");
+            failed.push(name);
+        }
+    }
+    assert!(failed.is_empty(), "golden cases differ: {failed:?}");
+}

@@ -1,0 +1,23 @@
+//! squiggle's integration tests: one test binary, as ripgrep has, so a
+//! change links one program instead of one per file (the cross-platform
+//! runs link it once per target). A folder per family, named for what its
+//! tests drive; `support` is the one kit they share.
+//!
+//! All tests run as threads of this one process. A test must therefore
+//! leave the process as it found it: environment and working directory go
+//! to the child `Command`s it starts, never `std::env::set_var` or
+//! `set_current_dir`; a test that measures the whole process (its open file
+//! descriptors) runs alone in a fresh copy of it (`support::alone`).
+
+mod agents;
+mod cli;
+mod client;
+mod daemon;
+mod disk;
+mod engine;
+mod fault;
+mod golden;
+mod matrix;
+mod mcp;
+mod service;
+mod support;

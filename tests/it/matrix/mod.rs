@@ -1,0 +1,14 @@
+//! The real language servers, per language, on the fixture projects under
+//! `tests/fixtures/`: the text an agent sees after an edit, navigation, and
+//! importers found across files.
+
+mod c;
+mod config;
+mod declared_root;
+mod dependents;
+mod feedback;
+mod go;
+mod navigation;
+mod python;
+mod rust;
+mod typescript;

@@ -1,0 +1,6 @@
+//! `squiggle serve`, the JSON-RPC service: every method over stdio, and an
+//! off-the-shelf client (npm `vscode-jsonrpc`) speaking its framing.
+
+mod node;
+mod rpc;
+mod wire;

@@ -1,0 +1,145 @@
+//! The fault matrix, once: every scripted misbehaviour of
+//! `squiggle-fake-lsp` (`docs/fake-server.md`) and what a surface must show
+//! after three edits against it. `fault::engine`, `fault::service` and
+//! `fault::mcp` each run the rows through their own surface; the deadlines
+//! are shared so a row means the same thing everywhere.
+
+use serde_json::{Value, json};
+use squiggle::diagnostic::Outcome;
+
+use crate::support::fake_server::{self, FakeServer};
+
+pub const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
+pub const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
+
+/// The `.squiggle.toml` of a row's workspace: the shared deadlines, and the
+/// fake running `script` as `[lsp.servers.fake]`.
+pub fn squiggle_toml(script: Value) -> String {
+    let deadlines = format!(
+        "diagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}"
+    );
+    fake_server::squiggle_toml(&deadlines, &FakeServer::new(script))
+}
+
+/// One row of the matrix.
+pub struct Fault {
+    /// The fault's name (the script's `fault.kind`, or the key it sets).
+    pub name: &'static str,
+    /// The fake's script.
+    pub script: Value,
+    /// The pool gives up on the server (restarted once, then `broken`);
+    /// otherwise it stays `active` on its first start.
+    pub broken: bool,
+    /// The first edit's outcome, when it is certain.
+    pub first: Option<Outcome>,
+}
+
+impl Fault {
+    /// The status `lsp/status` shows after the three edits.
+    pub fn state(&self) -> &'static str {
+        if self.broken { "broken" } else { "active" }
+    }
+
+    /// How many times the server was started by then.
+    pub fn starts(&self) -> u64 {
+        if self.broken { 2 } else { 1 }
+    }
+}
+
+fn kind(kind: &str) -> Value {
+    json!({"fault": {"kind": kind}})
+}
+
+/// Every row.
+pub fn faults() -> Vec<Fault> {
+    let row = |name, script, broken, first| Fault {
+        name,
+        script,
+        broken,
+        first,
+    };
+    let (broken, active) = (true, false);
+    let unavailable = Some(Outcome::Unavailable);
+    let settled = Some(Outcome::Settled);
+    let timed_out = Some(Outcome::TimedOut);
+    vec![
+        row(
+            "crashOnInitialize",
+            kind("crashOnInitialize"),
+            broken,
+            unavailable,
+        ),
+        row(
+            "crashOnRequest",
+            json!({"diagnosticMode": "pull",
+                "fault": {"kind": "crashOnRequest", "method": "textDocument/diagnostic"}}),
+            broken,
+            Some(Outcome::ServerDead),
+        ),
+        // Settled or server_dead: the crash races the wait's end.
+        row("crashAfterPublish", kind("crashAfterPublish"), broken, None),
+        row("hang", kind("hang"), active, timed_out),
+        row(
+            "hangOnInitialize",
+            kind("hangOnInitialize"),
+            broken,
+            unavailable,
+        ),
+        row("neverPublish", kind("neverPublish"), active, timed_out),
+        row(
+            "publishLoop",
+            json!({"fault": {"kind": "publishLoop", "intervalMs": 2}}),
+            active,
+            settled,
+        ),
+        row(
+            "stderrFlood",
+            json!({"fault": {"kind": "stderrFlood", "bytes": 8_000_000}}),
+            active,
+            settled,
+        ),
+        row("garbageFrames", kind("garbageFrames"), active, settled),
+        row("junkHeaderLines", kind("junkHeaderLines"), active, settled),
+        row("partialFrame", kind("partialFrame"), broken, None),
+        row(
+            "oversizedFrame",
+            json!({"fault": {"kind": "oversizedFrame", "bytes": 70 * 1024 * 1024}}),
+            active,
+            settled,
+        ),
+        row(
+            "requestStorm",
+            json!({"fault": {"kind": "requestStorm", "count": 2000}}),
+            active,
+            settled,
+        ),
+        row(
+            "exitImmediately",
+            kind("exitImmediately"),
+            broken,
+            unavailable,
+        ),
+        row(
+            "exitAfterInitialize",
+            kind("exitAfterInitialize"),
+            broken,
+            None,
+        ),
+        row(
+            "initializeDelayMs",
+            json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000}),
+            broken,
+            unavailable,
+        ),
+        row("ignoreShutdown", kind("ignoreShutdown"), active, settled),
+        row("ignoreExit", kind("ignoreExit"), active, settled),
+    ]
+}
+
+/// The row named `name`.
+pub fn fault(name: &str) -> Fault {
+    faults()
+        .into_iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no fault {name} in the table"))
+}

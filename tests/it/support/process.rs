@@ -1,0 +1,142 @@
+//! Processes, for the fault, bad-input, daemon and soak tests: which
+//! processes descend from a pid (walking `/proc`), which of them work in a
+//! given directory, how many file descriptors a process holds; the test
+//! process as a child subreaper; a daemon killed when its test ends; and a
+//! test run alone in a fresh copy of this binary, for a test that measures
+//! the whole process.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+use squiggle::daemon::client::alive;
+
+/// Every live (non-zombie) process with its parent, from `/proc/*/stat`.
+fn parents() -> HashMap<u32, u32> {
+    let mut map = HashMap::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return map;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let mut fields = rest.split_whitespace();
+        let state = fields.next().unwrap_or("");
+        let ppid = fields.next().and_then(|s| s.parse::<u32>().ok());
+        if let (false, Some(ppid)) = (state == "Z", ppid) {
+            map.insert(pid, ppid);
+        }
+    }
+    map
+}
+
+/// The live descendants of `pid` (children, grandchildren, …).
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let parents = parents();
+    let mut found = Vec::new();
+    let mut frontier = vec![pid];
+    while let Some(p) = frontier.pop() {
+        for (&child, &parent) in &parents {
+            if parent == p && !found.contains(&child) {
+                found.push(child);
+                frontier.push(child);
+            }
+        }
+    }
+    found
+}
+
+/// The live descendants of `pid` whose working directory is under `dir`:
+/// the servers one test started, even while other tests of the same binary
+/// run their own.
+pub fn descendants_in(pid: u32, dir: &Path) -> Vec<u32> {
+    descendants(pid)
+        .into_iter()
+        .filter(|p| {
+            std::fs::read_link(format!("/proc/{p}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir))
+        })
+        .collect()
+}
+
+/// Open file descriptors of `pid` (`None` for this process).
+pub fn open_fds(pid: Option<u32>) -> usize {
+    let dir = match pid {
+        Some(pid) => format!("/proc/{pid}/fd"),
+        None => "/proc/self/fd".to_string(),
+    };
+    std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0)
+}
+
+/// Resident set size of `pid` in KiB, from `/proc/PID/status`.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Makes this process a child subreaper, so that a process orphaned by one
+/// the test started (a server left by `squiggle serve` or `squiggle mcp`) is
+/// re-parented here and found by [`descendants`]. It marks the whole test
+/// process, for every test after it: that is why the walks that look for a
+/// test's leftovers filter by working directory ([`descendants_in`]), and
+/// why liveness checks count a zombie as gone (an orphan re-parented here
+/// is never reaped before the binary exits).
+pub fn subreaper() {
+    // SAFETY: prctl with an integer argument; it only marks this process.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+}
+
+/// Kills a daemon the test started if the test ends with it alive.
+pub struct Reaper(pub u32);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        if alive(self.0) {
+            // SAFETY: a plain kill(2) of the daemon this test started.
+            unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+        }
+    }
+}
+
+/// Set in the copy of this binary that [`alone`] starts: the test it names
+/// runs its body there.
+const ALONE: &str = "SQUIGGLE_TEST_ALONE";
+
+/// Runs `body` as the test `name` (its path as `--list` prints it, e.g.
+/// `fault::engine::hang_forever`) alone in a fresh copy of this test
+/// binary, and fails when it fails there. For a test that measures the
+/// whole process (its open file descriptors): the other tests of this
+/// binary run as threads beside it and open files of their own, so its
+/// numbers would not be its own here.
+pub fn alone(name: &str, body: impl FnOnce()) {
+    if std::env::var_os(ALONE).is_some_and(|v| v == name) {
+        body();
+        return;
+    }
+    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("this test binary: {e}"));
+    let out = Command::new(&exe)
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(ALONE, name)
+        .output()
+        .unwrap_or_else(|e| panic!("run {} {name}: {e}", exe.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{name}, run alone, failed:\n{}",
+        super::both(&out)
+    );
+}
