@@ -128,7 +128,13 @@ pub fn alone(name: &str, body: impl FnOnce()) {
         return;
     }
     let exe = std::env::current_exe().unwrap_or_else(|e| panic!("this test binary: {e}"));
-    let out = Command::new(&exe)
+    // Under an emulator with no binfmt_misc (qemu-user: scripts/cross-test
+    // sets SQUIGGLE_TEST_RUNNER), the copy starts through the emulator.
+    let runner = std::env::var("SQUIGGLE_TEST_RUNNER").unwrap_or_default();
+    let mut argv: Vec<std::ffi::OsString> = runner.split_whitespace().map(Into::into).collect();
+    argv.push(exe.clone().into());
+    let out = Command::new(&argv[0])
+        .args(&argv[1..])
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env(ALONE, name)
         .output()
