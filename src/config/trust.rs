@@ -18,7 +18,7 @@ pub(super) fn is_trusted(root: &Path, trusted: &[PathBuf]) -> bool {
 }
 
 fn canonical(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+    crate::platform::paths::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Drops what an untrusted workspace file may not set and marks the servers

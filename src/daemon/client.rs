@@ -5,15 +5,12 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::BufReader;
-use tokio::net::UnixStream;
-use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::Instant;
 
 use super::socket::{self, Paths};
@@ -21,6 +18,7 @@ use super::{DaemonError, DaemonStatus, method};
 use crate::engine::Mutation;
 use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, RequestId};
+use crate::platform::transport::{self, Reader, Writer};
 use crate::service::wire::method::{Check, Warm};
 use crate::service::wire::{CheckParams, CheckReply, Method, NoParams};
 use crate::workspace::Workspace;
@@ -73,14 +71,13 @@ impl Options {
 
 /// One connection to a daemon; requests go one at a time.
 pub struct Connection {
-    reader: FrameReader<BufReader<OwnedReadHalf>>,
-    writer: OwnedWriteHalf,
+    reader: FrameReader<BufReader<Reader>>,
+    writer: Writer,
     next_id: i64,
 }
 
 impl Connection {
-    fn new(stream: UnixStream) -> Connection {
-        let (read, writer) = stream.into_split();
+    fn new((read, writer): (Reader, Writer)) -> Connection {
         Connection {
             reader: FrameReader::new(BufReader::new(read)),
             writer,
@@ -186,16 +183,8 @@ pub async fn connect(root: &Path, opts: &Options) -> Result<Option<Connection>, 
 }
 
 async fn connect_at(socket: &Path) -> Result<Option<Connection>, DaemonError> {
-    match UnixStream::connect(socket).await {
-        Ok(stream) => Ok(Some(Connection::new(stream))),
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
-            ) =>
-        {
-            Ok(None)
-        }
+    match transport::connect(socket).await {
+        Ok(stream) => Ok(stream.map(Connection::new)),
         Err(e) => Err(DaemonError::io(format!(
             "cannot connect to {}",
             socket.display()
@@ -249,11 +238,9 @@ pub async fn try_connect_or_spawn(root: &Path, opts: &Options) -> Result<Connect
 /// Starts `squiggle daemon run` in its own session, stdio detached, stderr
 /// to the log file next to the socket.
 fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Child, DaemonError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let log = std::fs::File::options()
+    let log = crate::platform::paths::private_file()
         .create(true)
         .append(true)
-        .mode(0o600)
         .open(&paths.log)
         .map_err(DaemonError::io(format!(
             "cannot open {}",
@@ -273,13 +260,7 @@ fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Chi
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
-    // SAFETY: setsid is async-signal-safe; the closure touches nothing else.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
+    crate::platform::process::detach(&mut command);
     command.spawn().map_err(DaemonError::io(format!(
         "cannot start {} daemon run",
         opts.exe.display()
@@ -352,12 +333,5 @@ pub async fn stop(root: &Path, opts: &Options) -> Result<u32, DaemonError> {
 
 /// Whether process `pid` exists (a zombie counts as gone).
 pub fn alive(pid: u32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
-    match stat {
-        Ok(stat) => !stat
-            .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-        // SAFETY: signal 0 only checks that the process exists.
-        Err(_) => unsafe { libc::kill(pid as i32, 0) == 0 },
-    }
+    crate::platform::process::alive(pid)
 }

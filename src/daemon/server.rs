@@ -2,19 +2,18 @@
 //! serve every connection with the service protocol on one shared engine,
 //! exit after the idle timeout or on `squiggle/daemonShutdown`.
 //!
-//! Binding is the lock that makes one daemon win a race: a second daemon's
-//! bind fails with AddrInUse and it exits 0. A socket file nobody listens on
-//! (a daemon that was killed) is removed first, under the starters' `flock`
-//! so that two starters never remove each other's live socket.
+//! Binding, under the starters' file lock, is what makes one daemon win a
+//! race: a second daemon finds a live endpoint and exits 0. An endpoint
+//! nobody answers on (a daemon that was killed) is removed first, under
+//! that lock, so that two starters never remove each other's live one.
+//! The transport is the platform's ([`crate::platform::transport`]).
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
@@ -24,6 +23,7 @@ use super::{DaemonError, DaemonStatus};
 use crate::engine::{Engine, EngineOptions};
 use crate::jsonrpc::message::ResponseError;
 use crate::mutex::lock;
+use crate::platform::transport::Listener;
 use crate::service::wire::{Method, NoParams};
 use crate::service::{Host, extract, serve_connection_with};
 
@@ -116,7 +116,6 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let Some(listener) = bind(&paths)? else {
         return Ok(Ended::AlreadyRunning);
     };
-    let inode = std::fs::metadata(&paths.socket).map(|m| m.ino()).ok();
     let idle = std::env::var(IDLE_ENV)
         .ok()
         .and_then(|ms| ms.parse().ok())
@@ -136,11 +135,8 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let mut connections = tokio::task::JoinSet::new();
     let ended = serve(&daemon, &listener, &mut connections).await;
     // Unlink first, so no new client connects into a closing daemon; only
-    // our own socket file, in case another daemon has replaced it.
-    if std::fs::metadata(&paths.socket).map(|m| m.ino()).ok() == inode {
-        let _ = std::fs::remove_file(&paths.socket);
-    }
-    drop(listener);
+    // our own endpoint, in case another daemon has replaced it.
+    listener.close();
     // Give the connection that asked for shutdown a moment to write its answer.
     let _ = tokio::time::timeout(Duration::from_millis(200), async {
         while daemon.in_flight.load(Ordering::SeqCst) > 0 {
@@ -158,7 +154,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
 /// has been idle (no request in flight, none for `idle`).
 async fn serve(
     daemon: &Arc<Daemon>,
-    listener: &UnixListener,
+    listener: &Listener,
     connections: &mut tokio::task::JoinSet<std::io::Result<crate::service::ConnectionEnd>>,
 ) -> Ended {
     let idle = daemon.idle;
@@ -174,12 +170,10 @@ async fn serve(
         };
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    if !same_user(&stream) {
-                        continue;
-                    }
+                // Refused: another user, or no token.
+                Ok(None) => continue,
+                Ok(Some((read, write))) => {
                     *lock(&daemon.last_activity) = Instant::now();
-                    let (read, write) = stream.into_split();
                     let host: Arc<dyn Host> = daemon.clone();
                     connections.spawn(serve_connection_with(daemon.engine.clone(), host, read, write));
                 }
@@ -198,50 +192,11 @@ async fn serve(
     }
 }
 
-/// Binds the socket, or `None` when a live daemon already has it.
-fn bind(paths: &Paths) -> Result<Option<UnixListener>, DaemonError> {
+/// Binds the endpoint, or `None` when a live daemon already has it.
+fn bind(paths: &Paths) -> Result<Option<Listener>, DaemonError> {
     let _lock = socket::lock(&paths.lock)?;
-    if paths.socket.exists() {
-        match std::os::unix::net::UnixStream::connect(&paths.socket) {
-            Ok(_) => return Ok(None),
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-                tracing::info!(socket = %paths.socket.display(), "removing a stale socket");
-                let _ = std::fs::remove_file(&paths.socket);
-            }
-            Err(_) => {}
-        }
-    }
-    // SAFETY: umask only swaps the process's file creation mask. The
-    // socket is created 600 with no window where others could connect.
-    let old = unsafe { libc::umask(0o077) };
-    let bound = UnixListener::bind(&paths.socket);
-    // SAFETY: as above; restores the previous mask.
-    unsafe { libc::umask(old) };
-    let listener = match bound {
-        Ok(listener) => listener,
-        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => return Ok(None),
-        Err(e) => {
-            let what = format!("cannot listen on {}", paths.socket.display());
-            return Err(DaemonError::io(what)(e));
-        }
-    };
-    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(
-        DaemonError::io(format!("cannot chmod {}", paths.socket.display())),
-    )?;
-    Ok(Some(listener))
-}
-
-/// Only our own user may talk to the daemon.
-fn same_user(stream: &UnixStream) -> bool {
-    match stream.peer_cred() {
-        Ok(cred) if cred.uid() == socket::uid() => true,
-        Ok(cred) => {
-            tracing::warn!(uid = cred.uid(), "refused a connection from another user");
-            false
-        }
-        Err(e) => {
-            tracing::warn!("refused a connection without peer credentials: {e}");
-            false
-        }
-    }
+    Listener::bind(&paths.socket).map_err(DaemonError::io(format!(
+        "cannot listen on {}",
+        paths.socket.display()
+    )))
 }

@@ -44,8 +44,10 @@ impl Engine {
         }
     }
 
-    /// Syncs every file that changed on disk since the last call; costs one
-    /// non-blocking read when nothing changed. True when something changed:
+    /// Syncs every file that changed on disk since the last call; when
+    /// nothing changed it costs the watch's drain (a barrier's round trip
+    /// through the watcher's thread on Linux, about 0.2 ms:
+    /// `docs/performance.md`). True when something changed:
     /// the files a query is about are then sent again, so that each server
     /// answers for them afresh. The query's own files (`checked`, canonical)
     /// are not re-read here: the query sends their text itself, and a

@@ -1,6 +1,7 @@
-//! A language server's process: spawned directly (no shell), in its own
-//! process group so that killing it also kills what it spawned (tsserver,
-//! node workers), with stderr drained in the background — a full stderr pipe
+//! A language server's process: spawned directly (no shell), as the root
+//! of a process tree of its own ([`crate::platform::process::Tree`]: a
+//! process group on Unix, a Job Object on Windows) so that killing it also
+//! kills what it spawned (tsserver, node workers), with stderr drained in the background — a full stderr pipe
 //! deadlocks the child — into a bounded tail kept for error messages.
 
 use std::collections::VecDeque;
@@ -11,6 +12,8 @@ use std::sync::{Arc, Mutex};
 use tokio::io::AsyncReadExt;
 use tokio::process::{ChildStdin, ChildStdout, Command};
 use tokio::sync::{oneshot, watch};
+
+use crate::platform::process::{Tree, own_tree};
 
 /// How much of a server's stderr is kept for error messages.
 pub const STDERR_TAIL_BYTES: usize = 8 * 1024;
@@ -64,6 +67,7 @@ pub struct ServerProcess {
     pub exit: watch::Receiver<Option<ExitStatus>>,
     pub stderr: Arc<Mutex<StderrTail>>,
     kill: Mutex<Option<oneshot::Sender<()>>>,
+    tree: Arc<Tree>,
 }
 
 impl ServerProcess {
@@ -80,10 +84,11 @@ impl ServerProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .process_group(0);
+            .kill_on_drop(true);
+        own_tree(&mut command);
         let mut child = command.spawn()?;
         let pid = child.id().unwrap_or(0);
+        let tree = Arc::new(Tree::adopt(pid));
         let missing = || std::io::Error::other("child stdio was not captured");
         let stdin = child.stdin.take().ok_or_else(missing)?;
         let stdout = child.stdout.take().ok_or_else(missing)?;
@@ -95,16 +100,17 @@ impl ServerProcess {
         let (exit_tx, exit_rx) = watch::channel(None);
         let (kill_tx, kill_rx) = oneshot::channel::<()>();
         let label = label.to_string();
+        let waited_tree = tree.clone();
         tokio::spawn(async move {
             let status = tokio::select! {
                 status = child.wait() => status,
                 _ = kill_rx => {
-                    kill_group(pid);
+                    waited_tree.kill();
                     child.wait().await
                 }
             };
-            // Whatever the server left behind in its group goes with it.
-            kill_group(pid);
+            // Whatever the server left behind in its tree goes with it.
+            waited_tree.kill();
             match status {
                 Ok(status) => {
                     tracing::debug!(server = %label, pid, %status, "server process exited");
@@ -121,17 +127,18 @@ impl ServerProcess {
             exit: exit_rx,
             stderr,
             kill: Mutex::new(Some(kill_tx)),
+            tree,
         };
         Ok((process, stdin, stdout))
     }
 
-    /// Kills the process group now (idempotent).
+    /// Kills the process tree now (idempotent).
     pub fn kill(&self) {
         if let Ok(mut guard) = self.kill.lock()
             && let Some(tx) = guard.take()
             && tx.send(()).is_err()
         {
-            kill_group(self.pid);
+            self.tree.kill();
         }
     }
 
@@ -157,21 +164,8 @@ impl ServerProcess {
 impl Drop for ServerProcess {
     fn drop(&mut self) {
         if self.exit_status().is_none() {
-            kill_group(self.pid);
+            self.tree.kill();
         }
-    }
-}
-
-fn kill_group(pid: u32) {
-    if pid == 0 {
-        return;
-    }
-    let Ok(pgid) = i32::try_from(pid) else { return };
-    // SAFETY: kill(2) with a negative pid signals the process group we created
-    // for this server (process_group(0) made the child its leader); it has no
-    // memory-safety preconditions. ESRCH (already gone) is fine.
-    unsafe {
-        libc::kill(-pgid, libc::SIGKILL);
     }
 }
 

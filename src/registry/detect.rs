@@ -11,6 +11,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use super::{CommandCandidate, ServerSpec};
+use crate::platform::process::is_executable;
 
 /// Finds a program: an absolute path is taken as is; otherwise
 /// `node_modules/.bin` in each directory from `start_dir` up to and including
@@ -46,8 +47,7 @@ pub fn find_program(
         .chain(venv_bins)
         .chain(path_dirs)
         .chain(installed)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
+        .find_map(|dir| crate::platform::process::find_in_dir(&dir, program))
 }
 
 /// The first of `spec`'s commands whose program is found, with the path
@@ -74,19 +74,6 @@ fn project_dirs<'a>(start_dir: &'a Path, stop_at: &Path) -> Vec<&'a Path> {
         }
     }
     dirs
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    // `metadata` follows symlinks, as `node_modules/.bin` entries are.
-    std::fs::metadata(path)
-        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|meta| meta.is_file())
 }
 
 #[cfg(all(test, unix))]

@@ -18,6 +18,8 @@ pub mod watch;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+use crate::platform::paths::canonicalize;
+
 pub use declared::{Declaration, declared_root};
 pub use roots::{RootSearch, project_root, server_root};
 
@@ -67,9 +69,9 @@ impl Workspace {
     /// file (a worktree or submodule), else `cwd`. Git itself is not run.
     pub fn discover(explicit: Option<&Path>, cwd: &Path) -> io::Result<Workspace> {
         let root = match explicit {
-            Some(dir) => cwd.join(dir).canonicalize()?,
+            Some(dir) => canonicalize(&cwd.join(dir))?,
             None => {
-                let cwd = cwd.canonicalize()?;
+                let cwd = canonicalize(cwd)?;
                 cwd.ancestors()
                     .find(|dir| dir.join(".git").exists())
                     .unwrap_or(&cwd)
@@ -142,7 +144,7 @@ fn resolve(path: &Path) -> Result<PathBuf, PathBuf> {
         // The nearest ancestor that exists, canonicalized.
         let (mut resolved, rest) = path
             .ancestors()
-            .find_map(|dir| Some((dir.canonicalize().ok()?, path.strip_prefix(dir).ok()?)))
+            .find_map(|dir| Some((canonicalize(dir).ok()?, path.strip_prefix(dir).ok()?)))
             .ok_or_else(|| path.clone())?;
         let mut rest = rest.components();
         let mut relink = None;

@@ -19,5 +19,6 @@ mod fault;
 mod golden;
 mod matrix;
 mod mcp;
+mod platform;
 mod service;
 mod support;

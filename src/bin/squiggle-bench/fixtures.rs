@@ -141,10 +141,10 @@ pub fn fake_workspace_config(outer: &Path, root: &Path) -> Result<()> {
 
 /// A private runtime dir (0700) for the daemon's socket.
 pub fn runtime_dir(outer: &Path) -> Result<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     let dir = outer.join("run");
-    std::fs::create_dir_all(&dir)?;
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+    if let Err(not) = squiggle::platform::paths::ensure_private_dir(&dir)? {
+        anyhow::bail!("{} is not private: {not:?}", dir.display());
+    }
     Ok(dir)
 }
 

@@ -17,6 +17,7 @@ mod real;
 mod scale;
 mod stats;
 mod throughput;
+mod watch;
 
 use clap::{Parser, Subcommand};
 
@@ -82,6 +83,14 @@ enum Scenario {
     /// A generated monorepo (TypeScript, Python) of 1 to 200 packages through
     /// the daemon and the real servers: instances, RSS, latency per size.
     Scale(scale::Args),
+    /// One drain of the disk watch at 1,000 and 20,000 files, through each
+    /// way of keeping its query-time guarantee.
+    Watch {
+        #[arg(long, value_delimiter = ',', default_value = "1000,20000")]
+        files: Vec<usize>,
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+    },
     /// RSS and open fds of a daemon over many edits.
     Memory {
         #[arg(long, default_value_t = 10_000)]
@@ -110,6 +119,7 @@ fn main() -> std::process::ExitCode {
         } => prewarm::run(runs, &servers, think_ms),
         Scenario::Throughput { files, runs } => throughput::run(files, runs),
         Scenario::Memory { edits, every } => memory::run(edits, every),
+        Scenario::Watch { files, runs } => watch::run(&files, runs),
         Scenario::Scale(args) => scale::Options::parse(args).and_then(|opts| scale::run(&opts)),
     };
     match result {

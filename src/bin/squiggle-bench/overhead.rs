@@ -80,10 +80,7 @@ pub fn run(runs: usize, delay_ms: u64) -> Result<()> {
         rt.block_on(case.engine.shutdown());
     }
     // The fakes have exited and been reaped: their CPU time is the children's.
-    let (ours, fakes) = (
-        cpu_seconds(libc::RUSAGE_SELF),
-        cpu_seconds(libc::RUSAGE_CHILDREN),
-    );
+    let (ours, fakes) = (cpu_seconds(Who::Ours), cpu_seconds(Who::Children));
     // Every file check of the run, warm-up included, as the CPU times are.
     let checks: usize = cases.iter().map(|c| c.count).sum::<usize>() * (5 + runs);
     println!();
@@ -120,8 +117,19 @@ fn print_ratios(cases: &[Case], delay_ms: u64) {
     }
 }
 
-/// User plus system CPU seconds of this process or of its reaped children.
-fn cpu_seconds(who: libc::c_int) -> f64 {
+enum Who {
+    Ours,
+    Children,
+}
+
+/// User plus system CPU seconds of this process or of its reaped children
+/// (Unix only: elsewhere NaN, printed as unknown).
+#[cfg(unix)]
+fn cpu_seconds(who: Who) -> f64 {
+    let who = match who {
+        Who::Ours => libc::RUSAGE_SELF,
+        Who::Children => libc::RUSAGE_CHILDREN,
+    };
     // SAFETY: getrusage only writes the struct it is given.
     let usage = unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
@@ -130,6 +138,11 @@ fn cpu_seconds(who: libc::c_int) -> f64 {
     };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+#[cfg(not(unix))]
+fn cpu_seconds(_who: Who) -> f64 {
+    f64::NAN
 }
 
 fn check(

@@ -48,6 +48,7 @@ pub struct Script {
     pub fault: Option<Fault>,
     pub header: Option<String>,
     pub lowercase_headers: bool,
+    pub respell_uris: bool,
 }
 
 impl Default for Script {
@@ -84,6 +85,7 @@ impl Default for Script {
             fault: None,
             header: None,
             lowercase_headers: false,
+            respell_uris: false,
         }
     }
 }

@@ -286,7 +286,7 @@ impl SampleDir {
         }
         std::fs::create_dir_all(&dir)?;
         // Servers report canonical paths (macOS's /tmp is a symlink).
-        Ok(SampleDir(dir.canonicalize()?))
+        Ok(SampleDir(crate::platform::paths::canonicalize(&dir)?))
     }
 
     fn path(&self) -> &Path {

@@ -111,7 +111,7 @@ fn walk(root: &Path) -> Option<Stamps> {
             (
                 mtime,
                 meta.len(),
-                std::os::unix::fs::MetadataExt::ino(&meta),
+                crate::platform::paths::file_id(&meta).unwrap_or(0),
             ),
         );
         if stamps.len() > MAX_FILES {

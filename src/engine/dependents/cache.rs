@@ -148,14 +148,15 @@ impl ScanCache {
         for (path, change) in &pending.changes {
             store.apply(path, *change);
         }
-        let canonical = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
+        let canonical =
+            crate::platform::paths::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
         // Squiggle's own write (or the agent's, just before the query),
         // unless the watch already reported it (and `apply` read it).
         if !pending.changes.iter().any(|(path, _)| *path == canonical) {
             store.refresh_head(&canonical);
         }
-        let root =
-            std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+        let root = crate::platform::paths::canonicalize(project_root)
+            .unwrap_or_else(|_| project_root.to_path_buf());
         let kept = super::Family::of(&canonical).is_some_and(super::Family::answers_may_be_kept)
             && store.covers(&root);
         // A TypeScript answer is ordered by the edited file's exports

@@ -96,8 +96,10 @@ fn scan(
     project_root: &Path,
     serves: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
-    let edited = std::fs::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
-    let root = std::fs::canonicalize(project_root).unwrap_or_else(|_| project_root.to_path_buf());
+    let edited =
+        crate::platform::paths::canonicalize(edited).unwrap_or_else(|_| edited.to_path_buf());
+    let root = crate::platform::paths::canonicalize(project_root)
+        .unwrap_or_else(|_| project_root.to_path_buf());
     // The resolvers' filters depend on the edited file's kind.
     reader.qualify(&format!("{:?}", edited.extension()));
     let Some(family) = Family::of(&edited) else {

@@ -143,6 +143,11 @@ impl Server {
         if !self.can_push() {
             return;
         }
+        let uri = if self.script.respell_uris {
+            respell(uri)
+        } else {
+            uri.to_string()
+        };
         let mut params = json!({"uri": uri, "diagnostics": diagnostics});
         if let (Some(version), true) = (version, self.script.publish_version) {
             params["version"] = json!(version);
@@ -176,4 +181,24 @@ impl Server {
         let items = markers::diagnostics(&doc.text, self.last_wave(), self.encoding);
         json!({"kind": "full", "resultId": result_id, "items": items})
     }
+}
+
+/// `uri` as another client might spell the same file: a `localhost`
+/// authority and every byte of the path but `/` percent-encoded, hex in
+/// lower case (`file:///a/b.fk` → `file://localhost/%61/%62%2e%66%6b`), as
+/// servers on Windows send `file:///c%3A/…` for `file:///C:/…`.
+fn respell(uri: &str) -> String {
+    let Some(path) = uri.strip_prefix("file://") else {
+        return uri.to_string();
+    };
+    let decoded: Vec<u8> = percent_encoding::percent_decode_str(path).collect();
+    let mut out = String::from("file://localhost");
+    for byte in decoded {
+        if byte == b'/' {
+            out.push('/');
+        } else {
+            out.push_str(&format!("%{byte:02x}"));
+        }
+    }
+    out
 }
