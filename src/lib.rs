@@ -5,7 +5,7 @@
 //! current for the bytes just written, and renders a short, capped, escaped
 //! `<diagnostics>` block for the tool's output. See `docs/architecture.md`.
 
-pub mod classify;
+pub mod baseline;
 pub mod cli;
 pub mod config;
 pub mod daemon;
@@ -24,3 +24,6 @@ pub mod render;
 pub mod service;
 pub use platform::signals;
 pub mod workspace;
+
+#[cfg(test)]
+mod tests;

@@ -47,10 +47,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_env("RUST_LOG"))
-        .with_writer(std::io::stderr)
-        .init();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -62,6 +58,7 @@ fn main() -> ExitCode {
             };
         }
     };
+    init_tracing(&cli.command);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -74,6 +71,35 @@ fn main() -> ExitCode {
         }
     };
     runtime.block_on(run(cli.command))
+}
+
+/// Logs go to stderr, filtered by `RUST_LOG`; without it, errors only — but
+/// the daemon (whose stderr is its log file) also says what it does with
+/// its socket and its configuration. Colour only for a person at a terminal:
+/// an agent, a hook's caller or a log file reads the escape codes as text
+/// (issue 24, finding 13).
+fn init_tracing(command: &Command) {
+    use std::io::IsTerminal;
+    let daemon = matches!(
+        command,
+        Command::Daemon(squiggle::cli::daemon::Args {
+            action: squiggle::cli::daemon::Action::Run(_)
+        })
+    );
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(directives) if !directives.trim().is_empty() => {
+            tracing_subscriber::EnvFilter::new(directives)
+        }
+        _ if daemon => tracing_subscriber::EnvFilter::new(
+            "error,squiggle::daemon=info,squiggle::engine::reload=info",
+        ),
+        _ => tracing_subscriber::EnvFilter::new("error"),
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
 }
 
 async fn run(command: Command) -> ExitCode {

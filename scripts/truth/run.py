@@ -10,10 +10,12 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import time
 
 import careful
 import fetch
+import variants
 from gen import apply_line
 
 import lsp
@@ -69,6 +71,102 @@ class Squiggle:
         self.err.close()
 
 
+class Hook:
+    """Claude Code's path: each edit is written to disk first (as Claude
+    Code's own Write tool does), then `squiggle hook claude` runs with the
+    PostToolUse payload Claude Code sends; one warm daemon per project (the
+    first hook starts it), in a private runtime directory. The reply's
+    additionalContext is what the model reads."""
+
+    def __init__(self, binary, root, env, run_dir):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(run_dir, 0o700)
+        self.binary, self.root = str(binary), root
+        self.env = dict(env, XDG_RUNTIME_DIR=str(run_dir), SQUIGGLE_DAEMON_IDLE_MS="600000")
+        self.env.pop("SQUIGGLE_NO_DAEMON", None)
+
+    def write(self, rel, text):
+        """Writes `text` to `rel`, then runs the hook: (seconds the hook
+        took, its additionalContext or "")."""
+        path = self.root / rel
+        original = path.read_text() if path.exists() else None
+        path.write_text(text)
+        payload = {
+            "session_id": "truth", "transcript_path": str(self.root / ".truth-transcript.jsonl"),
+            "cwd": str(self.root), "permission_mode": "acceptEdits", "hook_event_name": "PostToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": str(path), "content": text},
+            "tool_response": {"type": "update" if original is not None else "create", "filePath": str(path),
+                              "content": text, "structuredPatch": [], "originalFile": original},
+            "tool_use_id": "toolu_truth"}
+        t0 = time.monotonic()
+        # `--root`: the pruned copy has no `.git` of its own (a real project
+        # would), and the git top-level above it is squiggle's own checkout.
+        out = subprocess.run([self.binary, "hook", "claude", "--root", str(self.root)],
+                             input=json.dumps(payload).encode(),
+                             capture_output=True, cwd=self.root, env=self.env, timeout=180)
+        secs = time.monotonic() - t0
+        reply = out.stdout.decode().strip()
+        context = json.loads(reply)["hookSpecificOutput"]["additionalContext"] if reply else ""
+        return secs, context
+
+    def close(self):
+        subprocess.run([self.binary, "daemon", "stop", "--root", str(self.root)], env=self.env,
+                       capture_output=True, timeout=60)
+
+
+def extra_lines(case, reported):
+    """ERROR lines of a reply that are not among the case's expected errors."""
+    expected = {(f, line) for f, line, _m in case["expected"]}
+    return len(reported - expected)
+
+
+def run_hook(project, cases, args, env, log, outside=False):
+    """The corpus through Claude Code's hook path. With `outside`, each
+    revert is made on disk outside squiggle (as `git checkout` does) and its
+    stale errors are those the next hook still reports (the next case's
+    mutation, or for the last case a hook for an unchanged write of the
+    project's first file); otherwise the revert is a Write through the hook
+    too, scored on its own reply, as `serve` is."""
+    root = fetch.fresh_copy(project, args.cache)
+    name = "hook-outside" if outside else "hook"
+    out = []
+    hook = Hook(args.squiggle, root, env, args.out / f"run-{project['id']}-{name}")
+    pending = None  # (row, case) of an outside revert not yet scored
+
+    def settle(reported, now_expected):
+        if pending is not None:
+            row, prev = pending
+            row["stale"] = [s for s in stale(prev, reported) if tuple(s) not in now_expected]
+
+    try:
+        for i, case in enumerate(cases):
+            original = (root / case["file"]).read_text()
+            secs, text = hook.write(case["file"], apply_line(root, case))
+            found, cut, n_other = parse_feedback(text)
+            settle(found, {(f, line) for f, line, _m in case["expected"]})
+            row = {"case": case["id"], "kind": case["kind"], "warm": i > 0, "secs": round(secs, 4),
+                   "feedback": score(case, found, cut, n_other), "structured": [],
+                   "extra": extra_lines(case, found), "lines": len(found), "stale": []}
+            if outside:
+                (root / case["file"]).write_text(original)
+                pending = (row, case)
+            else:
+                rsecs, rtext = hook.write(case["file"], original)
+                rfound, _c, _n = parse_feedback(rtext)
+                row["revert_secs"] = round(rsecs, 4)
+                row["stale"] = stale(case, rfound)
+            out.append(row)
+            log(f"  {name} {case['id']}: {secs:.2f} s, found {sum(x['state'] == 'found' for x in row['feedback'])}"
+                f"/{len(row['feedback'])}, extra {row['extra']}")
+        if pending is not None:
+            first = cases[0]["file"]
+            _s, text = hook.write(first, (root / first).read_text())
+            settle(parse_feedback(text)[0], set())
+    finally:
+        hook.close()
+    return out
+
+
 def score(case, reported, cut=frozenset(), n_other=0):
     """Per expected error: found / missed / beyond the caps."""
     rows = []
@@ -91,6 +189,7 @@ def stale(case, reported):
 
 def run_squiggle(project, cases, args, env, log):
     root = fetch.fresh_copy(project, args.cache)
+    variants.prepare_workspace(project, root, args)
     out = []
     sq = Squiggle(args.squiggle, root, env, args.out / f"{project['id']}.squiggle.log")
     try:
@@ -105,6 +204,7 @@ def run_squiggle(project, cases, args, env, log):
                 "case": case["id"], "kind": case["kind"], "warm": i > 0, "secs": round(secs, 4),
                 "revert_secs": round(rsecs, 4), "classification": res.get("classification"),
                 "feedback": score(case, found, cut, n_other), "structured": score(case, st),
+                "extra": extra_lines(case, found), "lines": len(found),
                 "stale": stale(case, rfound | structured(rres)), "outcomes": res.get("outcomes"),
             })
             r = out[-1]
@@ -117,8 +217,10 @@ def run_squiggle(project, cases, args, env, log):
 
 def run_careful(project, cases, args, env, log):
     root = fetch.fresh_copy(project, args.cache)
+    variants.prepare_workspace(project, root, args)
     out = []
-    cl = careful.Careful(project, root, env, quiet_override=args.quiet)
+    cl = careful.Careful(project, root, env, quiet_override=args.quiet,
+                         servers=variants.careful_servers(careful.SERVERS, args))
     try:
         cl.open_all(careful.open_files(project, root))
         for i, case in enumerate(cases):
@@ -162,6 +264,7 @@ def summarize(rows, key="feedback"):
         "cases": len(rows), "same": recall(same), "other": recall(other),
         "beyond_cap": sum(x["state"] == "beyond_cap" for x in exp),
         "stale": sum(len(r["stale"]) for r in rows),
+        "extra": sum(r.get("extra", 0) for r in rows),
         "median": statistics.median(warm) if warm else None, "p95": pct(warm, 0.95),
     }
 
@@ -190,6 +293,29 @@ def table(results, group):
                      f"{sq['beyond_cap']} | {fmt_recall(st['other'])} | {sq['stale']}/{ca['stale']} | "
                      f"{fmt_recall(ca['same'])} | {fmt_recall(ca['other'])} | "
                      f"{fmt_s(sq['median'])} / {fmt_s(ca['median'])} | {fmt_s(sq['p95'])} / {fmt_s(ca['p95'])} |")
+    return "\n".join(lines)
+
+
+SURFACES = ["squiggle", "hook", "hook-outside"]
+
+
+def surfaces_table(results, group):
+    """`squiggle serve` beside the hook paths: recall (edited file, other
+    files), stale, extra ERROR lines (not among the expected errors), warm
+    median."""
+    present = [c for c in SURFACES if any(r.get(c) for r in results["rows"])]
+    names = {"squiggle": "serve", "hook": "hook", "hook-outside": "hook, revert outside"}
+    head = " / ".join(names[c] for c in present)
+    lines = [f"| {group} | cases | same: {head} | other: {head} | stale: {head} | extra lines: {head} "
+             f"| median (s): {head} |", "|---|---|---|---|---|---|---|"]
+    keys = list(dict.fromkeys(r[group] for r in results["rows"]))
+    for k in keys + ["all"]:
+        rows = [r for r in results["rows"] if k == "all" or r[group] == k]
+        sums = [summarize([r[c] for r in rows if r.get(c)]) for c in present]
+        cell = lambda f: " / ".join(f(x) for x in sums)
+        lines.append(f"| {k} | {len(rows)} | {cell(lambda x: fmt_recall(x['same']))} | "
+                     f"{cell(lambda x: fmt_recall(x['other']))} | {cell(lambda x: str(x['stale']))} | "
+                     f"{cell(lambda x: str(x['extra']))} | {cell(lambda x: fmt_s(x['median']))} |")
     return "\n".join(lines)
 
 
@@ -227,7 +353,8 @@ def main(args, projects, cases, smoke_cases, log):
     args.out = (args.out or args.cache / "results").resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     clients = args.clients.split(",")
-    env = dict(os.environ)
+    env = variants.environment(dict(os.environ), args)
+    log(f"servers: {variants.describe(args)}")
     rows = []
     t_all = time.time()
     for p in projects:
@@ -238,20 +365,28 @@ def main(args, projects, cases, smoke_cases, log):
         res = {}
         for client in clients:
             t = time.time()
-            fn = run_squiggle if client == "squiggle" else run_careful
-            res[client] = fn(p, pc, args, env, log)
+            if client == "squiggle":
+                res[client] = run_squiggle(p, pc, args, env, log)
+            elif client in ("hook", "hook-outside"):
+                res[client] = run_hook(p, pc, args, env, log, outside=client == "hook-outside")
+            else:
+                res[client] = run_careful(p, pc, args, env, log)
             log(f"{p['id']} {client}: {len(pc)} cases in {time.time() - t:.0f} s")
         for i, c in enumerate(pc):
             rows.append({"project": p["id"], "lang": p["lang"], "case": c["id"], "kind": c["kind"],
                          **{k: v[i] for k, v in res.items()}})
     results = {"rows": rows, "wall_secs": round(time.time() - t_all, 1), "smoke": bool(args.smoke),
-               "squiggle": str(args.squiggle), "careful_servers": careful.SERVERS}
+               "squiggle": str(args.squiggle), "variant": variants.describe(args),
+               "careful_servers": variants.careful_servers(careful.SERVERS, args)}
     if args.quiet is not None:
         results["calibration"] = calibration(rows)
         log(f"calibration (quiet {args.quiet} ms): {json.dumps(results['calibration'])}")
     (args.out / "truth.json").write_text(json.dumps(results, indent=1) + "\n")
     md = (f"### Per language\n\n{table(results, 'lang')}\n\n### Per project\n\n{table(results, 'project')}\n\n"
           f"### Per kind\n\n{table(results, 'kind')}\n\nWall time: {results['wall_secs']} s\n")
+    if any(c in clients for c in ("hook", "hook-outside")):
+        md += (f"\n### Every surface, per language\n\n{surfaces_table(results, 'lang')}\n\n"
+               f"### Every surface, per project\n\n{surfaces_table(results, 'project')}\n")
     (args.out / "truth.md").write_text(md)
     print(md)
     log(f"wrote {args.out / 'truth.json'} and truth.md")

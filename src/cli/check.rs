@@ -2,7 +2,7 @@
 //! hooks and CI rather than for an agent's edit.
 //!
 //! Each step in its own module: settle the arguments (`plan`), ask git what
-//! changed (`baseline`), choose the files (`select`: paths walked with the
+//! changed (`diff`), choose the files (`select`: paths walked with the
 //! ignore rules, or the changed files), check them all at once with the
 //! engine (`run`), then keep what the diff filter allows (`filter`) and print
 //! it in the chosen format (`report`: text, JSON, `sarif`, `github`).
@@ -12,9 +12,8 @@
 //! `--require-servers`, a server that could not check its files). stdout
 //! holds only the result; progress goes to stderr when it is a terminal.
 
-mod baseline;
+mod diff;
 mod filter;
-mod git;
 mod github;
 mod plan;
 mod report;
@@ -30,8 +29,8 @@ use crate::diagnostic::Severity;
 use crate::engine::{Engine, EngineOptions};
 use report::{Output, Tally, plural, severity_name};
 
+pub use crate::baseline::git::DiffSource;
 pub use filter::{FileChanges, FilterMode};
-pub use git::DiffSource;
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -112,10 +111,10 @@ async fn check(args: Args) -> Result<u8, String> {
         ..Default::default()
     };
     let engine = Arc::new(Engine::new(&opts, &cwd).map_err(|e| e.to_string())?);
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let include = plan::shown_severities(args.severity, &engine);
     let changes = match plan.source.clone() {
-        Some(source) => Some(baseline::changes(&root, source, plan.filter)?),
+        Some(source) => Some(diff::changes(&root, source, plan.filter)?),
         None => None,
     };
     let selected = run::selected(&engine, &cwd, &args.paths, changes.as_ref())?;

@@ -8,7 +8,8 @@
 //! machine. Every resolved server counts, enabled or not, so an alternative
 //! (basedpyright, tsgo) can be tried before switching to it. `--require`
 //! turns the report into a gate for CI: exit 2 unless each listed server is
-//! `working`.
+//! `working`. A server that runs on the project's compiler (TypeScript) is
+//! started with the workspace's own, and the report names it.
 
 mod probe;
 mod samples;
@@ -18,7 +19,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::engine::{Engine, ResolvedServer};
-use crate::registry::detect::find_command;
+use crate::registry::toolchain::{Lookup, launch, lookup};
 use probe::{ServerReport, Status};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -51,11 +52,11 @@ pub async fn run(args: Args) -> u8 {
         eprintln!("squiggle doctor: {message}");
         return 2;
     }
-    let selected = engine.servers.iter().filter(|s| {
+    let selected = engine.servers().iter().filter(|s| {
         args.only.is_empty() || args.only.contains(&s.spec.id) || args.require.contains(&s.spec.id)
     });
     let reports = probe_all(&engine, selected, args.timeout_secs).await;
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     if args.json {
         crate::outln!(
             "{}",
@@ -100,7 +101,11 @@ pub async fn run(args: Args) -> u8 {
 
 /// Refuses a server id in `--only` or `--require` that names no server.
 fn known_ids(engine: &Engine, args: &Args) -> Result<(), String> {
-    let known: Vec<&str> = engine.servers.iter().map(|s| s.spec.id.as_str()).collect();
+    let known: Vec<&str> = engine
+        .servers()
+        .iter()
+        .map(|s| s.spec.id.as_str())
+        .collect();
     let Some(unknown) = args
         .only
         .iter()
@@ -122,27 +127,30 @@ async fn probe_all<'a>(
     timeout_secs: u64,
 ) -> Vec<ServerReport> {
     let timeout = Duration::from_secs(timeout_secs.max(1));
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let path_var = std::env::var_os("PATH");
     let progress = std::io::stderr().is_terminal();
     let mut reports = Vec::new();
     for server in selected {
-        let found = find_command(&server.spec, &root, &root, path_var.as_deref())
-            .map(|(program, candidate)| (program, candidate.args.clone()));
-        let report = match (found, &server.untrusted) {
+        let found = launch(&server.spec, &root, &root, path_var.as_deref());
+        let compiler = lookup(&server.spec, &root, &root);
+        let mut report = match (found, &server.untrusted) {
             (_, Some(reason)) => {
                 let mut report = ServerReport::new(server, Status::Untrusted);
                 report.error = Some(reason.clone());
                 report
             }
             (None, None) => not_installed(server),
-            (Some((program, args)), None) => {
+            (Some(launch), None) => {
                 if progress {
                     eprintln!("squiggle doctor: starting {}…", server.spec.id);
                 }
-                probe::probe(server, program, args, timeout).await
+                probe::probe(server, launch, timeout).await
             }
         };
+        if compiler != Lookup::NotApplicable {
+            report.compiler = Some(compiler.to_string());
+        }
         reports.push(report);
     }
     reports
@@ -150,9 +158,6 @@ async fn probe_all<'a>(
 
 fn not_installed(server: &ResolvedServer) -> ServerReport {
     let mut report = ServerReport::new(server, Status::NotInstalled);
-    report.install_hint = Some(crate::install::hint(
-        &server.spec.id,
-        &server.spec.install_hint,
-    ));
+    report.install_hint = Some(server.remedy());
     report
 }

@@ -11,13 +11,20 @@
 //! start it has the daemon warm the project's servers (`session`).
 //! `--file PATH…` is the same check for any other host, printing the text.
 //!
+//! The hook renders nothing itself: it sends the workspace's daemon one
+//! `squiggle/check` — the files, the mutation, each file's text before the
+//! tool ran as far as the payload tells it (`before`), and how the agent
+//! takes the text (its context cap; Gemini's readable escaping) — and
+//! prints the daemon's feedback as it came. The daemon classifies against
+//! its own history, as for the wrapped tools, so one change gets one answer
+//! on both. Without a daemon the same method runs in this process.
+//!
 //! A hook must never get in the agent's way: malformed input, a broken
 //! configuration and internal errors all end with exit 0 and one line on
-//! stderr. The agent modules only read payloads into a [`Plan`]; getting a
-//! [`CheckReport`] is the one function [`check`], so that a warm daemon can
-//! take its place later.
+//! stderr. The agent modules only read payloads into a [`Plan`].
 
-mod baseline;
+mod ask;
+mod before;
 mod claude;
 mod codex;
 mod gemini;
@@ -26,17 +33,17 @@ mod reply;
 mod session;
 mod shell;
 
-pub use gemini_model::readable as gemini_readable;
-
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::warm::Route;
-use crate::engine::{CheckReport, Engine, EngineOptions, Mutation};
-use crate::render::RenderOptions;
+use crate::engine::Mutation;
+use crate::render::Escape;
+use ask::{check, request};
+use before::Told;
 
 /// The agents squiggle has hook adapters (and `init` entries) for.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +99,11 @@ pub struct Args {
     /// `SQUIGGLE_NO_DAEMON=1`).
     #[arg(long)]
     pub no_daemon: bool,
+    /// With --file: render for a channel that does no escaping of its own,
+    /// as Gemini CLI's model reads the block (messages keep their `<`, `>`
+    /// and `&`; a block delimiter inside one stays escaped).
+    #[arg(long, requires = "files")]
+    pub readable: bool,
 }
 
 /// What a hook payload asks for.
@@ -100,39 +112,49 @@ pub(crate) enum Plan {
     /// Nothing to check (another tool, a notebook, a failed call), and why.
     Skip(&'static str),
     /// Check `files` (absolute, or relative to `cwd`); a whole-file write
-    /// may break its importers, which `otherFiles` decides on.
+    /// may break its importers, which `otherFiles` decides on. `told`: what
+    /// the payload says of some files' text before the tool ran.
     Check {
         cwd: PathBuf,
         files: Vec<PathBuf>,
         mutation: Mutation,
+        told: BTreeMap<PathBuf, Told>,
     },
 }
 
 impl Plan {
     /// Check the one file an event names, `path` relative to the event's
     /// `cwd` (Claude Code and Gemini CLI report one file per tool call).
-    fn one_file(payload: &Value, fallback_cwd: &Path, path: &str, mutation: Mutation) -> Plan {
+    fn one_file(
+        payload: &Value,
+        fallback_cwd: &Path,
+        path: &str,
+        mutation: Mutation,
+        told: Option<Told>,
+    ) -> Plan {
         let cwd = event_cwd(payload, fallback_cwd);
-        Plan::Check {
-            files: vec![cwd.join(path)],
-            cwd,
-            mutation,
-        }
+        Plan::files(cwd, [(path, told)], mutation, "no file")
     }
 
-    /// Check `paths` (relative to `cwd`; each once, in order), or skip them
-    /// for `why_none` when there are none.
+    /// Check `paths` (relative to `cwd`; each once, in order, with what the
+    /// payload tells of it), or skip them for `why_none` when there are
+    /// none. A file named twice (two edits in one batch) is told of by
+    /// both, first to last.
     fn files<P: AsRef<Path>>(
         cwd: PathBuf,
-        paths: impl IntoIterator<Item = P>,
+        paths: impl IntoIterator<Item = (P, Option<Told>)>,
         mutation: Mutation,
         why_none: &'static str,
     ) -> Plan {
         let mut files: Vec<PathBuf> = Vec::new();
-        for path in paths {
+        let mut told: BTreeMap<PathBuf, Told> = BTreeMap::new();
+        for (path, this) in paths {
             let path = cwd.join(path);
             if !files.contains(&path) {
-                files.push(path);
+                files.push(path.clone());
+                told.extend(this.map(|t| (path, t)));
+            } else if let Some(earlier) = told.remove(&path) {
+                told.extend(earlier.then(this).map(|t| (path, t)));
             }
         }
         if files.is_empty() {
@@ -142,6 +164,7 @@ impl Plan {
             cwd,
             files,
             mutation,
+            told,
         }
     }
 }
@@ -165,11 +188,11 @@ pub async fn run(args: Args) -> u8 {
     let work = tokio::spawn(async move {
         match args.agent {
             Some(agent) => run_agent(agent, root, cwd, route).await,
-            None => run_files(args.files, root, cwd, route).await,
+            None => run_files(args.files, args.readable, root, cwd, route).await,
         }
     });
     if let Err(e) = work.await {
-        tracing::error!(error = %e, "hook failed");
+        tracing::debug!(error = %e, "hook failed");
         eprintln!("squiggle hook: internal error, nothing reported: {e}");
     }
     0
@@ -217,17 +240,23 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
     let changed = workspace_root()
         .map(|ws| shell::changed_since(&payload, &ws))
         .unwrap_or_default();
-    let (cwd, mut files, mutation) = match plan {
+    let (cwd, mut files, mutation, told) = match plan {
         Ok(Plan::Check {
             cwd,
             files,
             mutation,
-        }) => (cwd, files, mutation),
+            told,
+        }) => (cwd, files, mutation, told),
         Ok(Plan::Skip(why)) if changed.is_empty() => {
             tracing::debug!(agent = agent.name(), why, "hook skipped");
             return;
         }
-        Ok(Plan::Skip(_)) => (event_cwd(&payload, &cwd), Vec::new(), Mutation::Edit),
+        Ok(Plan::Skip(_)) => (
+            event_cwd(&payload, &cwd),
+            Vec::new(),
+            Mutation::Edit,
+            BTreeMap::new(),
+        ),
         Err(e) => {
             malformed(&e);
             return;
@@ -238,15 +267,11 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
             files.push(file);
         }
     }
-    let Some((report, opts, ws)) = check(root.as_deref(), &cwd, files, mutation, route).await
-    else {
-        return;
-    };
-    reply_to(
-        agent,
-        &payload,
-        &reply::feedback(&report, &opts, &ws, agent.max_context()),
-    );
+    let escape = (agent == Agent::Gemini).then_some(Escape::Readable);
+    let params = request(files, mutation, &told, agent.max_context(), escape);
+    if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await {
+        reply_to(agent, &payload, &feedback);
+    }
 }
 
 /// The hook's input: one JSON value on stdin.
@@ -259,7 +284,8 @@ fn read_payload() -> Result<Value, Malformed> {
 }
 
 /// Gives the agent the feedback `text` as additional context for its
-/// event (Gemini's may be stashed for its next model call instead).
+/// event (Gemini's is stashed for its next model call instead, in the
+/// readable form it was rendered in).
 fn reply_to(agent: Agent, payload: &Value, text: &str) {
     if text.is_empty() {
         return;
@@ -269,7 +295,7 @@ fn reply_to(agent: Agent, payload: &Value, text: &str) {
         Agent::Claude => claude::EVENT,
         Agent::Codex => codex::EVENT,
         Agent::Gemini => {
-            if gemini_model::stash(payload, &gemini_model::readable(text)) {
+            if gemini_model::stash(payload, text) {
                 return;
             }
             gemini::EVENT
@@ -278,50 +304,28 @@ fn reply_to(agent: Agent, payload: &Value, text: &str) {
     emit(&reply::additional_context(event, text));
 }
 
-async fn run_files(files: Vec<PathBuf>, root: Option<PathBuf>, cwd: PathBuf, route: Route) {
-    let files = files.into_iter().map(|f| cwd.join(f)).collect();
-    let checked = check(root.as_deref(), &cwd, files, Mutation::Edit, route).await;
-    if let Some((report, opts, ws)) = checked {
-        let text = reply::feedback(&report, &opts, &ws, reply::MAX_CONTEXT_CHARS);
-        if !text.is_empty() {
-            emit(&text);
-        }
-    }
-}
-
-/// Checks `files` in one engine call and shuts the servers down, returning
-/// the report, how to render it and the workspace root; `None`
-/// (after a note on stderr) when no engine could be built. The one place a
-/// hook gets its [`CheckReport`]: a warm daemon can answer here instead.
-pub async fn check(
-    root: Option<&Path>,
-    cwd: &Path,
+async fn run_files(
     files: Vec<PathBuf>,
-    mutation: Mutation,
+    readable: bool,
+    root: Option<PathBuf>,
+    cwd: PathBuf,
     route: Route,
-) -> Option<(CheckReport, RenderOptions, PathBuf)> {
-    let opts = EngineOptions {
-        root: root.map(Path::to_path_buf),
-        ..Default::default()
-    };
-    let engine = match Engine::new(&opts, cwd) {
-        Ok(engine) => Arc::new(engine),
-        Err(e) => {
-            tracing::error!(error = %e, "hook: no engine");
-            eprintln!("squiggle hook: {e}; nothing reported");
-            return None;
-        }
-    };
-    let files: Vec<PathBuf> = files
-        .into_iter()
-        .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
-        .collect();
-    let render = engine.render_options();
-    if render.report == crate::render::ReportMode::New {
-        baseline::prime(&engine, &files, route).await;
+) {
+    let files = files.into_iter().map(|f| cwd.join(f)).collect();
+    let escape = readable.then_some(Escape::Readable);
+    let told = BTreeMap::new();
+    let params = request(
+        files,
+        Mutation::Edit,
+        &told,
+        reply::MAX_CONTEXT_CHARS,
+        escape,
+    );
+    if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await
+        && !feedback.is_empty()
+    {
+        emit(&feedback);
     }
-    let report = super::warm::check(&engine, files, mutation, route).await;
-    Some((report, render, engine.workspace.root().to_path_buf()))
 }
 
 fn malformed(e: &Malformed) {

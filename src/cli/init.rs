@@ -171,7 +171,7 @@ fn init(args: &Args) -> Result<u8, String> {
         crate::out!("{content}");
         return Ok(0);
     }
-    write_settings(args, &target, &path, changed.then_some(content.as_str()))?;
+    write_settings(args, &path, changed.then_some(content.as_str()))?;
     if args.batch && has_group(&settings, Agent::Claude, target.event) {
         crate::outln!(
             "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
@@ -230,12 +230,7 @@ fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
 
 /// Writes the settings' new `content` (`None`: they did not change), and
 /// says what was done.
-fn write_settings(
-    args: &Args,
-    target: &Target,
-    path: &Path,
-    content: Option<&str>,
-) -> Result<(), String> {
+fn write_settings(args: &Args, path: &Path, content: Option<&str>) -> Result<(), String> {
     let Some(content) = content else {
         crate::outln!(
             "{} already runs `{}`; nothing changed",
@@ -246,21 +241,17 @@ fn write_settings(
     };
     write_atomic(path, content.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    if args.batch {
-        crate::outln!(
-            "added `{}` to {} (PostToolBatch: once per model turn; PreToolUse on Bash)",
-            command(args.agent),
-            path.display()
-        );
+    let batch = if args.batch {
+        "; PostToolBatch reports once per model turn"
     } else {
-        crate::outln!(
-            "added `{}` to {} ({}, matcher \"{}\")",
-            command(args.agent),
-            path.display(),
-            target.event,
-            target.matcher
-        );
-    }
+        ""
+    };
+    crate::outln!(
+        "added `{}` to {} for {}{batch}",
+        command(args.agent),
+        path.display(),
+        describe_events(&events(args.agent, args.batch))
+    );
     Ok(())
 }
 
@@ -279,9 +270,8 @@ fn note(agent: Agent) -> Option<&'static str> {
 /// `hook/gemini_model.rs`); `Ok(false)` when every `squiggle hook <agent>`
 /// command is already there.
 fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
-    let target = target(agent);
-    let mut changed = add_group(settings, agent, target.event, Some(target.matcher))?;
-    for &(event, matcher) in extra_events(agent) {
+    let mut changed = false;
+    for (event, matcher) in events(agent, false) {
         changed |= add_group(settings, agent, event, matcher)?;
     }
     Ok(changed)
@@ -291,10 +281,39 @@ fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
 /// (edit tools and shell commands alike), `PreToolUse` on `Bash` keeps the
 /// shell snapshot; no per-edit `PostToolUse`.
 fn add_batch_hook(settings: &mut Json) -> Result<bool, String> {
-    let mut changed = add_group(settings, Agent::Claude, "PostToolBatch", None)?;
-    changed |= add_group(settings, Agent::Claude, "PreToolUse", Some("Bash"))?;
-    changed |= add_group(settings, Agent::Claude, "SessionStart", None)?;
+    let mut changed = false;
+    for (event, matcher) in events(Agent::Claude, true) {
+        changed |= add_group(settings, Agent::Claude, event, matcher)?;
+    }
     Ok(changed)
+}
+
+/// Every (event, matcher) `init` adds the hook under, in order.
+fn events(agent: Agent, batch: bool) -> Vec<(&'static str, Option<&'static str>)> {
+    if batch {
+        return vec![
+            ("PostToolBatch", None),
+            ("PreToolUse", Some("Bash")),
+            ("SessionStart", None),
+        ];
+    }
+    let target = target(agent);
+    std::iter::once((target.event, Some(target.matcher)))
+        .chain(extra_events(agent).iter().copied())
+        .collect()
+}
+
+/// `3 events: PostToolUse (matcher "Write|Edit|Bash"), PreToolUse (matcher
+/// "Bash"), SessionStart`: what `init` says it added, every event counted.
+fn describe_events(events: &[(&str, Option<&str>)]) -> String {
+    let each: Vec<String> = events
+        .iter()
+        .map(|(event, matcher)| match matcher {
+            Some(m) => format!("{event} (matcher \"{m}\")"),
+            None => event.to_string(),
+        })
+        .collect();
+    format!("{} events: {}", events.len(), each.join(", "))
 }
 
 /// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.

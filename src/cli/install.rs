@@ -32,17 +32,33 @@ pub struct Args {
 const MISSING_WALK_CAP: usize = 20_000;
 
 pub async fn run(mut args: Args) -> u8 {
+    // Servers the workspace needs that squiggle cannot install: named (with
+    // what to do) before anything is installed; their absence fails the run.
+    let mut uninstallable = Vec::new();
     if args.missing {
         match missing(&args) {
-            Ok(servers) if servers.is_empty() => {
-                eprintln!("squiggle: every server this workspace's files need is found");
-                return 0;
+            Ok(found) => {
+                args.servers = found.installable;
+                uninstallable = found.uninstallable;
             }
-            Ok(servers) => args.servers = servers,
             Err(e) => {
                 eprintln!("squiggle: {e}");
                 return 2;
             }
+        }
+        for (id, remedy) in &uninstallable {
+            eprintln!("squiggle: {id} is missing and squiggle cannot install it: {remedy}");
+        }
+        if args.servers.is_empty() {
+            if uninstallable.is_empty() {
+                eprintln!("squiggle: every server this workspace's files need is found");
+                return 0;
+            }
+            eprintln!(
+                "squiggle: nothing squiggle can install is missing; {} still missing (above)",
+                uninstallable.len()
+            );
+            return 2;
         }
     }
     let Some(root) = args.dir.clone().or_else(install::servers_dir) else {
@@ -76,7 +92,7 @@ pub async fn run(mut args: Args) -> u8 {
         let what = match source {
             Source::Npm(p) => format!("{} from npm", describe(p)),
             Source::PyPi(p) => format!("{} from PyPI", describe(p)),
-            Source::Elsewhere(_) => String::new(),
+            Source::Elsewhere => String::new(),
         };
         if !what.is_empty() {
             eprintln!(
@@ -105,14 +121,32 @@ pub async fn run(mut args: Args) -> u8 {
             }
         }
     }
-    if failed { 2 } else { 0 }
+    if !uninstallable.is_empty() {
+        let ids: Vec<&str> = uninstallable.iter().map(|(id, _)| id.as_str()).collect();
+        eprintln!(
+            "squiggle: still missing, not installable by squiggle: {}",
+            ids.join(", ")
+        );
+    }
+    if failed || !uninstallable.is_empty() {
+        2
+    } else {
+        0
+    }
 }
 
-/// The ids of the servers that serve some file of the workspace and whose
-/// program is not found, in registry order.
-fn missing(args: &Args) -> Result<Vec<String>, String> {
+/// What `--missing` found: servers squiggle installs, and the others with
+/// what to do about each.
+struct Missing {
+    installable: Vec<String>,
+    uninstallable: Vec<(String, String)>,
+}
+
+/// The servers that serve some file of the workspace and whose program is
+/// not found, in registry order.
+fn missing(args: &Args) -> Result<Missing, String> {
     let engine = args.workspace.engine(Default::default())?;
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let path_var = std::env::var_os("PATH");
     let mut needed = std::collections::BTreeSet::new();
     let walk = ignore::WalkBuilder::new(&root).build().flatten();
@@ -127,26 +161,30 @@ fn missing(args: &Args) -> Result<Vec<String>, String> {
             needed.insert(candidate.server_id);
         }
     }
-    Ok(engine
-        .servers
+    let mut found = Missing {
+        installable: Vec::new(),
+        uninstallable: Vec::new(),
+    };
+    let missing = engine
+        .servers()
         .iter()
         .filter(|s| needed.contains(&s.spec.id))
         .filter(|s| {
-            crate::registry::detect::find_command(&s.spec, &root, &root, path_var.as_deref())
-                .is_none()
-        })
-        .filter(|s| {
-            let known = install::source_of(&s.spec.id).is_some();
-            if !known {
-                eprintln!(
-                    "squiggle: {} is missing and squiggle has no pinned install for it: {}",
-                    s.spec.id, s.spec.install_hint
-                );
-            }
-            known
-        })
-        .map(|s| s.spec.id.clone())
-        .collect())
+            crate::registry::toolchain::launch(&s.spec, &root, &root, path_var.as_deref()).is_none()
+        });
+    for server in missing {
+        let id = server.spec.id.clone();
+        let pinned = matches!(
+            install::source_of(&id),
+            Some(Source::Npm(_) | Source::PyPi(_))
+        );
+        if pinned && server.command_from.is_none() {
+            found.installable.push(id);
+        } else {
+            found.uninstallable.push((id, server.remedy()));
+        }
+    }
+    Ok(found)
 }
 
 fn describe(packages: &[(&str, &str)]) -> String {

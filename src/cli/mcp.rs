@@ -41,9 +41,9 @@ pub async fn run(args: Args) -> u8 {
         }
     };
     let exposure = Exposure {
-        lsp: engine.config.enabled,
-        navigation: engine.config.navigation_tools,
-        write: engine.config.write_tools,
+        lsp: engine.config().enabled,
+        navigation: engine.config().navigation_tools,
+        write: engine.config().write_tools,
     };
     let work = async {
         let code = match args.http {

@@ -50,7 +50,7 @@ pub async fn run(args: Args) -> u8 {
             return 2;
         }
     };
-    let root: PathBuf = engine.workspace.root().to_path_buf();
+    let root: PathBuf = engine.workspace().root().to_path_buf();
     let daemon_opts = crate::daemon::client::Options {
         trust_workspace: args.workspace.trust_workspace,
         ..Default::default()
@@ -108,7 +108,10 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
     let Some(root) = &s.root else {
         let what = match (&s.detail, &s.command) {
             (Some(detail), _) => detail.clone(),
-            (None, Some(command)) => command.display().to_string(),
+            (None, Some(command)) => match &s.compiler {
+                Some(compiler) => format!("{} · compiler: {}", command.display(), compiler.text),
+                None => command.display().to_string(),
+            },
             (None, None) => String::new(),
         };
         return format!("{:<12} {what}", s.status).trim_end().to_string();
@@ -133,6 +136,7 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
         let why = match reason {
             StopReason::Evicted => "evicted for the cap",
             StopReason::Idle => "stopped when idle",
+            StopReason::Reconfigured => "stopped for a configuration change",
         };
         line.push_str(&format!(" ({why}; starts again on demand)"));
     } else if let Some(detail) = &s.detail {

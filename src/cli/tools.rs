@@ -204,7 +204,7 @@ async fn through_daemon<M: Method<Answer = ToolResult>>(
         return None;
     }
     let opts = route.daemon_options();
-    let root = engine.workspace.root();
+    let root = engine.workspace().root();
     let mut connection = match crate::daemon::client::try_connect_or_spawn(root, &opts).await {
         Ok(connection) => connection,
         Err(e) => {

@@ -4,11 +4,15 @@
 //! or dies mid-request, the check runs in this process instead — slower,
 //! still correct. `--no-daemon` or `SQUIGGLE_NO_DAEMON=1` force in-process.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
-use crate::daemon::client::Options;
-use crate::engine::{CheckReport, Engine, FileInput, HeldOthers, Mutation};
+use crate::daemon::DaemonError;
+use crate::daemon::client::{CHECK_TIMEOUT, Options};
+use crate::engine::{Engine, EngineOptions};
+use crate::service::wire::method::Check;
+use crate::service::wire::{CheckParams, CheckReply};
+use crate::workspace::Workspace;
 
 /// Which process checks: the daemon (which one), or this one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -37,64 +41,59 @@ impl Route {
     }
 }
 
-/// Checks `files` (absolute paths) through the daemon for the engine's
-/// workspace, falling back to `engine` itself; where `otherFiles` says so
-/// for `mutation`, also reports the files that import them.
+/// `squiggle/check` with `params`, answered by the workspace's daemon
+/// (started when needed) — or, when it cannot be reached or dies mid-call,
+/// by the same method in this process: `engine`, else one built here for
+/// `root` (default: the git top-level of `cwd`), its servers shut down
+/// after. `Err` only when neither could check (a broken configuration).
 pub async fn check(
-    engine: &Arc<Engine>,
-    files: Vec<PathBuf>,
-    mutation: Mutation,
+    root: Option<&Path>,
+    cwd: &Path,
+    params: CheckParams,
     route: Route,
-) -> CheckReport {
+    engine: Option<&Arc<Engine>>,
+) -> Result<CheckReply, String> {
     if !route.in_process() {
-        let opts = route.daemon_options();
-        let root = engine.workspace.root();
-        match crate::daemon::client::check_with(root, files.clone(), mutation, &opts).await {
-            Ok(reply) => return reply.report,
+        match through_daemon(root, cwd, &params, route, engine).await {
+            Ok(reply) => return Ok(reply),
             Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
         }
     }
-    let inputs: Vec<FileInput> = files.into_iter().map(FileInput::on_disk).collect();
-    let report = if engine.reports_other_files(mutation) {
-        engine.check_with_dependents(inputs).await
-    } else {
-        engine.check_files(inputs, HeldOthers::Skip).await
-    };
-    engine.shutdown().await;
-    report
-}
-
-/// The diagnostics of `text` checked as the content of `file` (absolute),
-/// through the daemon for the engine's workspace, else in `engine`; the
-/// disk is not touched.
-pub async fn check_text(
-    engine: &Arc<Engine>,
-    file: &std::path::Path,
-    text: &str,
-    route: Route,
-) -> Vec<crate::diagnostic::Diagnostic> {
-    if !route.in_process() {
-        let opts = route.daemon_options();
-        let root = engine.workspace.root();
-        if let Some(mut connection) = crate::daemon::client::connect_or_spawn(root, &opts).await {
-            match connection.check_text(file, text).await {
-                Ok(reply) => return first_file(reply.report),
-                Err(e) => tracing::debug!("daemon unavailable ({e}); checking in this process"),
-            }
+    let engine = match engine {
+        Some(engine) => engine.clone(),
+        None => {
+            let opts = EngineOptions {
+                root: root.map(Path::to_path_buf),
+                trust_workspace: route.trust_workspace,
+                ..Default::default()
+            };
+            Arc::new(Engine::new(&opts, cwd).map_err(|e| e.to_string())?)
         }
-    }
-    let input = FileInput {
-        content: Some(Arc::from(text)),
-        ..FileInput::on_disk(file)
     };
-    first_file(engine.check_files(vec![input], HeldOthers::Skip).await)
+    let reply = crate::service::check(&engine, params).await;
+    engine.shutdown().await;
+    reply.map_err(|e| e.message().to_string())
 }
 
-fn first_file(report: CheckReport) -> Vec<crate::diagnostic::Diagnostic> {
-    report
-        .files
-        .into_iter()
-        .next()
-        .map(|f| f.diagnostics)
-        .unwrap_or_default()
+/// The daemon's answer for the workspace of `engine`, else of `root`/`cwd`.
+async fn through_daemon(
+    root: Option<&Path>,
+    cwd: &Path,
+    params: &CheckParams,
+    route: Route,
+    engine: Option<&Arc<Engine>>,
+) -> Result<CheckReply, DaemonError> {
+    let workspace = match engine {
+        Some(engine) => engine.workspace().root().to_path_buf(),
+        None => Workspace::discover(root, cwd)
+            .map_err(|source| DaemonError::Workspace {
+                root: root.unwrap_or(cwd).to_path_buf(),
+                source,
+            })?
+            .root()
+            .to_path_buf(),
+    };
+    let opts = route.daemon_options();
+    let mut connection = crate::daemon::client::try_connect_or_spawn(&workspace, &opts).await?;
+    connection.call::<Check>(params, CHECK_TIMEOUT).await
 }

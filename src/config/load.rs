@@ -71,8 +71,15 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
     Ok(config)
 }
 
-/// A missing file is an empty layer; anything else unreadable is an error.
+/// A missing file is an empty layer; anything else unreadable is an error
+/// (a named pipe is refused before it is opened: reading it would block).
 fn read(path: &Path, kind: FileKind) -> Result<Option<PartialConfig>, ConfigError> {
+    if let Some(what) = crate::edit::special_file(path) {
+        return Err(ConfigError::Read {
+            path: path.to_path_buf(),
+            source: io::Error::other(format!("it is {what}, not a regular file")),
+        });
+    }
     match std::fs::read_to_string(path) {
         Ok(text) => parse_str(&text, path, kind).map(Some),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),

@@ -3,7 +3,6 @@
 //! and every failure is an `Err`, so callers fall back to checking
 //! in-process; the daemon is an optimization, never a dependency.
 
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -159,16 +158,6 @@ impl Connection {
         let params = CheckParams {
             file_paths: files.to_vec(),
             mutation,
-            contents: BTreeMap::new(),
-        };
-        self.call::<Check>(&params, CHECK_TIMEOUT).await
-    }
-
-    /// Checks `text` as the content of `file` (not what is on disk).
-    pub async fn check_text(&mut self, file: &Path, text: &str) -> Result<CheckReply, DaemonError> {
-        let params = CheckParams {
-            file_paths: vec![file.to_path_buf()],
-            contents: BTreeMap::from([(file.to_path_buf(), text.to_string())]),
             ..CheckParams::default()
         };
         self.call::<Check>(&params, CHECK_TIMEOUT).await

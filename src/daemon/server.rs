@@ -20,12 +20,12 @@ use tokio::time::Instant;
 use super::method::{DaemonShutdown, DaemonStatus as DaemonStatusMethod};
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, Live};
 use crate::jsonrpc::message::ResponseError;
 use crate::mutex::lock;
 use crate::platform::transport::Listener;
-use crate::service::wire::{Method, NoParams};
-use crate::service::{Host, extract, serve_connection_with};
+use crate::service::wire::Method;
+use crate::service::{Host, respond_now, serve_connection_with};
 
 /// Overrides `daemonIdleMinutes` in milliseconds (tests, debugging).
 pub const IDLE_ENV: &str = "SQUIGGLE_DAEMON_IDLE_MS";
@@ -48,14 +48,25 @@ pub enum Ended {
 }
 
 struct Daemon {
-    engine: Arc<Engine>,
+    /// The engine, kept in step with the configuration files.
+    live: Live,
     trusted: bool,
     started: std::time::Instant,
-    idle: Duration,
+    /// `SQUIGGLE_DAEMON_IDLE_MS`, which overrides `daemonIdleMinutes`.
+    idle_override: Option<Duration>,
     requests: AtomicU64,
     in_flight: AtomicU64,
     last_activity: Mutex<Instant>,
     shutdown: Notify,
+}
+
+impl Daemon {
+    /// How long the daemon waits idle before it exits: the configuration's
+    /// as it is now, unless the environment overrides it.
+    fn idle(&self) -> Duration {
+        self.idle_override
+            .unwrap_or_else(|| self.live.current().config().daemon_idle)
+    }
 }
 
 impl Host for Daemon {
@@ -70,26 +81,37 @@ impl Host for Daemon {
         *lock(&self.last_activity) = Instant::now();
     }
 
+    fn engine(&self) -> Option<Arc<Engine>> {
+        Some(self.live.current())
+    }
+
+    /// A client that hung up gave up on its answer: its mutation must not
+    /// land later (issue 24, finding 2).
+    fn cancel_on_disconnect(&self) -> bool {
+        true
+    }
+
     fn handle(&self, method: &str, params: &Value) -> Option<Result<Value, ResponseError>> {
         let answer = match method {
-            DaemonStatusMethod::NAME => extract::<NoParams>(params.clone()).map(|_| {
+            DaemonStatusMethod::NAME => respond_now::<DaemonStatusMethod>(params.clone(), |_| {
+                let engine = self.live.current();
                 let status = DaemonStatus {
                     pid: std::process::id(),
                     uptime_secs: self.started.elapsed().as_secs(),
-                    workspace: self.engine.workspace.root().to_path_buf(),
+                    workspace: engine.workspace().root().to_path_buf(),
                     trusted: self.trusted,
-                    servers: self.engine.status(),
+                    servers: engine.status(),
                     requests: self.requests.load(Ordering::SeqCst),
                     in_flight: self.in_flight.load(Ordering::SeqCst),
-                    idle_timeout_ms: self.idle.as_millis() as u64,
+                    idle_timeout_ms: self.idle().as_millis() as u64,
                     rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
-                    pool: self.engine.pool.summary(),
+                    pool: engine.pool().summary(),
                 };
-                serde_json::to_value(status).unwrap_or(Value::Null)
+                Ok(status)
             }),
-            DaemonShutdown::NAME => extract::<NoParams>(params.clone()).map(|_| {
+            DaemonShutdown::NAME => respond_now::<DaemonShutdown>(params.clone(), |_| {
                 self.shutdown.notify_one();
-                Value::Null
+                Ok(())
             }),
             _ => return None,
         };
@@ -108,7 +130,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let engine = Arc::new(Engine::new(&engine_opts, &cwd)?);
     engine.watch_disk();
     let paths = socket::paths(
-        engine.workspace.root(),
+        engine.workspace().root(),
         opts.trust_workspace,
         opts.runtime_dir.as_deref(),
     );
@@ -116,22 +138,22 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     let Some(listener) = bind(&paths)? else {
         return Ok(Ended::AlreadyRunning);
     };
-    let idle = std::env::var(IDLE_ENV)
+    let idle_override = std::env::var(IDLE_ENV)
         .ok()
-        .and_then(|ms| ms.parse().ok())
-        .map(Duration::from_millis)
-        .unwrap_or(engine.config.daemon_idle);
+        .and_then(|ms| ms.parse::<u64>().ok())
+        // Bounded like daemonIdleMinutes (one week), so no deadline overflows.
+        .map(|ms| Duration::from_millis(ms.min(7 * 24 * 60 * 60 * 1000)));
     let daemon = Arc::new(Daemon {
-        engine: engine.clone(),
+        live: Live::new(engine.clone(), &engine_opts),
         trusted: opts.trust_workspace,
         started: std::time::Instant::now(),
-        idle,
+        idle_override,
         requests: AtomicU64::new(0),
         in_flight: AtomicU64::new(0),
         last_activity: Mutex::new(Instant::now()),
         shutdown: Notify::new(),
     });
-    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace.root().display(), "daemon listening");
+    tracing::info!(socket = %paths.socket.display(), root = %engine.workspace().root().display(), "daemon listening");
     let mut connections = tokio::task::JoinSet::new();
     let ended = serve(&daemon, &listener, &mut connections).await;
     // Unlink first, so no new client connects into a closing daemon; only
@@ -145,7 +167,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     })
     .await;
     connections.abort_all();
-    engine.shutdown().await;
+    daemon.live.current().shutdown().await;
     tracing::info!(?ended, "daemon done");
     Ok(ended)
 }
@@ -157,11 +179,11 @@ async fn serve(
     listener: &Listener,
     connections: &mut tokio::task::JoinSet<std::io::Result<crate::service::ConnectionEnd>>,
 ) -> Ended {
-    let idle = daemon.idle;
     let terminated = crate::signals::terminated();
     tokio::pin!(terminated);
     loop {
         while connections.try_join_next().is_some() {}
+        let idle = daemon.idle();
         let busy = daemon.in_flight.load(Ordering::SeqCst) > 0;
         let deadline = if busy {
             Instant::now() + idle
@@ -175,7 +197,7 @@ async fn serve(
                 Ok(Some((read, write))) => {
                     *lock(&daemon.last_activity) = Instant::now();
                     let host: Arc<dyn Host> = daemon.clone();
-                    connections.spawn(serve_connection_with(daemon.engine.clone(), host, read, write));
+                    connections.spawn(serve_connection_with(daemon.live.current(), host, read, write));
                 }
                 Err(e) => tracing::warn!("accept failed: {e}"),
             },

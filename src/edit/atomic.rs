@@ -15,8 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Writes `content` to `path` atomically: temp file in the same directory,
 /// fsync, rename. Creates missing parent directories and preserves an
 /// existing file's permissions. A symlink is written through, so the link
-/// stays a link. On error the original file is untouched and the temp file
-/// removed.
+/// stays a link. A file whose mode forbids writing is refused, as a plain
+/// write would be. On error the original file is untouched and the temp
+/// file removed.
 pub fn write_atomic(path: &Path, content: &[u8]) -> io::Result<()> {
     let (target, temp) = stage(path, content, &mut Vec::new())?;
     if let Err(err) = fs::rename(&temp, &target) {
@@ -47,7 +48,10 @@ pub(super) fn stage(
     fs::create_dir_all(&dir)?;
     created.extend(missing);
     let permissions = match fs::metadata(&target) {
-        Ok(meta) => Some(meta.permissions()),
+        Ok(meta) => match super::vet::write_forbidden(&target, &meta) {
+            Some(refused) => return Err(refused),
+            None => Some(meta.permissions()),
+        },
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
         Err(err) => return Err(err),
     };

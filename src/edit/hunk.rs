@@ -6,9 +6,11 @@
 //! says otherwise. Unified hunks are tried at their stated line first and
 //! then at the nearest offset where their context matches exactly; Codex
 //! hunks carry no line numbers and are searched for forward from the end of
-//! the previous hunk, the way Codex's own `apply_patch` does.
+//! the previous hunk, the way Codex's own `apply_patch` does. A byte order
+//! mark is the file's, not its first line's: the hunks match that line with
+//! or without it, and the file keeps it.
 
-use super::{EditError, Hunk, HunkLine};
+use super::{BOM, EditError, Hunk, HunkLine};
 
 #[derive(Debug, Clone)]
 struct Line<'a> {
@@ -49,6 +51,26 @@ struct Endings<'a> {
 
 /// Applies `hunks` to `content` in order; `path` names the file in errors.
 pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<String, EditError> {
+    let Some(body) = content.strip_prefix(BOM) else {
+        return apply_to_lines(path, content, hunks);
+    };
+    // The mark goes back in front, once, whatever the hunks did to the
+    // first line (one that added a mark of its own included).
+    let patched = apply_to_lines(path, body, hunks)?;
+    Ok(format!(
+        "{BOM}{}",
+        patched.strip_prefix(BOM).unwrap_or(&patched)
+    ))
+}
+
+/// A patch line as it is compared with the file: without a byte order mark
+/// (a patch made against the file may carry it on its first line or not).
+fn unmarked(line: &str) -> &str {
+    line.strip_prefix(BOM).unwrap_or(line)
+}
+
+/// [`apply_hunks`] for a text without a byte order mark.
+fn apply_to_lines(path: &str, content: &str, hunks: &[Hunk]) -> Result<String, EditError> {
     let lines = split_lines(content);
     let file = lines
         .first()
@@ -63,7 +85,7 @@ pub(super) fn apply_hunks(path: &str, content: &str, hunks: &[Hunk]) -> Result<S
     let mut cursor = 0;
     let mut drift: isize = 0;
     for (index, hunk) in hunks.iter().enumerate() {
-        let old: Vec<&str> = hunk.old_lines().collect();
+        let old: Vec<&str> = hunk.old_lines().map(unmarked).collect();
         let Some(pos) = locate(&lines, hunk, &old, cursor, &mut drift) else {
             return Err(EditError::HunkFailed {
                 path: path.to_string(),
@@ -214,7 +236,7 @@ fn seek_near(
 fn seek_forward(lines: &[Line<'_>], old: &[&str], min: usize, hunk: &Hunk) -> Option<usize> {
     let mut start = min;
     for anchor in &hunk.anchors {
-        start = seek_sequence(lines, &[anchor.as_str()], start)? + 1;
+        start = seek_sequence(lines, &[unmarked(anchor)], start)? + 1;
     }
     if old.is_empty() {
         // Pure insertion: right after the anchor, or else at the end.
@@ -333,6 +355,24 @@ mod tests {
         .unwrap_err();
         assert!(
             matches!(err, EditError::HunkFailed { ref path, hunk: 2, ref header } if path == "f" && header == "@@")
+        );
+    }
+
+    /// Issue 24, finding 5: a patch whose context is a BOM file's first
+    /// line, written without the mark (as models do), was refused.
+    #[test]
+    fn the_first_line_matches_with_or_without_the_byte_order_mark_which_is_kept() {
+        let file = "\u{feff}import os\r\nx = 1\r\n";
+        let without = hunk(None, &[" import os", "-x = 1", "+x = 2", "+y = 3"]);
+        check(file, &[without], "\u{feff}import os\r\nx = 2\r\ny = 3\r\n");
+        let with = hunk(Some(1), &["-\u{feff}import os", "+\u{feff}import sys"]);
+        check(file, &[with], "\u{feff}import sys\r\nx = 1\r\n");
+        let mut anchored = hunk(None, &["+import re"]);
+        anchored.anchors = vec!["\u{feff}import os".into()];
+        check(
+            "import os\nx = 1\n",
+            &[anchored],
+            "import os\nimport re\nx = 1\n",
         );
     }
 

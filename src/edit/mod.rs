@@ -16,6 +16,7 @@ mod plan;
 mod replace;
 mod transaction;
 mod unified;
+mod vet;
 
 use std::fmt;
 
@@ -24,6 +25,7 @@ pub use content::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 pub use plan::{PlannedChange, plan_patch};
 pub use replace::{Replace, Replaced, replace_exact};
 pub use transaction::{FileOp, TransactionError, apply_all};
+pub use vet::{special_file, vet_path};
 
 /// Why an edit could not be made. Messages are written for the agent that
 /// asked for the edit: they say what went wrong and what to do next.
@@ -57,6 +59,14 @@ pub enum EditError {
     },
     #[error("{path} does not exist; check the path, or add the file instead of updating it")]
     Missing { path: String },
+    #[error(
+        "{path} is {kind}, not a regular file; squiggle edits regular files only, and nothing was opened or written"
+    )]
+    NotRegular { path: String, kind: &'static str },
+    #[error(
+        "{path} is a symbolic link loop (following it leads back to itself); fix or remove the link; nothing was written"
+    )]
+    SymlinkLoop { path: String },
     #[error("cannot read {path}: {source}")]
     Read {
         path: String,
@@ -197,6 +207,23 @@ pub fn parse_patch(text: &str) -> Result<Patch, EditError> {
     }
     Ok(patch)
 }
+
+/// A file's line ending, judged by its first line: `"\r\n"`, `"\n"`, or
+/// `None` when it has no line break yet. Every mutation gives the line
+/// breaks it inserts this ending.
+pub(crate) fn line_ending(content: &str) -> Option<&'static str> {
+    let end = memchr::memchr(b'\n', content.as_bytes())?;
+    Some(if content[..end].ends_with('\r') {
+        "\r\n"
+    } else {
+        "\n"
+    })
+}
+
+/// The byte order mark some editors put before a UTF-8 file's first line.
+/// It belongs to the file, not to its first line: patches match with or
+/// without it, and it is kept.
+pub(crate) const BOM: char = '\u{feff}';
 
 /// Splits patch text into lines, dropping the terminator and a trailing `\r`
 /// (patches pasted from CRLF files or terminals). Added (`+`) lines keep their

@@ -3,8 +3,10 @@
 //! occurrence is to be replaced, and nothing is ever matched loosely.
 //!
 //! The one concession is line endings. Agents write `\n`; when the file uses
-//! `\r\n` and the text is only found that way, both sides are translated so
-//! the file keeps its line endings.
+//! `\r\n` and the text is only found that way, the old text is translated
+//! to match. The line breaks the new text inserts take the file's own line
+//! ending (judged by its first line, as patches are), so a CRLF file stays
+//! CRLF byte for byte.
 
 use super::EditError;
 
@@ -28,8 +30,9 @@ pub struct Replaced {
 /// unless [`Replace::All`]: none is [`EditError::NotFound`], several is
 /// [`EditError::Ambiguous`]. An empty `old`, or `old == new`, is an error.
 ///
-/// If `old` is not found verbatim but the file uses `\r\n`, `old` and `new`
-/// are matched and inserted with their `\n` turned into `\r\n`.
+/// If `old` is not found verbatim but the file uses `\r\n`, `old` is matched
+/// with its `\n` turned into `\r\n`. Line breaks in `new` take the file's
+/// line ending whichever way `old` was found.
 pub fn replace_exact(
     content: &str,
     old: &str,
@@ -42,13 +45,17 @@ pub fn replace_exact(
     if old == new {
         return Err(EditError::NoChange);
     }
+    let new = match super::line_ending(content) {
+        Some("\r\n") => to_crlf(new),
+        Some(_) => new.replace("\r\n", "\n"),
+        None => new.to_string(),
+    };
     let count = content.matches(old).count();
     if count > 0 {
-        return finish(content, old, new, count, replace);
+        return finish(content, old, &new, count, replace);
     }
     if old.contains('\n') && content.contains("\r\n") {
         let old = to_crlf(old);
-        let new = to_crlf(new);
         let count = content.matches(old.as_str()).count();
         if count > 0 {
             return finish(content, &old, &new, count, replace);
@@ -160,6 +167,24 @@ mod tests {
         );
         // Text found verbatim is replaced verbatim.
         check("a\r\nb\r\n", "a", "c", Replace::Once, "c\r\nb\r\n", 1);
+    }
+
+    /// Issue 24, finding 4: a multi-line new text whose old text is found
+    /// verbatim (one line) inserted bare `\n` into a CRLF file.
+    #[test]
+    fn inserted_line_breaks_take_the_files_line_ending() {
+        check(
+            "a = 1\r\nb = 2\r\n",
+            "b = 2",
+            "b = 2\nc = 3\n# end",
+            Replace::Once,
+            "a = 1\r\nb = 2\r\nc = 3\r\n# end\r\n",
+            1,
+        );
+        // An LF file gets LF, whatever the agent sent.
+        check("a\nb\n", "b", "b\r\nc", Replace::Once, "a\nb\nc\n", 1);
+        // A file without a line break yet keeps the new text as given.
+        check("a", "a", "b\r\nc", Replace::Once, "b\r\nc", 1);
     }
 
     #[test]

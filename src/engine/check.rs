@@ -16,11 +16,10 @@ use tokio::time::Instant;
 
 use super::Engine;
 use super::plan::PlanMemo;
-use super::pool::{Busy, Checkout};
+use super::pool::{Busy, Checkout, ServerState};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::edit::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
-use crate::lsp::normalize::normalize;
 use crate::lsp::other_files::EditMark;
 use crate::lsp::{DocumentVersion, LspClient};
 use crate::workspace::PathClass;
@@ -274,6 +273,10 @@ impl Engine {
             Err(unavailable) => {
                 let mut outcome =
                     ServerOutcome::without_server(Outcome::Unavailable, unavailable.reason);
+                // A built-in server the configuration never names, found
+                // missing: said only when nothing else checked the file.
+                outcome.optional = unavailable.state == ServerState::Unavailable
+                    && !self.config.servers.contains_key(&id);
                 outcome.server = id.clone();
                 outcome.elapsed_ms = started.elapsed().as_millis() as u64;
                 let mark = Mark {
@@ -301,8 +304,7 @@ impl Engine {
             Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
             None => client.diagnostics_for(&doc, deadline).await,
         };
-        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        let diagnostics = normalize(&report.diagnostics, &p.text, encoding, &p.relative, &id);
+        let diagnostics = client.normalize(&report.diagnostics, &p.text, &p.relative);
         tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
         let mark = Mark {
             server: id.clone(),
@@ -317,6 +319,7 @@ impl Engine {
             detail: client
                 .dead_reason()
                 .filter(|_| report.outcome == Outcome::ServerDead),
+            optional: false,
         };
         (outcome, mark, diagnostics, Some(busy))
     }
@@ -344,7 +347,12 @@ impl Engine {
                 .await;
             client.diagnostics_for(&opened, deadline).await;
         }
-        if rules.resend {
+        if !rules.edits.is_empty() {
+            // Another file, taken for what the edit did to it.
+            client
+                .sync_other_document(&p.canonical, &p.language, p.text.clone(), rules.resend)
+                .await
+        } else if rules.resend {
             client
                 .resync_document(&p.canonical, &p.language, p.text.clone())
                 .await
@@ -373,6 +381,13 @@ fn checkable_text(content: Option<Arc<str>>, canonical: &Path) -> Result<Arc<str
 
 /// Reads a file squiggle may send to servers, or says why not.
 fn read_checkable(path: &Path) -> Result<Arc<str>, ServerOutcome> {
+    // A named pipe would block the read until someone writes into it.
+    if let Some(kind) = crate::edit::special_file(path) {
+        return Err(ServerOutcome::without_server(
+            Outcome::Unavailable,
+            format!("{} is {kind}, not a regular file; not read", path.display()),
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| {
         ServerOutcome::without_server(
             Outcome::Unavailable,

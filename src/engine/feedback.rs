@@ -1,10 +1,13 @@
-//! What a wrapped tool answers after its mutation: the touched files checked
-//! in one parallel wait (and, where the configuration says so, the files
-//! that import them), each classified against what was known before, and
-//! rendered. The structured result carries every diagnostic the rendered
-//! feedback came from — other files included — and every (file, server)
-//! outcome of both phases, so a program reading it misses nothing the model
-//! is told.
+//! What a change answers, on every surface: the touched files checked in
+//! one parallel wait (and, where the configuration says so, the files that
+//! import them), each classified against what was there before
+//! (`crate::baseline`), and rendered once. The wrapped tools
+//! (`edit`, `write`, `apply_patch`) and `squiggle/check` — which the hooks
+//! call through the daemon, or in process — all run [`Engine::report_change`],
+//! so one change gets one answer whoever reports it. The structured result
+//! carries every diagnostic the rendered feedback came from — other files
+//! included — and every (file, server) outcome of both phases, so a program
+//! reading it misses nothing the model is told.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -14,29 +17,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
-use super::report::{CheckReport, ServerOutcome};
+use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::tools::Mode;
 use super::{Engine, Mutation};
-use crate::classify::{Classification, classify};
+use crate::baseline::{Before, Classification, classify, git, other_file_verdict, worst};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::mutex::lock;
-use crate::render::{FileDiagnostics, ReportMode};
-
-/// How many files' last-checked snapshots are kept: the baseline that
-/// tells an edit's new errors from old ones. A document closed in its
-/// server is reopened from disk, but a baseline dropped is lost, so these
-/// outlive documents; the count bounds squiggle's memory over a long session
-/// touching thousands of files.
-pub const MAX_SNAPSHOTS: usize = 1024;
-
-/// A file's text and diagnostics as last checked.
-#[derive(Debug, Clone)]
-pub struct Snapshot {
-    pub text: Arc<str>,
-    pub diagnostics: Vec<Diagnostic>,
-    /// When it was taken: past [`MAX_SNAPSHOTS`] the oldest is dropped.
-    pub taken: std::time::Instant,
-}
+use crate::render::{FileDiagnostics, RenderOptions, ReportMode};
+use crate::workspace::PathClass;
 
 /// What a wrapped tool returns: the text for the model plus structure. The
 /// same type travels from the daemon to the CLI (`squiggle/edit` and
@@ -53,8 +40,10 @@ pub struct ToolResult {
     pub diagnostics: Vec<Diagnostic>,
     /// The worst verdict over the touched files and the other files.
     pub classification: Classification,
-    /// Whether the edit's "before" diagnostics were known (from an earlier
-    /// check), so that `classification` can tell new errors from old ones.
+    /// Whether each touched file's "before" diagnostics were known (an
+    /// earlier check of the text right before the change, the file as git
+    /// has it, or none for a created file), so that `classification` can
+    /// tell new errors from old ones.
     pub baseline_known: bool,
     /// How each server's wait ended, per file: the touched files, and the
     /// other files waited on (their importers).
@@ -77,41 +66,53 @@ impl ToolResult {
     }
 }
 
-/// One touched file: where it is, its text before (when it existed) and after.
-pub(super) type Touched = (PathBuf, Option<String>, Arc<str>);
+/// One file a change touched.
+#[derive(Debug, Clone)]
+pub struct Touched {
+    pub path: PathBuf,
+    /// What the caller knows of its text right before the change.
+    pub before: Before,
+    /// Its text after; `None`: the text on disk.
+    pub after: Option<Arc<str>>,
+}
 
-/// The spec's order of severity for a batch: the worst class wins.
-const WORST_FIRST: [Classification; 5] = [
-    Classification::NewErrors,
-    Classification::BaselineError,
-    Classification::WarningsOnly,
-    Classification::Clean,
-    Classification::LspUnavailable,
-];
+/// A touched file's "before": a text and what the servers said of it.
+struct Baseline {
+    text: Arc<str>,
+    diagnostics: Vec<Diagnostic>,
+}
 
 impl Engine {
     /// Checks the touched files in one parallel wait (with their importers
-    /// when `otherFiles` says so for this kind of mutation), classifies
-    /// against the last known diagnostics, and renders.
-    pub(super) async fn feedback(
+    /// when `otherFiles` says so for this kind of mutation), classifies each
+    /// against what was there before and renders under `opts`. The check's
+    /// report comes back beside the result.
+    pub async fn report_change(
         self: &Arc<Self>,
         message: String,
         files: Vec<Touched>,
         mutation: Mutation,
         mode: Mode,
-    ) -> ToolResult {
+        opts: &RenderOptions,
+    ) -> (ToolResult, CheckReport) {
+        let files: Vec<Touched> = files.into_iter().map(read_after).collect();
         let others = self.reports_other_files(mutation);
+        // What the servers said of every other file before this edit (and
+        // before a git baseline is checked): an importer's error that was
+        // already there is not the edit's.
+        let known_before = others.then(|| self.known_snapshot());
+        let baselines = self.baselines(&files, opts.report).await;
         let inputs = files
             .iter()
-            .map(|(p, before, text)| FileInput {
-                path: p.clone(),
-                content: Some(text.clone()),
-                before: before.as_deref().map(Arc::from),
+            .map(|f| FileInput {
+                path: f.path.clone(),
+                content: f.after.clone(),
+                before: match &f.before {
+                    Before::Text(text) => Some(text.clone()),
+                    Before::Absent | Before::Unknown => None,
+                },
             })
             .collect();
-        // What the servers said of every other file before this edit: an
-        // importer's error that was already there is not the edit's.
-        let known_before = others.then(|| self.known_snapshot());
         let check = if others {
             self.check_with_dependents(inputs).await
         } else {
@@ -127,139 +128,181 @@ impl Engine {
             other_files: Vec::new(),
             dry_run: mode == Mode::DryRun,
         };
-        let mut classes = Vec::new();
-        let edited = self.touched_blocks(&check, &files, &mut result, &mut classes);
-        let known_before = known_before
-            .map(|known| known.for_files(self, check.others.keys()))
-            .unwrap_or_default();
-        for (file, diagnostics) in &check.others {
-            classes.extend(other_file_class(
-                diagnostics,
-                known_before.get(file).map_or(&[], Vec::as_slice),
-            ));
-            result.diagnostics.extend(diagnostics.iter().cloned());
-        }
-        for (file, outcomes) in &check.other_outcomes {
-            let entry = result.outcomes.entry(file.clone()).or_default();
-            entry.extend(outcomes.iter().cloned());
-        }
-        let touched: Vec<&String> = check.files.iter().map(|f| &f.file).collect();
-        let mut other_files: Vec<String> = check
-            .others
-            .keys()
-            .chain(check.other_outcomes.keys())
-            .filter(|f| !touched.contains(f))
-            .cloned()
-            .collect();
-        other_files.sort();
-        other_files.dedup();
-        result.other_files = other_files;
-        result.classification = WORST_FIRST
-            .into_iter()
-            .find(|c| classes.contains(c))
-            .unwrap_or(Classification::LspUnavailable);
-        result.feedback = check.feedback_with(&edited, &self.render_options());
-        result
-    }
-
-    /// The touched files' blocks, classified against their last snapshot;
-    /// records their diagnostics and outcomes in `result` and the new
-    /// snapshots in the history.
-    fn touched_blocks(
-        &self,
-        check: &CheckReport,
-        files: &[Touched],
-        result: &mut ToolResult,
-        classes: &mut Vec<Classification>,
-    ) -> Vec<FileDiagnostics> {
-        let report_mode = self.render_options().report;
+        let mut verdicts = Vec::new();
         let mut edited = Vec::new();
-        for (report, (path, before_text, after_text)) in check.files.iter().zip(files) {
-            let previous = lock(&self.history).get(path).cloned();
-            let before = previous.filter(|s| before_text.as_deref() == Some(&*s.text));
-            result.baseline_known &= before.is_some() || before_text.is_none();
-            let (before_diags, before_text) = before.map_or((Vec::new(), String::new()), |s| {
-                (s.diagnostics, s.text.to_string())
-            });
-            let delta = classify(
-                &before_diags,
-                &before_text,
-                &report.diagnostics,
-                after_text,
-                check.any_server(),
-            );
-            classes.push(delta.classification);
-            let shown: Vec<Diagnostic> = match report_mode {
-                ReportMode::All => report.diagnostics.clone(),
-                ReportMode::New => delta
-                    .introduced
-                    .iter()
-                    .map(|&i| report.diagnostics[i].clone())
-                    .collect(),
-            };
-            let hidden = delta
-                .baseline
-                .iter()
-                .filter(|&&i| report.diagnostics[i].severity == Severity::Error)
-                .count();
-            edited.push(FileDiagnostics {
-                file: report.file.clone(),
-                diagnostics: shown,
-                baseline_hidden: hidden,
-            });
+        for ((report, file), baseline) in check.files.iter().zip(&files).zip(baselines) {
+            result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
+            let (block, verdict) = classified(report, file, baseline, &check, opts.report);
+            edited.push(block);
+            verdicts.push(verdict);
             result
                 .diagnostics
                 .extend(report.diagnostics.iter().cloned());
-            result
-                .outcomes
-                .insert(report.file.clone(), report.outcomes.clone());
-            if !result.dry_run && check.any_server() {
-                let mut history = lock(&self.history);
-                let now = std::time::Instant::now();
-                if history.len() >= MAX_SNAPSHOTS && !history.contains_key(path) {
-                    let oldest = history
-                        .iter()
-                        .min_by_key(|(_, s)| s.taken)
-                        .map(|(p, _)| p.clone());
-                    if let Some(oldest) = oldest {
-                        history.remove(&oldest);
-                    }
-                }
-                history.insert(
-                    path.clone(),
-                    Snapshot {
-                        text: after_text.clone(),
-                        diagnostics: report.diagnostics.clone(),
-                        taken: now,
-                    },
-                );
+            let outcomes = report.outcomes.clone();
+            result.outcomes.insert(report.file.clone(), outcomes);
+            if mode == Mode::Apply && check.any_server() {
+                self.remember(file, report);
             }
         }
-        edited
+        let known_before = known_before.map(|known| known.for_files(self, check.others.keys()));
+        others_into(
+            &check,
+            &known_before.unwrap_or_default(),
+            &mut result,
+            &mut verdicts,
+        );
+        result.classification = worst(&verdicts);
+        result.feedback = check.feedback_with(&edited, opts);
+        (result, check)
+    }
+
+    /// Each touched file's baseline (see `crate::baseline`): the snapshot
+    /// its [`Before`] allows; else, when only the edit's own diagnostics are
+    /// shown (`report = "new"`), the file as git has it, checked as text in
+    /// one wait before the change is; else none.
+    async fn baselines(
+        self: &Arc<Self>,
+        files: &[Touched],
+        report: ReportMode,
+    ) -> Vec<Option<Baseline>> {
+        let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
+        let mut from_git: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
+        for (index, file) in files.iter().enumerate() {
+            let PathClass::Inside {
+                canonical,
+                relative,
+            } = self.workspace.classify(&file.path)
+            else {
+                baselines.push(None);
+                continue;
+            };
+            let snapshot = self.history.baseline(&canonical, &file.before);
+            let wants_git = snapshot.is_none()
+                && report == ReportMode::New
+                && file.before != Before::Absent
+                && file.after.is_some();
+            baselines.push(snapshot.map(|s| Baseline {
+                text: s.text,
+                diagnostics: s.diagnostics,
+            }));
+            if wants_git && let Some(text) = git::committed_text(self.workspace.root(), &relative) {
+                from_git.push((index, canonical, Arc::from(text)));
+            }
+        }
+        if from_git.is_empty() {
+            return baselines;
+        }
+        let inputs = from_git
+            .iter()
+            .map(|(_, canonical, text)| FileInput {
+                content: Some(text.clone()),
+                ..FileInput::on_disk(canonical)
+            })
+            .collect();
+        let check = self.check_files(inputs, HeldOthers::Skip).await;
+        for ((index, _, text), report) in from_git.into_iter().zip(check.files) {
+            tracing::debug!(file = %report.file, count = report.diagnostics.len(), "baseline from git");
+            baselines[index] = Some(Baseline {
+                text,
+                diagnostics: report.diagnostics,
+            });
+        }
+        baselines
+    }
+
+    /// Records a checked file's text and diagnostics as the next change's
+    /// "before".
+    fn remember(&self, file: &Touched, report: &FileReport) {
+        let (Some(after), PathClass::Inside { canonical, .. }) =
+            (&file.after, self.workspace.classify(&file.path))
+        else {
+            return;
+        };
+        self.history
+            .record(&canonical, after.clone(), report.diagnostics.clone());
     }
 }
 
-/// The verdict on a file the mutation did not touch: new errors when it has
-/// an error the servers did not report for it before the edit, an old error
-/// when all its errors were there before, warnings only otherwise. A file
-/// with nothing to report adds no verdict.
-fn other_file_class(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
-    let errors = || after.iter().filter(|d| d.severity == Severity::Error);
-    let known = |d: &Diagnostic| {
-        before.iter().any(|b| {
-            b.line == d.line
-                && b.column == d.column
-                && b.severity == d.severity
-                && b.message == d.message
-        })
-    };
-    if errors().any(|d| !known(d)) {
-        Some(Classification::NewErrors)
-    } else if errors().next().is_some() {
-        Some(Classification::BaselineError)
-    } else if !after.is_empty() {
-        Some(Classification::WarningsOnly)
-    } else {
-        None
+/// Records the other files of `check` in `result` — their diagnostics,
+/// outcomes and names — and their verdicts against what the servers had
+/// reported for them before the edit (`known_before`, by relative path).
+fn others_into(
+    check: &CheckReport,
+    known_before: &BTreeMap<String, Vec<Diagnostic>>,
+    result: &mut ToolResult,
+    verdicts: &mut Vec<Classification>,
+) {
+    for (file, diagnostics) in &check.others {
+        let before = known_before.get(file).map_or(&[][..], Vec::as_slice);
+        verdicts.extend(other_file_verdict(diagnostics, before));
+        result.diagnostics.extend(diagnostics.iter().cloned());
     }
+    for (file, outcomes) in &check.other_outcomes {
+        let entry = result.outcomes.entry(file.clone()).or_default();
+        entry.extend(outcomes.iter().cloned());
+    }
+    let touched: Vec<&String> = check.files.iter().map(|f| &f.file).collect();
+    let mut other_files: Vec<String> = check
+        .others
+        .keys()
+        .chain(check.other_outcomes.keys())
+        .filter(|f| !touched.contains(f))
+        .cloned()
+        .collect();
+    other_files.sort();
+    other_files.dedup();
+    result.other_files = other_files;
+}
+
+/// `file` with its text after read from disk when the caller did not give
+/// it (left `None` when it cannot be read as text, or is no regular file —
+/// a named pipe would block the read: the check then says why).
+fn read_after(mut file: Touched) -> Touched {
+    if file.after.is_none() && crate::edit::special_file(&file.path).is_none() {
+        file.after = std::fs::read(&file.path)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .map(Arc::from);
+    }
+    file
+}
+
+/// A touched file's block and verdict: its diagnostics against `baseline`,
+/// only the edit's own shown with `report = "new"` (the others counted).
+fn classified(
+    report: &FileReport,
+    file: &Touched,
+    baseline: Option<Baseline>,
+    check: &CheckReport,
+    mode: ReportMode,
+) -> (FileDiagnostics, Classification) {
+    let (before, before_text) =
+        baseline.map_or((Vec::new(), Arc::from("")), |b| (b.diagnostics, b.text));
+    let after_text = file.after.as_deref().unwrap_or("");
+    let delta = classify(
+        &before,
+        &before_text,
+        &report.diagnostics,
+        after_text,
+        check.any_server(),
+    );
+    let shown: Vec<Diagnostic> = match mode {
+        ReportMode::All => report.diagnostics.clone(),
+        ReportMode::New => delta
+            .introduced
+            .iter()
+            .map(|&i| report.diagnostics[i].clone())
+            .collect(),
+    };
+    let hidden = delta
+        .baseline
+        .iter()
+        .filter(|&&i| report.diagnostics[i].severity == Severity::Error)
+        .count();
+    let block = FileDiagnostics {
+        file: report.file.clone(),
+        diagnostics: shown,
+        baseline_hidden: hidden,
+    };
+    (block, delta.classification)
 }

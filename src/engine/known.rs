@@ -1,65 +1,52 @@
-//! What the running servers already said about files: the one query for it.
-//! A snapshot is cheap to take before an edit — the servers' shared
-//! diagnostic lists and the open documents' shared texts, no normalizing and
-//! no disk reads — and is normalized afterwards only for the files someone
-//! asks about (an edit's other files), so a write does not pay for every
-//! diagnostic of the workspace.
+//! What the running servers already said about files: the one query for it
+//! ([`Engine::known_diagnostics`], behind `lsp/diagnostics`, MCP
+//! `lsp_diagnostics` and an edit's "known before"). A snapshot is cheap to
+//! take before an edit — each server's held lists (`lsp::normalize::Held`),
+//! no normalizing and no disk reads — and is normalized afterwards only for
+//! the files someone asks about (an edit's other files), so a write does not
+//! pay for every diagnostic of the workspace. A file gone from disk is in
+//! no answer, whatever a server still holds for it.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use super::Engine;
 use crate::diagnostic::{Diagnostic, sort_and_dedupe};
-use crate::lsp::normalize::normalize;
-use crate::lsp::position::PositionEncoding;
-use crate::lsp::state::LspDiagnostic;
-use crate::lsp::uri;
+use crate::lsp::normalize::Held;
 use crate::workspace::PathClass;
-
-/// One server's list for one file, as it was when the snapshot was taken.
-struct Entry {
-    server: String,
-    encoding: PositionEncoding,
-    uri: String,
-    diagnostics: Arc<[LspDiagnostic]>,
-    /// The server's copy of the file, when it has it open.
-    text: Option<Arc<str>>,
-}
 
 /// Every running server's diagnostics at one moment, not yet normalized.
 pub(super) struct KnownSnapshot {
-    entries: Vec<Entry>,
+    held: Vec<Held>,
 }
 
 impl Engine {
-    /// The servers' diagnostics now, raw (see the module comment).
-    pub(super) fn known_snapshot(&self) -> KnownSnapshot {
-        let mut entries = Vec::new();
-        for client in self.pool.clients() {
-            let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-            for (uri, diagnostics) in client.known_diagnostics() {
-                entries.push(Entry {
-                    server: client.server_id().to_string(),
-                    encoding,
-                    text: client.document_by_uri(&uri),
-                    uri,
-                    diagnostics,
-                });
-            }
-        }
-        KnownSnapshot { entries }
+    /// What the running servers last said for every file of the workspace,
+    /// normalized against the server's copy of the file (or the file on
+    /// disk), merged across servers, by workspace-relative path.
+    pub fn known_diagnostics(&self) -> BTreeMap<String, Vec<Diagnostic>> {
+        self.known_snapshot().normalized(self, |_| true)
     }
 
-    /// What the running servers last said for every file of the workspace
-    /// that `wanted(server id, file uri)`, normalized against the server's
-    /// copy of the file (or the file on disk), merged across servers.
-    pub(super) fn known_diagnostics(
+    /// The servers' diagnostics now, raw (see the module comment).
+    pub(super) fn known_snapshot(&self) -> KnownSnapshot {
+        let held = self
+            .pool
+            .clients()
+            .iter()
+            .flat_map(|client| client.held_diagnostics())
+            .collect();
+        KnownSnapshot { held }
+    }
+
+    /// [`known_diagnostics`](Self::known_diagnostics) of the lists that
+    /// `wanted(server id, file uri)`.
+    pub(super) fn known_diagnostics_of(
         &self,
         wanted: impl Fn(&str, &str) -> bool,
     ) -> BTreeMap<String, Vec<Diagnostic>> {
         self.known_snapshot()
-            .normalized(self, |e| wanted(&e.server, &e.uri))
+            .normalized(self, |held| wanted(held.server(), held.uri()))
     }
 }
 
@@ -75,40 +62,28 @@ impl KnownSnapshot {
         if paths.is_empty() {
             return BTreeMap::new();
         }
-        self.normalized(engine, |e| {
-            uri::to_path(&e.uri).is_some_and(|p| paths.contains(&p))
+        self.normalized(engine, |held| {
+            held.path().is_some_and(|p| paths.contains(&p))
         })
     }
 
-    /// The entries `keep` accepts, normalized and merged per file.
+    /// The lists `keep` accepts, normalized and merged per file.
     fn normalized(
         &self,
         engine: &Engine,
-        keep: impl Fn(&Entry) -> bool,
+        keep: impl Fn(&Held) -> bool,
     ) -> BTreeMap<String, Vec<Diagnostic>> {
         let mut known: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-        for entry in self.entries.iter().filter(|e| keep(e)) {
-            let Some(path) = uri::to_path(&entry.uri) else {
+        for held in self.held.iter().filter(|h| keep(h)) {
+            let Some(path) = held.path() else {
                 continue;
             };
             let PathClass::Inside { relative, .. } = engine.workspace.classify(&path) else {
                 continue;
             };
-            let text = match &entry.text {
-                Some(text) => text.clone(),
-                None => match std::fs::read_to_string(&path) {
-                    Ok(t) => Arc::from(t),
-                    Err(_) => continue,
-                },
-            };
-            let normalized = normalize(
-                &entry.diagnostics,
-                &text,
-                entry.encoding,
-                &relative,
-                &entry.server,
-            );
-            known.entry(relative).or_default().extend(normalized);
+            if let Some(normalized) = held.normalize(&relative) {
+                known.entry(relative).or_default().extend(normalized);
+            }
         }
         for list in known.values_mut() {
             sort_and_dedupe(list);

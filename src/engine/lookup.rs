@@ -110,12 +110,4 @@ impl Engine {
             )
             .await
     }
-
-    /// The install hint of a server, for "not installed" messages.
-    pub fn install_hint(&self, server_id: &str) -> Option<&str> {
-        self.servers
-            .iter()
-            .find(|s| s.spec.id == server_id)
-            .map(|s| s.spec.install_hint.as_str())
-    }
 }

@@ -13,6 +13,7 @@ pub mod lookup;
 mod others;
 pub mod plan;
 pub mod pool;
+mod reload;
 mod report;
 pub mod servers;
 mod status;
@@ -20,6 +21,7 @@ pub mod tools;
 mod warm;
 
 use std::path::Path;
+use std::sync::Arc;
 
 pub use crate::config::Mutation;
 use crate::config::{Config, ConfigError, LoadOptions, PartialConfig};
@@ -28,27 +30,34 @@ use crate::workspace::Workspace;
 
 pub use check::{FileInput, HeldOthers};
 pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
+pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use servers::ResolvedServer;
 pub use status::ServerStatus;
 
+/// One configuration's engine. Its configuration and servers never change;
+/// a long-lived host that follows its configuration files (`Live`) moves on
+/// to a successor (`Engine::reconfigured`) that shares everything below
+/// `pool` — running servers, file locks, history, the disk watch.
 pub struct Engine {
-    pub workspace: Workspace,
-    pub config: Config,
-    pub servers: Vec<ResolvedServer>,
-    pub pool: Pool,
+    workspace: Workspace,
+    config: Config,
+    servers: Vec<ResolvedServer>,
+    pool: Pool,
     /// Per-file locks: concurrent mutations of one file are serialized.
-    file_locks: std::sync::Mutex<
-        std::collections::HashMap<std::path::PathBuf, std::sync::Arc<tokio::sync::Mutex<()>>>,
+    file_locks: Arc<
+        std::sync::Mutex<
+            std::collections::HashMap<std::path::PathBuf, Arc<tokio::sync::Mutex<()>>>,
+        >,
     >,
     /// The last checked text and diagnostics per file: the "before" of the
     /// next edit's classification.
-    history: std::sync::Mutex<std::collections::HashMap<std::path::PathBuf, tools::Snapshot>>,
+    history: Arc<crate::baseline::History>,
     /// Changes on disk made outside squiggle, when watched (`watch_disk`).
-    disk: std::sync::Mutex<Option<crate::workspace::watch::DiskWatch>>,
+    disk: Arc<std::sync::Mutex<Option<crate::workspace::watch::DiskWatch>>>,
     /// The importer scan's listing and file heads, kept in step with the
     /// disk by the watch (set with it when it covers the whole workspace).
-    scan_cache: std::sync::OnceLock<dependents::ScanCache>,
+    scan_cache: Arc<std::sync::OnceLock<dependents::ScanCache>>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -104,6 +113,76 @@ impl Engine {
         }
     }
 
+    /// The engine for `config`, successor of this one: the servers whose
+    /// resolved settings changed (or that were removed or disabled) are
+    /// stopped, to start again with their new settings on their next use;
+    /// the others keep running. Everything else carries over, unless the
+    /// pool's own limits changed: then the successor starts a pool of its
+    /// own and this one's servers are for the caller to stop. With it come
+    /// the servers stopped (or to stop) and their running instances.
+    pub(crate) fn reconfigured(&self, config: Config) -> (Engine, Vec<(String, usize)>) {
+        let servers = servers::resolve(&config);
+        let limits = pool::Limits::from_config(&config);
+        let running = |s: &ResolvedServer| s.enabled && config.enabled;
+        let changed = |old: &ResolvedServer| {
+            let new = servers.iter().find(|s| s.spec.id == old.spec.id);
+            !new.is_some_and(|new| new.runs_as(old) && running(new))
+        };
+        let own_pool = limits != self.pool.limits();
+        let live = self.pool.clients();
+        let mut stopped: Vec<(String, usize)> = self
+            .servers
+            .iter()
+            .filter(|old| own_pool || changed(old))
+            .map(|old| {
+                let id = &old.spec.id;
+                let n = live.iter().filter(|c| c.server_id() == id).count();
+                (id.clone(), n)
+            })
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        stopped.sort();
+        let pool = if own_pool {
+            Pool::new(limits)
+        } else {
+            for (id, _) in &stopped {
+                self.pool.retire(id);
+            }
+            self.pool.handle()
+        };
+        let engine = Engine {
+            workspace: self.workspace.clone(),
+            config,
+            servers,
+            pool,
+            file_locks: self.file_locks.clone(),
+            history: self.history.clone(),
+            disk: self.disk.clone(),
+            scan_cache: self.scan_cache.clone(),
+        };
+        (engine, stopped)
+    }
+
+    /// The workspace this engine serves.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The configuration it was built with (user, workspace, command line).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Every configured server, resolved (running or not).
+    pub fn servers(&self) -> &[ResolvedServer] {
+        &self.servers
+    }
+
+    /// The running servers.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
     pub fn render_options(&self) -> crate::render::RenderOptions {
         crate::render::RenderOptions {
             max_per_file: self.config.max_diagnostics_per_file,
@@ -115,6 +194,7 @@ impl Engine {
                 crate::config::Report::New => crate::render::ReportMode::New,
             },
             report_unknown: self.config.report_unknown,
+            ..Default::default()
         }
     }
 

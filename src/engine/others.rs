@@ -1,8 +1,11 @@
 //! The other-files phase: after the touched files' own wait, the files that
-//! import them are opened (or kept open) and their diagnostics taken once each
-//! server is done with the edit — by the server's own signals
-//! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
-//! of each importer, which a server that has nothing new to say never sends.
+//! import them — and the other files the servers already hold diagnostics
+//! for — are opened (or kept open), synced with their text on disk, and
+//! their diagnostics taken once each server is done with the edit — by the
+//! server's own signals (`LspClient::other_file_diagnostics`), not by
+//! waiting for a fresh publish of each, which a server that has nothing
+//! new to say never sends. Nothing an earlier check heard is reported
+//! without this.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -13,17 +16,23 @@ use tokio::time::Instant;
 use super::Engine;
 use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::plan::PlanMemo;
 use super::report::CheckReport;
-use super::servers::{language_for, serving};
+use super::servers::language_for;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::other_files::EditMark;
 use crate::lsp::uri;
 use crate::workspace::PathClass;
 
+/// At most this many files the servers hold diagnostics for are checked
+/// again beside an edit's importers; beyond them none is reported.
+const MAX_HELD_RECHECKED: usize = MAX_DEPENDENTS;
+
 impl Engine {
-    /// `check_files` plus the importers of the checked files, opened (or
-    /// kept open) and taken once each server is done with the edit; their
-    /// diagnostics go to `others`, their outcomes to `other_outcomes`.
+    /// `check_files` plus the importers of the checked files and the other
+    /// files the servers hold diagnostics for, opened (or kept open) and
+    /// taken once each server is done with the edit; their diagnostics go
+    /// to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
         let synced = Instant::now();
         let first = WaitRules {
@@ -39,9 +48,11 @@ impl Engine {
         // `written_at` counts are those instances' own. `started` precedes
         // every write of the first phase: each server's quiet for the other
         // files is counted from its last publish after it.
-        let mut held = Vec::new();
-        let phase = self.check_phase(files, first, started, &mut held).await;
-        let mut checked = phase.canonical;
+        let mut held_instances = Vec::new();
+        let phase = self
+            .check_phase(files, first, started, &mut held_instances)
+            .await;
+        let checked = phase.canonical;
         let mut check = CheckReport {
             files: phase.reports,
             ..CheckReport::default()
@@ -56,19 +67,28 @@ impl Engine {
             seen.seq = seen.seq.max(mark.written_at);
             seen.done &= mark.done;
         }
-        let dependents = importers.await.unwrap_or_default();
-        let first_phase = checked.len();
-        if !dependents.is_empty() {
+        // The importers, and every other file the servers that answered
+        // hold diagnostics for: all checked again for their text on disk
+        // now, so that nothing reported comes from what a server said
+        // before — a change reverted on disk since, a file removed.
+        let mut others = importers.await.unwrap_or_default();
+        let held = self.held_files(&check, &checked);
+        for path in held.into_iter().take(MAX_HELD_RECHECKED) {
+            if !others.contains(&path) {
+                others.push(path);
+            }
+        }
+        if !others.is_empty() {
             // Phase 2 has its own budget from now: after a cold start the
             // first phase may have used more than diagnosticTimeout already.
             let rules = WaitRules {
                 edits: Arc::new(edits),
                 resend: false,
             };
-            let inputs = dependents.into_iter().map(FileInput::on_disk).collect();
-            let phase = self.check_phase(inputs, rules, Instant::now(), &mut held);
-            let phase = phase.await;
-            checked.extend(phase.canonical);
+            let inputs = others.into_iter().map(FileInput::on_disk).collect();
+            let phase = self
+                .check_phase(inputs, rules, Instant::now(), &mut held_instances)
+                .await;
             for report in phase.reports {
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file.clone(), report.diagnostics);
@@ -76,11 +96,7 @@ impl Engine {
                 check.other_outcomes.insert(report.file, report.outcomes);
             }
         }
-        self.repull_reported(&check, &checked).await;
-        for (file, diagnostics) in self.other_files(&check, &checked[..first_phase]) {
-            check.others.entry(file).or_insert(diagnostics);
-        }
-        drop(held);
+        drop(held_instances);
         tracing::debug!(
             files = check.files.len(),
             others = check.others.len(),
@@ -89,6 +105,26 @@ impl Engine {
             "check with dependents done"
         );
         check
+    }
+
+    /// The files other than `checked` (canonical) that the servers which
+    /// answered for `check`'s files hold diagnostics for and that exist on
+    /// disk, by canonical path, sorted.
+    fn held_files(&self, check: &CheckReport, checked: &[PathBuf]) -> Vec<PathBuf> {
+        let involved = check.involved_servers();
+        let mut held: Vec<PathBuf> = self
+            .pool
+            .clients()
+            .iter()
+            .filter(|client| involved.contains(client.server_id()))
+            .flat_map(|client| client.known_diagnostics())
+            .filter_map(|(file_uri, _)| uri::to_path(&file_uri))
+            .filter(|path| !checked.contains(path) && path.is_file())
+            .filter(|path| matches!(self.workspace.classify(path), PathClass::Inside { .. }))
+            .collect();
+        held.sort();
+        held.dedup();
+        held
     }
 
     /// The canonical paths of the inputs inside the workspace.
@@ -113,13 +149,14 @@ impl Engine {
             let started = std::time::Instant::now();
             let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
             let mut found: Vec<PathBuf> = Vec::new();
+            let mut memo = PlanMemo::default();
             for canonical in &edited {
-                let servers: Vec<_> = serving(canonical, &engine.servers)
-                    .into_iter()
-                    .map(|(index, _)| &engine.servers[index])
+                let planned = engine.plan_file(canonical, &mut memo);
+                let servers: Vec<_> = planned
+                    .iter()
+                    .map(|p| &engine.servers[p.server_index])
                     .collect();
-                for server in &servers {
-                    let root = engine.project_root_for(canonical, server);
+                for root in planned.iter().map(|p| p.root.clone()) {
                     if !scanned.insert((canonical.clone(), root.clone())) {
                         continue;
                     }
@@ -152,9 +189,10 @@ impl Engine {
         })
     }
 
-    /// For servers answering synchronous pulls, the other files they
-    /// reported before are pulled again (those this check did not pull), so
-    /// that `other_files` reports what they say now (`lsp::sync_pull`).
+    /// For servers that answer pulls (LSP or synchronous), the other files
+    /// they reported before are pulled again (those this check did not
+    /// pull), so that `other_files` reports what they say now
+    /// (`LspClient::repull_reported`).
     /// `fresh`: the canonical paths of every file this check took, in
     /// either phase.
     pub(super) async fn repull_reported(&self, check: &CheckReport, fresh: &[PathBuf]) {
@@ -178,7 +216,7 @@ impl Engine {
     ) -> BTreeMap<String, Vec<Diagnostic>> {
         let involved = check.involved_servers();
         let checked: HashSet<String> = checked.iter().map(|p| uri::from_path(p)).collect();
-        self.known_diagnostics(|server, file_uri| {
+        self.known_diagnostics_of(|server, file_uri| {
             involved.contains(server) && !checked.contains(file_uri)
         })
     }

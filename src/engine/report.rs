@@ -9,23 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_feedback, render_unknown};
-
-/// `text`, then (when `opts` asks and something is unknown) a blank line and
-/// the line naming what.
-fn with_unknown(mut text: String, unknown: &[Unknown], opts: &RenderOptions) -> String {
-    if !opts.report_unknown {
-        return text;
-    }
-    let notes = render_unknown(unknown);
-    if !notes.is_empty() {
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&notes);
-    }
-    text
-}
+use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_reply};
 
 /// How one server's wait ended for one file. (Where the wait stood in the
 /// server, which the other-files phase needs, is the engine's own
@@ -40,6 +24,12 @@ pub struct ServerOutcome {
     pub elapsed_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// `unavailable` for a built-in server the configuration does not name
+    /// and that is not installed: the rendering says so only when no other
+    /// server checked the file (a user who never asked for it would read
+    /// it after every edit otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
 }
 
 impl ServerOutcome {
@@ -49,6 +39,7 @@ impl ServerOutcome {
             outcome,
             elapsed_ms: 0,
             detail: Some(detail),
+            optional: false,
         }
     }
 }
@@ -104,20 +95,33 @@ impl CheckReport {
 
 impl CheckReport {
     /// Every (file, server) pair whose diagnostics are unknown: the wait ran
-    /// out or the server stopped, in either phase.
+    /// out or the server stopped, in either phase; or the server could not
+    /// run (not installed, broken, untrusted) — an optional one only when
+    /// no server checked the file.
     pub fn unknown(&self) -> Vec<Unknown> {
         let touched = self.files.iter().map(|f| (&f.file, &f.outcomes));
         touched
             .chain(self.other_outcomes.iter())
             .flat_map(|(file, outcomes)| {
+                let checked = outcomes
+                    .iter()
+                    .any(|o| matches!(o.outcome, Outcome::Pulled | Outcome::Settled));
                 outcomes
                     .iter()
-                    .filter(|o| matches!(o.outcome, Outcome::TimedOut | Outcome::ServerDead))
+                    .filter(move |o| match o.outcome {
+                        Outcome::TimedOut | Outcome::ServerDead => true,
+                        Outcome::Unavailable => {
+                            let quiet = o.optional && checked;
+                            !o.server.is_empty() && !quiet
+                        }
+                        _ => false,
+                    })
                     .map(move |o| Unknown {
                         server: o.server.clone(),
                         file: file.clone(),
                         outcome: o.outcome,
                         after_ms: o.elapsed_ms,
+                        reason: o.detail.clone().unwrap_or_default(),
                     })
             })
             .collect()
@@ -133,8 +137,7 @@ impl CheckReport {
     /// [`feedback`](Self::feedback) with the checked files' blocks given
     /// (classified or filtered by the caller).
     pub fn feedback_with(&self, edited: &[FileDiagnostics], opts: &RenderOptions) -> String {
-        let text = render_feedback(edited, &self.other_blocks(), opts);
-        with_unknown(text, &self.unknown(), opts)
+        render_reply(edited, &self.other_blocks(), &self.unknown(), opts)
     }
 
     /// The checked files' diagnostics, in the order they were given.

@@ -10,7 +10,7 @@ use crate::config::{Config, ServerOverride, Trust};
 use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
 
 /// A server entry after configuration.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedServer {
     pub spec: ServerSpec,
     pub enabled: bool,
@@ -21,6 +21,33 @@ pub struct ResolvedServer {
     pub language_id: Option<String>,
     /// Why the server may not run: an untrusted workspace asked for its command.
     pub untrusted: Option<String>,
+    /// The configuration files, when they set the server's command (a
+    /// custom server, or a built-in one pointed elsewhere): what to correct
+    /// when that program is not found.
+    pub command_from: Option<String>,
+}
+
+impl ResolvedServer {
+    /// Whether a running instance of `other` is one of this server too:
+    /// every setting the same (where the configuration names them is not a
+    /// setting).
+    pub fn runs_as(&self, other: &ResolvedServer) -> bool {
+        let unnamed = |s: &ResolvedServer| ResolvedServer {
+            command_from: None,
+            ..s.clone()
+        };
+        unnamed(self) == unnamed(other)
+    }
+
+    /// What to do when the server's program is not found: the one hint
+    /// `status`, `doctor`, `check`, an edit's unknown line and `squiggle
+    /// install --missing` all give.
+    pub fn remedy(&self) -> String {
+        match &self.command_from {
+            Some(files) => format!("put it on PATH, or correct `command` in {files}"),
+            None => crate::install::hint(&self.spec.id, &self.spec.install_hint),
+        }
+    }
 }
 
 /// Applies `config` to the built-in registry.
@@ -36,12 +63,13 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 extensions: Vec::new(),
                 language_id: None,
                 untrusted: None,
+                command_from: None,
             }
         })
         .collect();
     for (id, o) in &config.servers {
         match servers.iter_mut().find(|s| &s.spec.id == id) {
-            Some(server) => apply(server, o),
+            Some(server) => apply(server, o, config),
             None => {
                 // A custom server needs a command; an untrusted workspace's
                 // was dropped, but the server is still listed (as untrusted,
@@ -68,13 +96,11 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
                     wait: crate::lsp::WaitProfile::default(),
-                    install_hint: format!(
-                        "install `{command}` (configured in {})",
-                        sources(config)
-                    ),
+                    install_hint: format!("put `{command}` on PATH"),
                     role: ServerRole::Primary,
                     enabled_by_default: true,
                     exclusive_group: None,
+                    packages: Vec::new(),
                 };
                 let mut server = ResolvedServer {
                     spec,
@@ -83,8 +109,9 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     extensions: Vec::new(),
                     language_id: None,
                     untrusted: None,
+                    command_from: None,
                 };
-                apply(&mut server, o);
+                apply(&mut server, o, config);
                 servers.push(server);
             }
         }
@@ -92,14 +119,21 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
     servers
 }
 
+/// The configuration files read, as a user would name them.
 fn sources(config: &Config) -> String {
-    config
+    let files: Vec<String> = config
         .sources
-        .last()
-        .map_or_else(|| "the configuration".into(), |p| p.display().to_string())
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    if files.is_empty() {
+        "the configuration".into()
+    } else {
+        files.join(" or ")
+    }
 }
 
-fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
+fn apply(server: &mut ResolvedServer, o: &ServerOverride, config: &Config) {
     if let Some(enabled) = o.enabled {
         server.enabled = enabled;
     }
@@ -107,6 +141,7 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride) {
         server.untrusted = Some(reason.clone());
     }
     if let Some(command) = &o.command {
+        server.command_from = Some(sources(config));
         let args = o.args.clone().unwrap_or_default();
         server.spec.commands = vec![CommandCandidate {
             program: command.clone(),
@@ -180,17 +215,16 @@ pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
         .then(|| lang.to_string())
 }
 
-/// The enabled servers that serve `path`, keeping one per exclusive group:
-/// each as its index into `servers` and the language id it is sent. Required
-/// markers are not looked at here (see `Engine::plan_file`).
+/// The enabled servers that serve `path`, keeping one per exclusive group
+/// (the first in list order, the group's default): each as its index into
+/// `servers` and the language id it is sent. Required markers and project
+/// packages are not looked at here (see `Engine::plan_file`, which may
+/// choose another member of a group for the project's package).
 pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
     let mut groups: Vec<&str> = Vec::new();
     let mut chosen = Vec::new();
-    for (index, server) in servers.iter().enumerate().filter(|(_, s)| s.enabled) {
-        let Some(lang) = language_for(path, server) else {
-            continue;
-        };
-        if let Some(group) = server.spec.exclusive_group.as_deref() {
+    for (index, lang) in candidates(path, servers) {
+        if let Some(group) = servers[index].spec.exclusive_group.as_deref() {
             if groups.contains(&group) {
                 continue;
             }
@@ -199,6 +233,17 @@ pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> 
         chosen.push((index, lang));
     }
     chosen
+}
+
+/// Every enabled server that serves `path`, every member of an exclusive
+/// group included, in list order.
+pub fn candidates(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
+    servers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.enabled)
+        .filter_map(|(index, server)| language_for(path, server).map(|lang| (index, lang)))
+        .collect()
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use super::feedback::{Snapshot, ToolResult};
+pub use super::feedback::{ToolResult, Touched};
 use super::{Engine, Mutation};
+use crate::baseline::Before;
 pub use crate::edit::Replace;
 use crate::edit::{
     EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
@@ -47,7 +48,16 @@ struct Target {
 }
 
 impl Engine {
+    /// Where a mutation of `path` lands, once it is known to be inside the
+    /// workspace and not a special file or a symbolic link loop (refused
+    /// before anything opens it: `edit::vet_path`).
     fn target(&self, path: &Path) -> Result<Target, ToolError> {
+        let joined = self.workspace.root().join(path);
+        let shown = self
+            .workspace
+            .relative(&joined)
+            .unwrap_or_else(|| path.display().to_string());
+        crate::edit::vet_path(&joined, &shown)?;
         match self.workspace.classify(path) {
             PathClass::Inside {
                 canonical,
@@ -113,17 +123,10 @@ impl Engine {
             "Edit applied successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(replaced.content);
-        let result = self
-            .feedback(
-                message,
-                vec![(target.canonical.clone(), Some(before.clone()), after)],
-                Mutation::Edit,
-                mode,
-            )
-            .await;
-        if dry_run {
-            self.restore(&target.canonical, Arc::from(before)).await;
-        }
+        let restore = DryRun::restoring(self, mode, [(&target.canonical, Some(&before))]);
+        let touched = vec![(target.canonical.clone(), Some(before.clone()), after)];
+        let result = self.answer(message, touched, Mutation::Edit, mode).await;
+        restore.finish().await;
         Ok(result)
     }
 
@@ -150,17 +153,10 @@ impl Engine {
             "File written successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(content);
-        let result = self
-            .feedback(
-                message,
-                vec![(target.canonical.clone(), before.clone(), after)],
-                Mutation::Write,
-                mode,
-            )
-            .await;
-        if dry_run && let Some(before) = before {
-            self.restore(&target.canonical, Arc::from(before)).await;
-        }
+        let restore = DryRun::restoring(self, mode, [(&target.canonical, before.as_ref())]);
+        let touched = vec![(target.canonical.clone(), before.clone(), after)];
+        let result = self.answer(message, touched, Mutation::Write, mode).await;
+        restore.finish().await;
         Ok(result)
     }
 
@@ -194,21 +190,15 @@ impl Engine {
         } else {
             "Patch applied successfully.".to_string()
         };
-        let restore: Vec<(PathBuf, Option<String>)> = steps
-            .checked
-            .iter()
-            .map(|(p, b, _)| (p.clone(), b.clone()))
-            .collect();
+        let restore = DryRun::restoring(
+            self,
+            mode,
+            steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
+        );
         let result = self
-            .feedback(message, steps.checked, Mutation::Edit, mode)
+            .answer(message, steps.checked, Mutation::Edit, mode)
             .await;
-        if dry_run {
-            for (path, before) in restore {
-                if let Some(before) = before {
-                    self.restore(&path, Arc::from(before)).await;
-                }
-            }
-        }
+        restore.finish().await;
         Ok(result)
     }
 
@@ -250,6 +240,31 @@ impl Engine {
         Ok(())
     }
 
+    /// The feedback after a mutation: each touched file (its path, its
+    /// text before when it existed, its text after) reported as every
+    /// surface reports a change (`Engine::report_change`).
+    async fn answer(
+        self: &Arc<Self>,
+        message: String,
+        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        mutation: Mutation,
+        mode: Mode,
+    ) -> ToolResult {
+        let files = checked
+            .into_iter()
+            .map(|(path, before, after)| Touched {
+                path,
+                before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
+                after: Some(after),
+            })
+            .collect();
+        let opts = self.render_options();
+        let (result, _) = self
+            .report_change(message, files, mutation, mode, &opts)
+            .await;
+        result
+    }
+
     /// Puts every server's copy of `path` back to `text` (after a dry run).
     async fn restore(&self, path: &Path, text: Arc<str>) {
         for client in self.pool.clients() {
@@ -264,13 +279,70 @@ impl Engine {
         for client in self.pool.clients() {
             client.close_document(path);
         }
-        lock(&self.history).remove(path);
+        self.history.forget(path);
     }
 
     fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }
+    }
+}
+
+/// What a dry run puts back in the servers: each checked file's text
+/// before. Finished in order after the feedback; when the request is
+/// cancelled first (its client hung up), dropping it puts the texts back
+/// in a task of its own, so no server keeps a text that was never written.
+struct DryRun {
+    engine: Option<Arc<Engine>>,
+    texts: Vec<(PathBuf, Arc<str>)>,
+}
+
+impl DryRun {
+    /// For `Mode::Apply`, nothing to put back.
+    fn restoring<'a>(
+        engine: &Arc<Engine>,
+        mode: Mode,
+        befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a String>)>,
+    ) -> DryRun {
+        if mode != Mode::DryRun {
+            return DryRun {
+                engine: None,
+                texts: Vec::new(),
+            };
+        }
+        let texts = befores
+            .into_iter()
+            .filter_map(|(path, before)| Some((path.clone(), Arc::from(before?.as_str()))))
+            .collect();
+        DryRun {
+            engine: Some(engine.clone()),
+            texts,
+        }
+    }
+
+    async fn finish(mut self) {
+        if let Some(engine) = self.engine.take() {
+            for (path, text) in std::mem::take(&mut self.texts) {
+                engine.restore(&path, text).await;
+            }
+        }
+    }
+}
+
+impl Drop for DryRun {
+    fn drop(&mut self) {
+        let (Some(engine), Ok(runtime)) =
+            (self.engine.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let texts = std::mem::take(&mut self.texts);
+        runtime.spawn(async move {
+            for (path, text) in texts {
+                engine.restore(&path, text).await;
+            }
+        });
     }
 }
 

@@ -22,8 +22,8 @@ pub enum Source {
     Npm(&'static [(&'static str, &'static str)]),
     /// PyPI packages installed into a venv (`name`, exact version).
     PyPi(&'static [(&'static str, &'static str)]),
-    /// Not installed by squiggle: the command a user runs.
-    Elsewhere(&'static str),
+    /// Not installed by squiggle: the registry's hint says what a user runs.
+    Elsewhere,
 }
 
 /// The pinned source of each server `squiggle install` knows, by server id.
@@ -37,6 +37,10 @@ pub const PINS: &[(&str, Source)] = &[
             ("typescript", "6.0.3"),
         ]),
     ),
+    // TypeScript 7 is its own language server (`tsc --lsp`): where a
+    // project has no TypeScript, `tsgo` runs the one installed here
+    // (`registry::toolchain`).
+    ("tsgo", Source::Npm(&[("typescript", "7.0.2")])),
     (
         "bash-language-server",
         Source::Npm(&[("bash-language-server", "5.8.1")]),
@@ -49,18 +53,9 @@ pub const PINS: &[(&str, Source)] = &[
     ("basedpyright", Source::PyPi(&[("basedpyright", "1.40.2")])),
     ("ty", Source::PyPi(&[("ty", "0.0.105")])),
     ("tombi", Source::PyPi(&[("tombi", "1.9.6")])),
-    (
-        "rust-analyzer",
-        Source::Elsewhere("rustup component add rust-analyzer"),
-    ),
-    (
-        "gopls",
-        Source::Elsewhere("go install golang.org/x/tools/gopls@latest"),
-    ),
-    (
-        "clangd",
-        Source::Elsewhere("sudo apt-get install clangd (or your system's package manager)"),
-    ),
+    ("rust-analyzer", Source::Elsewhere),
+    ("gopls", Source::Elsewhere),
+    ("clangd", Source::Elsewhere),
 ];
 
 /// The pinned source of `server`, if `squiggle install` knows it.
@@ -68,15 +63,17 @@ pub fn source_of(server: &str) -> Option<&'static Source> {
     PINS.iter().find(|(id, _)| *id == server).map(|(_, s)| s)
 }
 
-/// What to tell a user whose machine lacks `server`: `squiggle install ID`
-/// when squiggle can install it itself, with the ecosystem's own command
-/// (`fallback`, the registry's hint) beside it.
+/// What to tell a user whose machine lacks the built-in `server`:
+/// `squiggle install ID` when squiggle can install it itself, with the
+/// ecosystem's own command (`fallback`, the registry's hint) beside it. A
+/// clause, the same in `status`, `doctor`, `check`, an edit's unknown line
+/// and `install --missing` (`ResolvedServer::remedy` is the one caller).
 pub fn hint(server: &str, fallback: &str) -> String {
     match source_of(server) {
         Some(Source::Npm(_) | Source::PyPi(_)) => {
-            format!("squiggle install {server} (or: {fallback})")
+            format!("install it with `squiggle install {server}` (or `{fallback}`)")
         }
-        _ => fallback.to_string(),
+        _ => format!("install it with `{fallback}`"),
     }
 }
 
@@ -135,10 +132,16 @@ impl Install<'_> {
         match source {
             Source::Npm(packages) => self.npm(packages),
             Source::PyPi(packages) => self.pypi(packages),
-            Source::Elsewhere(command) => Err(format!(
-                "squiggle does not install {}; run `{command}`",
-                self.server
-            )),
+            Source::Elsewhere => {
+                let registry = crate::registry::builtin_servers();
+                let spec = registry.iter().find(|s| s.id == self.server);
+                let fallback = spec.map_or("", |s| s.install_hint.as_str());
+                Err(format!(
+                    "squiggle does not install {}; {}",
+                    self.server,
+                    hint(self.server, fallback)
+                ))
+            }
         }
     }
 
@@ -246,12 +249,15 @@ mod tests {
     fn hints_name_squiggle_install_where_it_can_install() {
         assert_eq!(
             hint("pyright", "npm i -g pyright"),
-            "squiggle install pyright (or: npm i -g pyright)"
+            "install it with `squiggle install pyright` (or `npm i -g pyright`)"
         );
         assert_eq!(
             hint("rust-analyzer", "rustup component add rust-analyzer"),
-            "rustup component add rust-analyzer"
+            "install it with `rustup component add rust-analyzer`"
         );
-        assert_eq!(hint("jdtls", "brew install jdtls"), "brew install jdtls");
+        assert_eq!(
+            hint("jdtls", "brew install jdtls"),
+            "install it with `brew install jdtls`"
+        );
     }
 }

@@ -4,8 +4,11 @@
 //! Lenient reading, strict writing: header names match case-insensitively,
 //! `Content-Type` and unknown headers are ignored, junk lines some servers
 //! print among the headers (`Listening on stdio`) are skipped, and a frame
-//! that is too large is skipped whole so the stream stays in sync. End of
-//! input between frames is a clean `Ok(None)`; inside a frame it is an error.
+//! that is too large is reported at once, from its header alone, then
+//! skipped whole at the next read so the stream stays in sync (a client that
+//! announces 100 TB and stops gets its parse error without waiting for
+//! bytes that never come). End of input between frames is a clean
+//! `Ok(None)`; inside a frame it is an error.
 
 use std::io;
 
@@ -20,7 +23,7 @@ const MAX_HEADER_LINE: usize = 8 * 1024;
 pub enum FrameError {
     #[error("reading the stream failed: {0}")]
     Io(#[from] io::Error),
-    #[error("received a {size}-byte message, over the {limit}-byte limit; it was skipped")]
+    #[error("received a {size}-byte message, over the {limit}-byte limit; it is skipped unread")]
     TooLarge { size: usize, limit: usize },
     #[error("received headers without a valid Content-Length ({0})")]
     BadHeader(String),
@@ -41,6 +44,8 @@ pub struct FrameReader<R> {
     inner: R,
     max_frame: usize,
     line: Vec<u8>,
+    /// Bytes of an oversized frame, already reported, still to skip.
+    skip: u64,
 }
 
 impl<R: AsyncBufRead + Unpin> FrameReader<R> {
@@ -53,11 +58,20 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
             inner,
             max_frame,
             line: Vec::with_capacity(64),
+            skip: 0,
         }
     }
 
     /// The next message body, `Ok(None)` at a clean end of input.
     pub async fn read_frame(&mut self) -> Result<Option<Vec<u8>>, FrameError> {
+        if self.skip > 0 {
+            let skip = std::mem::take(&mut self.skip);
+            let skipped =
+                tokio::io::copy(&mut (&mut self.inner).take(skip), &mut tokio::io::sink()).await?;
+            if skipped < skip {
+                return Err(FrameError::Truncated);
+            }
+        }
         let mut content_length: Option<usize> = None;
         let mut bad_length: Option<String> = None;
         let mut saw_header = false;
@@ -101,14 +115,7 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
             ));
         };
         if size > self.max_frame {
-            let skipped = tokio::io::copy(
-                &mut (&mut self.inner).take(size as u64),
-                &mut tokio::io::sink(),
-            )
-            .await?;
-            if skipped < size as u64 {
-                return Err(FrameError::Truncated);
-            }
+            self.skip = size as u64;
             return Err(FrameError::TooLarge {
                 size,
                 limit: self.max_frame,

@@ -16,6 +16,7 @@ pub mod other_files;
 pub mod position;
 pub mod process;
 pub mod profile;
+mod pull_store;
 mod server_requests;
 pub mod state;
 mod sync_pull;

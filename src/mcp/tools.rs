@@ -55,7 +55,7 @@ fn absolute(engine: &Engine, path: &str) -> PathBuf {
     if p.is_absolute() {
         p
     } else {
-        engine.workspace.root().join(p)
+        engine.workspace().root().join(p)
     }
 }
 

@@ -11,13 +11,10 @@ use serde::Serialize;
 
 use super::edits::workspace_path;
 use super::session::NavError;
-use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
+use crate::diagnostic::{Diagnostic, Outcome};
 use crate::engine::pool::ServerState;
 use crate::engine::{Engine, FileInput, HeldOthers, ServerStatus};
-use crate::lsp::normalize::normalize;
-use crate::lsp::uri;
 use crate::render::{FileDiagnostics, ReportMode, render_files};
-use crate::workspace::PathClass;
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DiagnosticEntry {
@@ -72,13 +69,12 @@ pub async fn diagnostics(
     let by_file: BTreeMap<String, Vec<Diagnostic>> = match path {
         Some(path) => checked_now(engine, path, &mut notes).await?,
         None => {
-            let clients = engine.pool.clients();
-            if clients.is_empty() {
+            if engine.pool().clients().is_empty() {
                 return Err(NavError::new(
                     "no language server is running yet, so no file is known; pass `path` to check a file",
                 ));
             }
-            known(engine, &clients)
+            engine.known_diagnostics()
         }
     };
     let files: Vec<FileDiagnostics> = by_file
@@ -166,35 +162,6 @@ fn check_answered(notes: &[String], map: &BTreeMap<String, Vec<Diagnostic>>) -> 
         || notes.iter().any(|n| n.contains("timeout"))
 }
 
-/// Every file with diagnostics in the running servers' stores.
-fn known(engine: &Engine, clients: &[crate::lsp::LspClient]) -> BTreeMap<String, Vec<Diagnostic>> {
-    let mut all: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-    for client in clients {
-        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        for (file_uri, list) in client.known_diagnostics() {
-            let Some(path) = uri::to_path(&file_uri) else {
-                continue;
-            };
-            let PathClass::Inside { relative, .. } = engine.workspace.classify(&path) else {
-                continue;
-            };
-            let text: Arc<str> = match client.document(&path) {
-                Some((_, t)) => t,
-                None => match std::fs::read_to_string(&path) {
-                    Ok(t) => Arc::from(t),
-                    Err(_) => continue,
-                },
-            };
-            let normalized = normalize(&list, &text, encoding, &relative, client.server_id());
-            all.entry(relative).or_default().extend(normalized);
-        }
-    }
-    for list in all.values_mut() {
-        sort_and_dedupe(list);
-    }
-    all
-}
-
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct StatusResult {
     pub workspace: String,
@@ -211,10 +178,10 @@ pub struct StatusResult {
 /// `Engine::status`), and a compact text: a line per instance, then the
 /// servers without one grouped by state.
 pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
-    let root = engine.workspace.root();
+    let root = engine.workspace().root();
     let servers = engine.status();
     let mut text = format!("Workspace: {}\n", root.display());
-    if !engine.config.enabled {
+    if !engine.config().enabled {
         text.push_str("LSP is disabled in the configuration (`lsp = false`): only this status tool is available.\n");
     }
     let (instances, configured): (Vec<&ServerStatus>, Vec<&ServerStatus>) =
@@ -277,8 +244,8 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
     (
         StatusResult {
             workspace: root.display().to_string(),
-            lsp_enabled: engine.config.enabled,
-            navigation_tools: engine.config.navigation_tools,
+            lsp_enabled: engine.config().enabled,
+            navigation_tools: engine.config().navigation_tools,
             write_tools,
             servers,
         },

@@ -319,7 +319,7 @@ fn previews(
         let Some(path) = uri::to_path(u) else {
             continue;
         };
-        let (shown, outside) = match engine.workspace.classify(&path) {
+        let (shown, outside) = match engine.workspace().classify(&path) {
             PathClass::Inside { relative, .. } | PathClass::Ignored { relative, .. } => {
                 (relative, false)
             }
@@ -355,9 +355,9 @@ pub fn workspace_path(
     let p = if p.is_absolute() {
         p.to_path_buf()
     } else {
-        engine.workspace.root().join(p)
+        engine.workspace().root().join(p)
     };
-    match engine.workspace.classify(&p) {
+    match engine.workspace().classify(&p) {
         PathClass::Inside {
             canonical,
             relative,
@@ -368,7 +368,7 @@ pub fn workspace_path(
         PathClass::Outside { canonical } => Err(NavError(format!(
             "{} is outside the workspace {}; navigation only works inside it",
             canonical.display(),
-            engine.workspace.root().display()
+            engine.workspace().root().display()
         ))),
     }
 }

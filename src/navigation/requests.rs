@@ -84,7 +84,7 @@ impl Session {
             .map(|raw| {
                 let path = uri::to_path(&raw.uri);
                 let (shown, outside) = match &path {
-                    Some(p) => match self.engine.workspace.classify(p) {
+                    Some(p) => match self.engine.workspace().classify(p) {
                         PathClass::Inside { relative, .. }
                         | PathClass::Ignored { relative, .. } => (relative, false),
                         PathClass::Outside { .. } => (p.display().to_string(), true),

@@ -83,7 +83,7 @@ pub async fn open(engine: &Arc<Engine>, path: &str, need: &Need<'_>) -> Result<S
         };
         // Indexing after a cold start can take as long as the first touch
         // may; a warm server gets the same bound for a re-index.
-        let budget = engine.config.first_touch_timeout;
+        let budget = engine.config().first_touch_timeout;
         let was_open = client.document(&files.canonical).is_some();
         let doc = client
             .sync_document(&files.canonical, &candidate.language, text.clone())

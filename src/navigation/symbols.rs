@@ -117,10 +117,10 @@ pub async fn workspace_symbols(
 
 /// A file some running server has open, to route a workspace-wide request.
 pub(super) fn any_open_file(engine: &Arc<Engine>) -> Option<String> {
-    engine.pool.clients().iter().find_map(|c| {
+    engine.pool().clients().iter().find_map(|c| {
         c.open_paths()
             .into_iter()
-            .find_map(|p| match engine.workspace.classify(&p) {
+            .find_map(|p| match engine.workspace().classify(&p) {
                 PathClass::Inside { relative, .. } => Some(relative),
                 _ => None,
             })

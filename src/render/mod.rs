@@ -38,7 +38,18 @@
 //!   line, and the following lines are indented by two more spaces. `\r` is a
 //!   line break too, and blank lines are dropped.
 //! - Messages and codes escape `<`, `>`, `&` (quotes stay, so the model reads
-//!   `Type 'string'`); the `file` attribute also escapes `"`.
+//!   `Type 'string'`); the `file` attribute also escapes `"`. Control
+//!   characters but tab and line breaks are written as visible escapes
+//!   (`\x1b`; in the attribute, line breaks too) in both modes, and one
+//!   message is cut to 2,000 characters, a code to 100, before any cap
+//!   counts (`sanitize`). With
+//!   [`Escape::Readable`] (a channel nobody escapes, read as plain text)
+//!   messages and codes keep their own characters, and only a `<diagnostics`
+//!   or `</diagnostics` inside one is escaped, so the block stays delimited.
+//! - [`render_reply`] is the whole reply after an edit, as every surface
+//!   hands it over: the blocks, the line naming what is unknown, and the cut
+//!   to `max_chars` (at a line boundary, an open block closed, then
+//!   `... (truncated)`).
 //! - [`ReportMode::New`]: the caller passes only the diagnostics the edit
 //!   introduced, and `baseline_hidden` counts the pre-existing ones left out.
 //!   The block ends with `(N errors from before this edit are not shown)`
@@ -57,10 +68,13 @@ use std::fmt::Write as _;
 
 use quick_xml::escape::partial_escape;
 
+mod cap;
 mod options;
+pub mod sanitize;
 mod unknown;
 
-pub use options::{FileDiagnostics, RenderOptions, ReportMode};
+pub use cap::cap;
+pub use options::{Escape, FileDiagnostics, RenderOptions, ReportMode};
 pub use unknown::{Unknown, render_unknown};
 
 use crate::diagnostic::{Diagnostic, Severity, sort_and_dedupe};
@@ -104,6 +118,32 @@ pub fn render_feedback(
         );
     }
     out.text
+}
+
+/// The whole reply after an edit: [`render_feedback`]'s blocks, then (when
+/// `opts.report_unknown` and something is unknown) a blank line and the
+/// line naming what, all cut to `opts.max_chars`. Every surface's answer
+/// after an edit is this text, rendered once where the check ran.
+pub fn render_reply(
+    edited: &[FileDiagnostics],
+    others: &[FileDiagnostics],
+    unknown: &[Unknown],
+    opts: &RenderOptions,
+) -> String {
+    let mut text = render_feedback(edited, others, opts);
+    if opts.report_unknown {
+        let notes = render_unknown(unknown);
+        if !notes.is_empty() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&notes);
+        }
+    }
+    match opts.max_chars {
+        Some(max) => cap(text, max),
+        None => text,
+    }
 }
 
 /// Renders a listing of files with no notion of an edit (`lsp_diagnostics`,
@@ -282,7 +322,7 @@ impl<'o> Renderer<'o> {
             .iter()
             .filter(|d| self.opts.include.contains(&d.severity));
         for d in included.take(shown) {
-            push_entry(&mut self.text, d);
+            push_entry(&mut self.text, d, self.opts.escape);
         }
         if file.shown > shown {
             let _ = writeln!(self.text, "... and {} more", file.shown - shown);
@@ -304,9 +344,11 @@ impl<'o> Renderer<'o> {
 }
 
 /// `SEVERITY [line:col] message (code)`, continuation lines indented.
-fn push_entry(text: &mut String, d: &Diagnostic) {
+fn push_entry(text: &mut String, d: &Diagnostic, escape: Escape) {
     let _ = write!(text, "{} [{}:{}]", d.severity.label(), d.line, d.column);
-    let message = partial_escape(d.message.as_str());
+    let message = sanitize::cut(&d.message, sanitize::MAX_MESSAGE_CHARS);
+    let message = sanitize::controls(&message, &sanitize::LINE_BREAKS);
+    let message = escaped(&message, escape);
     let mut lines = message
         .split(['\n', '\r'])
         .map(str::trim_end)
@@ -316,8 +358,12 @@ fn push_entry(text: &mut String, d: &Diagnostic) {
         text.push_str(first.trim_start());
     }
     if let Some(code) = d.code.as_deref().filter(|c| !c.is_empty()) {
+        let code = sanitize::cut(code, sanitize::MAX_CODE_CHARS);
         text.push_str(" (");
-        text.push_str(&partial_escape(code));
+        text.push_str(&escaped(
+            &sanitize::controls(&code, &sanitize::ONE_LINE),
+            escape,
+        ));
         text.push(')');
     }
     text.push('\n');
@@ -328,11 +374,25 @@ fn push_entry(text: &mut String, d: &Diagnostic) {
     }
 }
 
+/// What a server wrote, escaped as `escape` says (see [`Escape`]).
+fn escaped(text: &str, escape: Escape) -> Cow<'_, str> {
+    match escape {
+        Escape::Xml => partial_escape(text),
+        Escape::Readable if text.contains("<diagnostics") || text.contains("</diagnostics") => {
+            Cow::Owned(
+                text.replace("</diagnostics", "&lt;/diagnostics")
+                    .replace("<diagnostics", "&lt;diagnostics"),
+            )
+        }
+        Escape::Readable => Cow::Borrowed(text),
+    }
+}
+
 /// Escapes a value for a double-quoted attribute: `<`, `>`, `&` and `"`.
 /// quick-xml's full `escape` would also turn `'` into `&apos;`, which no
 /// double-quoted attribute needs and which makes paths harder to read.
 fn push_attribute(text: &mut String, value: &str) {
-    let escaped = partial_escape(value);
+    let escaped = partial_escape(sanitize::controls(value, &sanitize::ONE_LINE));
     if escaped.contains('"') {
         text.push_str(&escaped.replace('"', "&quot;"));
     } else {

@@ -22,6 +22,12 @@ pub struct RenderOptions {
     /// Add one line after the blocks naming each server that had not
     /// finished (or had stopped) when the answer was given.
     pub report_unknown: bool,
+    /// How messages are escaped.
+    pub escape: Escape,
+    /// The most characters of a whole reply (`render_reply`), cut at a line
+    /// boundary; `None`: no cap. Set per request by the hooks (an agent's
+    /// context takes so much), never by the configuration.
+    pub max_chars: Option<usize>,
 }
 
 impl Default for RenderOptions {
@@ -33,6 +39,8 @@ impl Default for RenderOptions {
             include: vec![Severity::Error],
             report: ReportMode::All,
             report_unknown: true,
+            escape: Escape::Xml,
+            max_chars: None,
         }
     }
 }
@@ -48,6 +56,23 @@ pub enum ReportMode {
     All,
     /// Only what the edit introduced; pre-existing errors are counted.
     New,
+}
+
+/// How a rendering escapes what servers wrote (messages and codes).
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Escape {
+    /// `<`, `>` and `&` as XML entities, so that nothing a server wrote can
+    /// open or close a `<diagnostics>` block.
+    #[default]
+    Xml,
+    /// For a channel that does no escaping of its own and is read as plain
+    /// text (Gemini CLI's BeforeModel hand-over): messages keep their own
+    /// characters (`Array<string>`, `a & b`), and only a `<diagnostics` or
+    /// `</diagnostics` inside one is escaped, so the block stays delimited.
+    Readable,
 }
 
 /// One file's diagnostics, as handed to the renderer.

@@ -1,8 +1,11 @@
 //! The one line after the blocks that says what is not known: a server that
-//! had not finished checking a file by the deadline, or stopped. Without it
-//! a timeout reads exactly like a clean file (OpenCode #41218), which is the
-//! one thing squiggle must never say. Pure, like the rest of rendering.
+//! had not finished checking a file by the deadline, stopped, or could not
+//! run at all (not installed, broken, untrusted). Without it a timeout or a
+//! missing server reads exactly like a clean file (OpenCode #41218), which
+//! is the one thing squiggle must never say. Pure, like the rest of
+//! rendering; names and reasons are escaped and cut like messages.
 
+use super::sanitize;
 use crate::diagnostic::Outcome;
 
 /// One (file, server) pair whose diagnostics are unknown.
@@ -10,11 +13,16 @@ use crate::diagnostic::Outcome;
 pub struct Unknown {
     pub server: String,
     pub file: String,
-    /// `TimedOut` or `ServerDead`.
+    /// `TimedOut`, `ServerDead` or `Unavailable`.
     pub outcome: Outcome,
     /// How long the wait had run.
     pub after_ms: u64,
+    /// Why the server could not run (`Unavailable`), as its outcome says.
+    pub reason: String,
 }
+
+/// The most characters of a reason shown.
+const MAX_REASON_CHARS: usize = 300;
 
 /// Files named in one line before "and N other files".
 const NAMED: usize = 3;
@@ -22,7 +30,7 @@ const NAMED: usize = 3;
 /// One line per server and kind of ending, in server order; `""` when
 /// everything is known.
 pub fn render_unknown(unknown: &[Unknown]) -> String {
-    let mut groups: Vec<(&str, Outcome, Vec<&str>, u64)> = Vec::new();
+    let mut groups: Vec<(&str, Outcome, Vec<&str>, u64, &str)> = Vec::new();
     for u in unknown {
         match groups
             .iter_mut()
@@ -34,18 +42,24 @@ pub fn render_unknown(unknown: &[Unknown]) -> String {
                 }
                 group.3 = group.3.max(u.after_ms);
             }
-            None => groups.push((&u.server, u.outcome, vec![&u.file], u.after_ms)),
+            None => groups.push((&u.server, u.outcome, vec![&u.file], u.after_ms, &u.reason)),
         }
     }
     groups.sort_by(|a, b| (a.0, a.1.as_str()).cmp(&(b.0, b.1.as_str())));
     let mut out = String::new();
-    for (server, outcome, files, after_ms) in groups {
+    for (server, outcome, files, after_ms, reason) in groups {
         let whose = if files.len() == 1 { "its" } else { "their" };
-        let files = file_list(&files);
+        let files = sanitize::controls(&file_list(&files), &sanitize::ONE_LINE).into_owned();
+        let server = sanitize::controls(server, &sanitize::ONE_LINE);
         let line = match outcome {
             Outcome::ServerDead => format!(
                 "{server} stopped before it finished checking {files}; {whose} diagnostics are unknown."
             ),
+            Outcome::Unavailable => {
+                let reason = sanitize::cut(reason.trim_end_matches('.'), MAX_REASON_CHARS);
+                let reason = sanitize::controls(&reason, &sanitize::ONE_LINE);
+                format!("{server} could not check {files}: {reason}.")
+            }
             _ => format!(
                 "{server} had not finished checking {files} after {}; {whose} diagnostics are unknown.",
                 seconds(after_ms)
@@ -92,7 +106,23 @@ mod tests {
             file: file.into(),
             outcome,
             after_ms,
+            reason: String::new(),
         }
+    }
+
+    /// Issue 24, finding 12: a configured server whose command does not
+    /// exist left the edit's text at "Edit applied successfully.".
+    #[test]
+    fn a_server_that_could_not_run_is_said_in_one_line() {
+        let mut missing = unknown("my-lint", "a.py", Outcome::Unavailable, 0);
+        missing.reason = "my-lint not found on PATH; install it with `pip install my-lint`".into();
+        let mut hostile = unknown("x\u{1b}[2J", "b\n.py", Outcome::Unavailable, 0);
+        hostile.reason = "bad\u{7}\nreason.".into();
+        assert_eq!(
+            render_unknown(&[missing, hostile]),
+            "my-lint could not check a.py: my-lint not found on PATH; install it with `pip install my-lint`.\n\
+             x\\x1b[2J could not check b\\x0a.py: bad\\x07\\x0areason.\n"
+        );
     }
 
     #[test]

@@ -6,8 +6,10 @@
 //! ParseError with a null id, a JSON value that is not a message gets
 //! InvalidRequest, a bad frame header gets ParseError, and the loop reads on.
 //! Notifications are ignored except `exit`. The connection ends at end of
-//! input (in-flight requests are answered first), on `exit` (they are
-//! dropped), or after answering `lsp/shutdown`.
+//! input (in-flight requests are answered first, unless the host cancels
+//! them: the daemon's client that hung up is gone, and a mutation it had
+//! asked for must not land after it gave up), on `exit` (they are dropped),
+//! or after answering `lsp/shutdown`.
 
 use std::io;
 use std::sync::Arc;
@@ -44,6 +46,38 @@ pub trait Host: Send + Sync + 'static {
     /// does not know it either (MethodNotFound).
     fn handle(&self, _method: &str, _params: &Value) -> Option<Result<Value, ResponseError>> {
         None
+    }
+    /// The engine for the next request, when the host keeps it current
+    /// (the daemon follows its configuration files: `engine::Live`);
+    /// `None` keeps the connection's own.
+    fn engine(&self) -> Option<Arc<Engine>> {
+        None
+    }
+    /// Whether end of input cancels the requests still in flight rather
+    /// than answering them. A cancelled mutation stops at its next wait (for
+    /// the file's lock, before anything is read or written), so no write
+    /// lands after its requester hung up.
+    fn cancel_on_disconnect(&self) -> bool {
+        false
+    }
+}
+
+/// Says a request is over when dropped: answered, or cancelled.
+struct Finished(Arc<dyn Host>);
+
+impl Drop for Finished {
+    fn drop(&mut self) {
+        self.0.request_finished();
+    }
+}
+
+/// Aborts the handler task when the request is dropped (cancelled), so the
+/// handler does not run on without anyone to answer.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -104,7 +138,16 @@ where
             break end;
         }
     };
-    if end == ConnectionEnd::Exit {
+    let cancel = match end {
+        ConnectionEnd::Exit => true,
+        ConnectionEnd::Eof => connection.host.cancel_on_disconnect(),
+        ConnectionEnd::Shutdown => false,
+    };
+    if cancel && !tasks.is_empty() {
+        tracing::debug!(
+            requests = tasks.len(),
+            "the client is gone: its requests in flight are cancelled"
+        );
         tasks.abort_all();
     }
     while tasks.join_next().await.is_some() {}
@@ -133,7 +176,8 @@ impl Connection {
         match Message::parse(body) {
             Ok(Message::Request { id, method, params }) if method == "lsp/shutdown" => {
                 self.host.request_started();
-                let reply = methods::handle(&self.engine, &method, params).await;
+                let engine = self.host.engine().unwrap_or_else(|| self.engine.clone());
+                let reply = methods::handle(&engine, &method, params).await;
                 let reply = reply.unwrap_or(Ok(Value::Null));
                 // Refused params stopped nothing: the connection goes on.
                 let stopped = reply.is_ok();
@@ -149,9 +193,11 @@ impl Connection {
             }
             Ok(Message::Request { id, method, params }) => {
                 self.host.request_started();
-                let (engine, host, tx) = (self.engine.clone(), self.host.clone(), self.tx.clone());
+                let engine = self.host.engine().unwrap_or_else(|| self.engine.clone());
+                let (host, tx) = (self.host.clone(), self.tx.clone());
                 tasks.spawn(async move {
-                    let result = answer(engine, host.clone(), method, params).await;
+                    let _finished = Finished(host.clone());
+                    let result = answer(engine, host, method, params).await;
                     send(
                         &tx,
                         Message::Response {
@@ -159,7 +205,6 @@ impl Connection {
                             result,
                         },
                     );
-                    host.request_finished();
                 });
             }
             Ok(Message::Notification { method, .. }) if method == "exit" => {
@@ -197,7 +242,7 @@ async fn answer(
 ) -> Result<Value, ResponseError> {
     let name = method.clone();
     let started = std::time::Instant::now();
-    let handled = tokio::spawn(async move {
+    let mut handler = AbortOnDrop(tokio::spawn(async move {
         if let Some(reply) = methods::handle(&engine, &method, params.clone()).await {
             return reply;
         }
@@ -208,8 +253,8 @@ async fn answer(
                 data: None,
             })
         })
-    })
-    .await;
+    }));
+    let handled = (&mut handler.0).await;
     tracing::debug!(method = %name, us = started.elapsed().as_micros() as u64, "request handled");
     handled.unwrap_or_else(|e| {
         tracing::error!(method = %name, "request handler failed: {e}");

@@ -11,19 +11,15 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::jsonrpc::message::{ResponseError, codes};
+use super::failure::Failure;
 
 /// InvalidParams with `message`.
-pub fn invalid(message: impl Into<String>) -> ResponseError {
-    ResponseError {
-        code: codes::INVALID_PARAMS,
-        message: message.into(),
-        data: None,
-    }
+pub fn invalid(message: impl Into<String>) -> Failure {
+    Failure::Params(message.into())
 }
 
 /// `params` read as `P`: an object, or absent/`null` read as `{}`.
-pub fn extract<P: DeserializeOwned + JsonSchema>(params: Value) -> Result<P, ResponseError> {
+pub fn extract<P: DeserializeOwned + JsonSchema>(params: Value) -> Result<P, Failure> {
     let params = match params {
         Value::Object(map) => Value::Object(map),
         Value::Null => Value::Object(Map::new()),
@@ -189,10 +185,8 @@ mod tests {
     fn message<P: DeserializeOwned + JsonSchema + std::fmt::Debug>(params: Value) -> String {
         match extract::<P>(params) {
             Ok(p) => panic!("accepted: {p:?}"),
-            Err(e) => {
-                assert_eq!(e.code, codes::INVALID_PARAMS);
-                e.message
-            }
+            Err(Failure::Params(message)) => message,
+            Err(other) => panic!("not InvalidParams: {other:?}"),
         }
     }
 
@@ -268,7 +262,7 @@ mod tests {
         assert!(extract::<NoParams>(Value::Null).is_ok());
         let edit: EditParams = extract(json!({"filePath": "a", "oldString": "x",
             "newString": "y", "replaceAll": null}))
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.message()));
         assert!(!edit.replace_all);
     }
 }

@@ -1,15 +1,19 @@
 //! The method table: each method's params are read into its typed struct
-//! (`extract`), the engine is called and the answer serialized. Mutations
-//! refused by the engine (nothing written) are JSON-RPC errors with code
-//! [`REFUSED`].
+//! (`extract`), the engine is called and the answer serialized
+//! (`failure::respond`, where a [`Failure`] becomes the method's JSON-RPC
+//! error). Mutations refused by the engine (nothing written) are errors
+//! with code `REFUSED`.
 
 use std::collections::BTreeMap;
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::extract::{extract, invalid};
+use super::extract::extract;
+use super::extract::invalid;
+use super::failure::{Failure, Reply};
 use super::wire::method::{
     ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Diagnostics, Edit, Render, Shutdown, Status,
     Warm, Write,
@@ -18,62 +22,86 @@ use super::wire::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, CheckReply, EditParams,
     Method, RenderParams, RenderReply, WarmReply, WireDiagnostic, WriteParams,
 };
-use crate::diagnostic::{Diagnostic, sort_and_dedupe};
-use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
+use crate::baseline::Before;
+use crate::diagnostic::Diagnostic;
+use crate::engine::tools::{Mode, Replace, ToolError, ToolResult, Touched};
 use crate::engine::{Engine, FileInput, HeldOthers};
 use crate::jsonrpc::message::ResponseError;
-use crate::lsp::normalize::normalize;
-use crate::lsp::uri;
 use crate::render::{FileDiagnostics, render_feedback, render_files};
-use crate::workspace::PathClass;
-
-/// The error code of a refused mutation (`squiggle/edit` and friends).
-pub const REFUSED: i64 = -32001;
-
-pub type Reply = Result<Value, ResponseError>;
 
 /// Runs `method`, or `None` when the service has no such method.
 pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option<Reply> {
     let e = engine;
     let reply = match method {
-        CheckFile::NAME => run::<CheckFile, _>(params, |p| check_file(e, p)).await,
-        CheckFiles::NAME => run::<CheckFiles, _>(params, |p| check_files(e, p)).await,
+        CheckFile::NAME => respond::<CheckFile, _>(params, |p| check_file(e, p)).await,
+        CheckFiles::NAME => respond::<CheckFiles, _>(params, |p| check_files(e, p)).await,
         Diagnostics::NAME => {
-            run::<Diagnostics, _>(params, |_| async { Ok(all_diagnostics(e)) }).await
+            respond::<Diagnostics, _>(params, |_| async { Ok(all_diagnostics(e)) }).await
         }
-        Status::NAME => run::<Status, _>(params, |_| async { Ok(e.status()) }).await,
+        Status::NAME => respond::<Status, _>(params, |_| async { Ok(e.status()) }).await,
         Shutdown::NAME => {
-            run::<Shutdown, _>(params, |_| async {
+            respond::<Shutdown, _>(params, |_| async {
                 e.shutdown().await;
                 Ok(())
             })
             .await
         }
-        Edit::NAME => run::<Edit, _>(params, |p| edit(e, p)).await,
-        Write::NAME => run::<Write, _>(params, |p| write(e, p)).await,
-        ApplyPatch::NAME => run::<ApplyPatch, _>(params, |p| apply_patch(e, p)).await,
-        Render::NAME => run::<Render, _>(params, |p| async { render(e, p) }).await,
-        Check::NAME => run::<Check, _>(params, |p| check(e, p)).await,
-        Warm::NAME => run::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
+        Edit::NAME => respond::<Edit, _>(params, |p| edit(e, p)).await,
+        Write::NAME => respond::<Write, _>(params, |p| write(e, p)).await,
+        ApplyPatch::NAME => respond::<ApplyPatch, _>(params, |p| apply_patch(e, p)).await,
+        Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
+        Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
+        Warm::NAME => respond::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
         _ => return None,
     };
     Some(reply)
 }
 
-/// Reads `M`'s params, runs `answer` on them and serializes its answer.
-async fn run<M: Method, F: Future<Output = Result<M::Answer, ResponseError>>>(
+/// Reads `M`'s params, runs `answer` on them and serializes its answer; a
+/// failure becomes `M`'s JSON-RPC error here.
+pub async fn respond<M: Method, F: Future<Output = Result<M::Answer, Failure>>>(
     params: Value,
     answer: impl FnOnce(M::Params) -> F,
 ) -> Reply {
-    let params = extract::<M::Params>(params)?;
-    Ok(serde_json::to_value(answer(params).await?).unwrap_or(Value::Null))
+    let answered = match extract::<M::Params>(params) {
+        Ok(params) => answer(params).await,
+        Err(failure) => Err(failure),
+    };
+    finish::<M>(answered)
+}
+
+/// [`respond`] for an answer that needs no waiting (the daemon's own
+/// methods).
+pub fn respond_now<M: Method>(
+    params: Value,
+    answer: impl FnOnce(M::Params) -> Result<M::Answer, Failure>,
+) -> Reply {
+    finish::<M>(extract::<M::Params>(params).and_then(answer))
+}
+
+fn finish<M: Method>(answered: Result<M::Answer, Failure>) -> Reply {
+    match answered {
+        Ok(answer) => Ok(serde_json::to_value(answer).unwrap_or(Value::Null)),
+        Err(failure) => {
+            tracing::debug!(
+                method = M::NAME,
+                reason = failure.message(),
+                "request refused"
+            );
+            Err(ResponseError {
+                code: failure.code(),
+                message: failure.message().to_string(),
+                data: None,
+            })
+        }
+    }
 }
 
 /// Only the severities the configuration includes (errors by default).
 fn shown(engine: &Engine, diagnostics: &[Diagnostic]) -> Vec<WireDiagnostic> {
     diagnostics
         .iter()
-        .filter(|d| engine.config.include_severities.contains(&d.severity))
+        .filter(|d| engine.config().include_severities.contains(&d.severity))
         .map(WireDiagnostic::from)
         .collect()
 }
@@ -85,7 +113,7 @@ fn warm(engine: &Arc<Engine>) -> WarmReply {
     let targets = engine.warm_targets();
     let files: Vec<String> = targets
         .iter()
-        .filter_map(|p| engine.workspace.relative(p))
+        .filter_map(|p| engine.workspace().relative(p))
         .collect();
     let engine = Arc::clone(engine);
     tokio::spawn(async move { engine.warm(&targets).await });
@@ -95,7 +123,7 @@ fn warm(engine: &Arc<Engine>) -> WarmReply {
 async fn check_file(
     engine: &Arc<Engine>,
     params: CheckFileParams,
-) -> Result<Vec<WireDiagnostic>, ResponseError> {
+) -> Result<Vec<WireDiagnostic>, Failure> {
     let report = engine
         .check_files(vec![FileInput::on_disk(params.file_path)], HeldOthers::Skip)
         .await;
@@ -107,10 +135,7 @@ async fn check_file(
     Ok(diagnostics)
 }
 
-async fn check_files(
-    engine: &Arc<Engine>,
-    params: CheckFilesParams,
-) -> Result<ByFile, ResponseError> {
+async fn check_files(engine: &Arc<Engine>, params: CheckFilesParams) -> Result<ByFile, Failure> {
     let inputs = params
         .file_paths
         .into_iter()
@@ -125,46 +150,21 @@ async fn check_files(
     Ok(by_file)
 }
 
-/// Every file with diagnostics known to a running server, sorted by path,
-/// normalized against the server's copy of the file (or the file on disk).
+/// Every file with diagnostics known to a running server, sorted by path
+/// (`Engine::known_diagnostics`), the severities the configuration includes.
 fn all_diagnostics(engine: &Engine) -> BTreeMap<String, Vec<WireDiagnostic>> {
-    let mut all: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
-    for client in engine.pool.clients() {
-        let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-        for (file_uri, diagnostics) in client.known_diagnostics() {
-            let Some(path) = uri::to_path(&file_uri) else {
-                continue;
-            };
-            let PathClass::Inside { relative, .. } = engine.workspace.classify(&path) else {
-                continue;
-            };
-            let text: Arc<str> = match client.document(&path) {
-                Some((_, text)) => text,
-                None => match std::fs::read_to_string(&path) {
-                    Ok(t) => Arc::from(t),
-                    Err(_) => continue,
-                },
-            };
-            let normalized =
-                normalize(&diagnostics, &text, encoding, &relative, client.server_id());
-            all.entry(relative).or_default().extend(normalized);
-        }
-    }
-    all.into_iter()
-        .filter_map(|(file, mut list)| {
-            sort_and_dedupe(&mut list);
+    engine
+        .known_diagnostics()
+        .into_iter()
+        .filter_map(|(file, list)| {
             let list = shown(engine, &list);
             (!list.is_empty()).then_some((file, list))
         })
         .collect()
 }
 
-fn tool_reply(result: Result<ToolResult, ToolError>) -> Result<ToolResult, ResponseError> {
-    result.map_err(|e| ResponseError {
-        code: REFUSED,
-        message: e.to_string(),
-        data: None,
-    })
+fn tool_reply(result: Result<ToolResult, ToolError>) -> Result<ToolResult, Failure> {
+    Ok(result?)
 }
 
 /// What `dryRun` asks of the engine.
@@ -172,7 +172,7 @@ fn mode(dry_run: bool) -> Mode {
     if dry_run { Mode::DryRun } else { Mode::Apply }
 }
 
-async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, ResponseError> {
+async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, Failure> {
     let replace = if p.replace_all {
         Replace::All
     } else {
@@ -188,7 +188,7 @@ async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, Respons
     tool_reply(edit.await)
 }
 
-async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, ResponseError> {
+async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, Failure> {
     tool_reply(
         engine
             .write(&p.file_path, &p.content, mode(p.dry_run))
@@ -196,16 +196,13 @@ async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, Respo
     )
 }
 
-async fn apply_patch(
-    engine: &Arc<Engine>,
-    p: ApplyPatchParams,
-) -> Result<ToolResult, ResponseError> {
+async fn apply_patch(engine: &Arc<Engine>, p: ApplyPatchParams) -> Result<ToolResult, Failure> {
     tool_reply(engine.apply_patch(&p.patch, mode(p.dry_run)).await)
 }
 
 /// Pure: `render_feedback` over the given files, under the engine's render
 /// options with the given ones on top.
-fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, ResponseError> {
+fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, Failure> {
     let files = |list: Vec<_>| -> Vec<FileDiagnostics> {
         list.into_iter().map(FileDiagnostics::from).collect()
     };
@@ -214,39 +211,51 @@ fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, ResponseError
     Ok(RenderReply { text })
 }
 
-async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, ResponseError> {
-    // `contents`: the text to check instead of the disk's, per path (a
-    // hook's baseline: the file as git has it).
-    let mut contents = p.contents;
-    if let Some(stray) = contents.keys().find(|k| !p.file_paths.contains(k)) {
-        return Err(invalid(format!(
-            "contents: {} is not one of filePaths",
-            stray.display()
-        )));
+/// `squiggle/check`: the files after a change, answered as the wrapped
+/// tools answer one (`Engine::report_change`: classified against what was
+/// there before, other files as `otherFiles` says for the mutation),
+/// rendered under the request's options. The hooks call it through the
+/// daemon, or in their own process when there is none: one answer either way.
+pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, Failure> {
+    let CheckParams {
+        file_paths,
+        mutation,
+        mut contents,
+        mut before,
+        options,
+    } = p;
+    // `contents`: the text to check instead of the disk's; `before`: the
+    // text before the change. Both keyed as in `filePaths`.
+    let stray = |member: &str, keys: Vec<&PathBuf>| {
+        keys.into_iter()
+            .find(|k| !file_paths.contains(k))
+            .map(|k| invalid(format!("{member}: {} is not one of filePaths", k.display())))
+    };
+    if let Some(e) = stray("contents", contents.keys().collect())
+        .or_else(|| stray("before", before.keys().collect()))
+    {
+        return Err(e);
     }
-    let inputs: Vec<FileInput> = p
-        .file_paths
-        .into_iter()
-        .map(|path| {
-            let content = contents.remove(&path).map(Arc::from);
-            FileInput {
-                content,
-                ..FileInput::on_disk(path)
-            }
+    let files: Vec<Touched> = file_paths
+        .iter()
+        .map(|path| Touched {
+            path: path.clone(),
+            before: match before.remove(path) {
+                Some(Some(text)) => Before::Text(Arc::from(text)),
+                Some(None) => Before::Absent,
+                None => Before::Unknown,
+            },
+            after: contents.remove(path).map(Arc::from),
         })
         .collect();
-    // `otherFiles` decides from the mutation whether importers are looked at.
-    let report = if engine.reports_other_files(p.mutation) {
-        engine.check_with_dependents(inputs).await
-    } else {
-        engine.check_files(inputs, HeldOthers::Include).await
-    };
-    let opts = engine.render_options();
-    let feedback = report.feedback(&opts);
+    let opts = options.over(engine.render_options());
+    let (result, report) = engine
+        .report_change(String::new(), files, mutation, Mode::Apply, &opts)
+        .await;
     let text = render_files(&report.file_blocks(), &opts);
     Ok(CheckReply {
         report,
-        feedback,
+        feedback: result.feedback,
         text,
     })
 }

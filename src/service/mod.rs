@@ -12,10 +12,12 @@
 
 mod connection;
 mod extract;
+mod failure;
 mod methods;
 pub mod wire;
 
 pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connection_with};
 pub use extract::{extract, invalid};
-pub use methods::REFUSED;
+pub use failure::{Failure, REFUSED, Reply};
+pub use methods::{check, respond, respond_now};
 pub use wire::{CheckReply, ServerStatus, WireDiagnostic};

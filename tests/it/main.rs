@@ -10,13 +10,16 @@
 //! descriptors) runs alone in a fresh copy of it (`support::alone`).
 
 mod agents;
+mod baseline;
 mod cli;
 mod client;
 mod daemon;
 mod disk;
+mod docs;
 mod engine;
 mod fault;
 mod golden;
+mod hostile;
 mod matrix;
 mod mcp;
 mod platform;

@@ -103,6 +103,15 @@ pub fn workspace_dir() -> Result<(TempDir, PathBuf)> {
 
 /// An engine at `root` whose `.fk` files are served by the fake with `script`.
 pub fn fake_engine(root: &Path, script: serde_json::Value) -> Result<Arc<Engine>> {
+    fake_engine_with(root, script, |_| {})
+}
+
+/// [`fake_engine`] with `tune` applied to its configuration.
+pub fn fake_engine_with(
+    root: &Path,
+    script: serde_json::Value,
+    tune: impl FnOnce(&mut Config),
+) -> Result<Arc<Engine>> {
     let mut config = Config::default();
     config.servers.insert(
         "fake".into(),
@@ -118,6 +127,7 @@ pub fn fake_engine(root: &Path, script: serde_json::Value) -> Result<Arc<Engine>
             ..Default::default()
         },
     );
+    tune(&mut config);
     let workspace = Workspace::discover(Some(root), root).context("workspace")?;
     Ok(Arc::new(Engine::with(workspace, config)))
 }

@@ -53,7 +53,7 @@ fn warm_one(
     for n in 0..2 + runs {
         std::fs::write(&path, (project.edit)(n))?;
         let published_before = engine
-            .pool
+            .pool()
             .clients()
             .into_iter()
             .find(|c| c.server_id() == project.server)
@@ -63,7 +63,7 @@ fn warm_one(
             rt.block_on(engine.check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip));
         let elapsed = t0.elapsed();
         let client = engine
-            .pool
+            .pool()
             .clients()
             .into_iter()
             .find(|c| c.server_id() == project.server)

@@ -13,19 +13,18 @@ use serde_json::json;
 use squiggle::engine::{CheckReport, FileInput, HeldOthers};
 use squiggle::render::{FileDiagnostics, render_feedback};
 
-use crate::fixtures::{fake_engine, runtime, workspace_dir};
+use crate::fixtures::{fake_engine_with, runtime, workspace_dir};
 use crate::stats::{Samples, header, row};
 
 pub fn run(files: usize, runs: usize) -> Result<()> {
     let rt = runtime()?;
     let (_dir, root) = workspace_dir()?;
     let script = json!({"diagnosticMode": "push", "saveNotify": false});
-    let mut engine = fake_engine(&root, script)?;
-    if let Some(e) = Arc::get_mut(&mut engine) {
-        // A 10,000-file burst takes longer than one file's 3 s budget.
-        e.config.diagnostic_timeout = Duration::from_secs(120);
-        e.config.first_touch_timeout = Duration::from_secs(120);
-    }
+    // A 10,000-file burst takes longer than one file's 3 s budget.
+    let engine = fake_engine_with(&root, script, |config| {
+        config.diagnostic_timeout = Duration::from_secs(120);
+        config.first_touch_timeout = Duration::from_secs(120);
+    })?;
     let paths: Vec<_> = (0..files)
         .map(|i| root.join(format!("f{i:05}.fk")))
         .collect();

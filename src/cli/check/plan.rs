@@ -62,6 +62,6 @@ pub fn shown_severities(lowest: Option<Severity>, engine: &Engine) -> Vec<Severi
         .into_iter()
         .filter(|s| *s <= lowest)
         .collect(),
-        None => engine.config.include_severities.clone(),
+        None => engine.config().include_severities.clone(),
     }
 }

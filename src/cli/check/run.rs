@@ -6,11 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::super::warm::Route;
-use super::baseline::{self, Changes};
+use super::diff::{self, Changes};
 use super::plan::Plan;
 use super::report::plural;
 use super::{Args, select};
-use crate::engine::{CheckReport, Engine, HeldOthers, Mutation};
+use crate::engine::{CheckReport, Engine, HeldOthers};
+use crate::render::ReportMode;
+use crate::service::wire::{CheckParams, WireRenderOptions};
 
 /// The files to check: the paths given, else the changed files of the diff,
 /// else the whole workspace.
@@ -20,7 +22,7 @@ pub fn selected(
     paths: &[std::path::PathBuf],
     changes: Option<&Changes>,
 ) -> Result<Vec<String>, String> {
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     match changes {
         Some(changes) if paths.is_empty() => Ok(select::served(engine, changes.files.clone())),
         _ if paths.is_empty() => select::walk(engine, cwd, std::slice::from_ref(&root)),
@@ -36,7 +38,7 @@ pub async fn run(
     changes: Option<&Changes>,
     plan: &Plan,
 ) -> Result<CheckReport, String> {
-    let inputs = baseline::inputs(engine, selected, changes)?;
+    let inputs = diff::inputs(engine, selected, changes)?;
     if plan.progress {
         eprintln!(
             "squiggle: checking {} {}…",
@@ -47,12 +49,24 @@ pub async fn run(
     // On-disk content can be checked by the warm daemon; staged content is
     // passed by value, which only an in-process check takes.
     let report = if inputs.iter().all(|i| i.content.is_none()) {
-        let files = inputs.into_iter().map(|i| i.path).collect();
         let route = Route {
             no_daemon: args.no_daemon,
             trust_workspace: args.workspace.trust_workspace,
         };
-        super::super::warm::check(engine, files, Mutation::Edit, route).await
+        // A listing, not an edit: nothing is hidden as old.
+        let params = CheckParams {
+            file_paths: inputs.into_iter().map(|i| i.path).collect(),
+            options: WireRenderOptions {
+                report: Some(ReportMode::All),
+                ..WireRenderOptions::default()
+            },
+            ..CheckParams::default()
+        };
+        let root = engine.workspace().root().to_path_buf();
+        let cwd = root.clone();
+        super::super::warm::check(Some(&root), &cwd, params, route, Some(engine))
+            .await?
+            .report
     } else {
         let report = engine.check_files(inputs, HeldOthers::Skip).await;
         engine.shutdown().await;

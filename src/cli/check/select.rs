@@ -21,11 +21,11 @@ pub fn walk(engine: &Engine, cwd: &Path, paths: &[PathBuf]) -> Result<Vec<String
         let absolute = cwd.join(path);
         let metadata = std::fs::metadata(&absolute)
             .map_err(|e| format!("cannot check {}: {e}", path.display()))?;
-        if let PathClass::Outside { canonical } = engine.workspace.classify(&absolute) {
+        if let PathClass::Outside { canonical } = engine.workspace().classify(&absolute) {
             return Err(format!(
                 "{} is outside the workspace {}; pass --root to check another workspace",
                 canonical.display(),
-                engine.workspace.root().display()
+                engine.workspace().root().display()
             ));
         }
         if metadata.is_dir() {
@@ -64,7 +64,7 @@ pub fn walk(engine: &Engine, cwd: &Path, paths: &[PathBuf]) -> Result<Vec<String
 
 /// Keeps, of the changed files git listed, those some server serves.
 pub fn served(engine: &Engine, changed: Vec<String>) -> Vec<String> {
-    let root = engine.workspace.root().to_path_buf();
+    let root = engine.workspace().root().to_path_buf();
     let mut kept: Vec<String> = changed
         .into_iter()
         .filter(|relative| checkable(engine, &root.join(relative)).is_some())
@@ -80,14 +80,14 @@ fn checkable(engine: &Engine, path: &Path) -> Option<String> {
     let PathClass::Inside {
         canonical,
         relative,
-    } = engine.workspace.classify(path)
+    } = engine.workspace().classify(path)
     else {
         return None;
     };
-    (!serving(&canonical, &engine.servers).is_empty()).then_some(relative)
+    (!serving(&canonical, engine.servers()).is_empty()).then_some(relative)
 }
 
 /// The absolute path the engine should read for a workspace-relative one.
 pub fn absolute(engine: &Engine, relative: &str) -> PathBuf {
-    engine.workspace.root().join(relative)
+    engine.workspace().root().join(relative)
 }

@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::before::{self, Told};
 use super::{Malformed, Plan, other_event, string, tool_input};
 use crate::engine::Mutation;
 
@@ -33,15 +34,22 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     if other_event(payload, EVENT) {
         return Ok(Plan::Skip("not a PostToolUse event"));
     }
-    let mutation = match string(payload, "tool_name", "tool_name")? {
+    let tool = string(payload, "tool_name", "tool_name")?;
+    let mutation = match tool {
         "Write" => Mutation::Write,
         "Edit" | "MultiEdit" => Mutation::Edit,
         "NotebookEdit" => return Ok(Plan::Skip("notebooks get no diagnostics")),
         _ => return Ok(Plan::Skip("not a file edit tool")),
     };
+    if payload["tool_response"]["staged"] == true {
+        return Ok(Plan::Skip(
+            "the edit was held for review; the file is unchanged",
+        ));
+    }
     let input = tool_input(payload)?;
     let path = string(input, "file_path", "tool_input.file_path")?;
-    Ok(Plan::one_file(payload, fallback_cwd, path, mutation))
+    let told = before::claude(tool, payload);
+    Ok(Plan::one_file(payload, fallback_cwd, path, mutation, told))
 }
 
 /// Every file the batch's `Write` and `Edit` calls touched, in order.
@@ -49,25 +57,27 @@ fn batch(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malformed> {
     let Some(calls) = payload.get("tool_calls").and_then(Value::as_array) else {
         return Err(Malformed("tool_calls is missing or not an array".into()));
     };
-    let edits: Vec<(Mutation, &str)> = calls
+    let edits: Vec<(Mutation, &str, Option<Told>)> = calls
         .iter()
         .filter_map(|call| {
-            let mutation = match call["tool_name"].as_str() {
-                Some("Write") => Mutation::Write,
-                Some("Edit" | "MultiEdit") => Mutation::Edit,
+            let tool = call["tool_name"].as_str()?;
+            let mutation = match tool {
+                "Write" => Mutation::Write,
+                "Edit" | "MultiEdit" => Mutation::Edit,
                 _ => return None,
             };
             let path = call["tool_input"]["file_path"].as_str();
-            Some((mutation, path.filter(|p| !p.is_empty())?))
+            let path = path.filter(|p| !p.is_empty())?;
+            Some((mutation, path, before::claude(tool, call)))
         })
         .collect();
-    let mutation = if edits.iter().any(|(m, _)| *m == Mutation::Write) {
+    let mutation = if edits.iter().any(|(m, _, _)| *m == Mutation::Write) {
         Mutation::Write
     } else {
         Mutation::Edit
     };
     let cwd = super::event_cwd(payload, fallback_cwd);
-    let paths = edits.into_iter().map(|(_, path)| path);
+    let paths = edits.into_iter().map(|(_, path, told)| (path, told));
     Ok(Plan::files(
         cwd,
         paths,
@@ -81,6 +91,18 @@ mod tests {
     use super::*;
     use serde_json::json;
     use std::path::PathBuf;
+
+    fn replaced(old: &str, new: &str) -> Told {
+        let edit = crate::baseline::Replacement {
+            old: old.into(),
+            new: new.into(),
+            all: false,
+        };
+        Told::Replaced {
+            edits: vec![edit],
+            original: None,
+        }
+    }
 
     fn check(payload: Value) -> Result<Plan, Malformed> {
         plan(&payload, Path::new("/fallback"))
@@ -98,7 +120,8 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/a.py"), PathBuf::from("/ws/b.py")],
-                mutation: Mutation::Write
+                mutation: Mutation::Write,
+                told: Default::default(),
             })
         );
         let reads =
@@ -116,7 +139,8 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/a.ts")],
-                mutation: Mutation::Edit
+                mutation: Mutation::Edit,
+                told: [(PathBuf::from("/ws/a.ts"), replaced("x", "y"))].into(),
             })
         );
         let write = json!({"cwd": "/ws", "tool_name": "Write",
@@ -126,7 +150,8 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/src/b.ts")],
-                mutation: Mutation::Write
+                mutation: Mutation::Write,
+                told: Default::default(),
             })
         );
     }

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::before::Told;
 use super::{Malformed, Plan, event_cwd, other_event, string, tool_input};
 use crate::edit::{FilePatch, parse_patch};
 use crate::engine::Mutation;
@@ -47,9 +48,11 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     };
     let patch = parse_patch(text)
         .map_err(|e| Malformed(format!("tool_input.command is not a patch: {e}")))?;
+    // An added file is the patch's own; an updated one's text before is
+    // not in the payload: the daemon's last look at it stands in.
     let written = patch.files.iter().filter_map(|file| match file {
-        FilePatch::Add { path, .. } => Some(path),
-        FilePatch::Update { path, move_to, .. } => Some(move_to.as_ref().unwrap_or(path)),
+        FilePatch::Add { path, .. } => Some((path, Some(Told::Created))),
+        FilePatch::Update { path, move_to, .. } => Some((move_to.as_ref().unwrap_or(path), None)),
         FilePatch::Delete { .. } => None,
     });
     let cwd = event_cwd(payload, fallback_cwd);
@@ -77,6 +80,7 @@ mod tests {
                 .map(PathBuf::from)
                 .to_vec(),
             mutation: Mutation::Edit,
+            told: [(PathBuf::from("/ws/a.py"), Told::Created)].into(),
         });
         let string_form = json!({"hook_event_name": "PostToolUse", "cwd": "/ws",
             "tool_name": "apply_patch", "tool_input": {"command": PATCH},

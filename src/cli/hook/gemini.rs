@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Malformed, Plan, other_event, string, tool_input};
+use super::{Malformed, Plan, before, other_event, string, tool_input};
 use crate::engine::Mutation;
 
 /// The event name the reply's `hookSpecificOutput` carries.
@@ -22,7 +22,8 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     if other_event(payload, EVENT) {
         return Ok(Plan::Skip("not an AfterTool event"));
     }
-    let mutation = match string(payload, "tool_name", "tool_name")? {
+    let tool = string(payload, "tool_name", "tool_name")?;
+    let mutation = match tool {
         "write_file" => Mutation::Write,
         "replace" => Mutation::Edit,
         _ => return Ok(Plan::Skip("not a file edit tool")),
@@ -40,7 +41,8 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
         .find(|k| input.get(k).is_some())
         .unwrap_or("file_path");
     let path = string(input, key, &format!("tool_input.{key}"))?;
-    Ok(Plan::one_file(payload, fallback_cwd, path, mutation))
+    let told = before::gemini(tool, payload);
+    Ok(Plan::one_file(payload, fallback_cwd, path, mutation, told))
 }
 
 #[cfg(test)]
@@ -48,6 +50,18 @@ mod tests {
     use super::*;
     use serde_json::json;
     use std::path::PathBuf;
+
+    fn replaced(old: &str, new: &str) -> super::super::before::Told {
+        let edit = crate::baseline::Replacement {
+            old: old.into(),
+            new: new.into(),
+            all: false,
+        };
+        super::super::before::Told::Replaced {
+            edits: vec![edit],
+            original: None,
+        }
+    }
 
     fn check(payload: Value) -> Result<Plan, Malformed> {
         plan(&payload, Path::new("/fallback"))
@@ -64,7 +78,8 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/ws"),
                 files: vec![PathBuf::from("/ws/a.py")],
-                mutation: Mutation::Edit
+                mutation: Mutation::Edit,
+                told: [(PathBuf::from("/ws/a.py"), replaced("x", "y"))].into(),
             })
         );
         let write =
@@ -74,7 +89,8 @@ mod tests {
             Ok(Plan::Check {
                 cwd: PathBuf::from("/fallback"),
                 files: vec![PathBuf::from("/fallback/b.py")],
-                mutation: Mutation::Write
+                mutation: Mutation::Write,
+                told: Default::default(),
             })
         );
     }

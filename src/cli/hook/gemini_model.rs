@@ -6,10 +6,11 @@
 //! leaves the block in a per-session file, and the BeforeModel hook takes
 //! it and appends it as a user message to the request the model reads next.
 //!
-//! The text is the usual rendering made readable for a channel nobody
-//! escapes ([`readable`]): messages keep their own `<`, `>`, `&` and `"`;
-//! only a `<diagnostics` or `</diagnostics` inside a message stays escaped,
-//! so the block is still delimited.
+//! The text is rendered for a channel nobody escapes: the AfterTool hook
+//! asks the daemon for `escape: "readable"` (`render::Escape::Readable`):
+//! messages keep their own `<`, `>`, `&` and `"`; only a `<diagnostics` or
+//! `</diagnostics` inside a message is escaped, so the block is still
+//! delimited. Nothing is un-escaped here.
 
 use std::path::PathBuf;
 
@@ -19,29 +20,6 @@ use crate::daemon::socket::ensure_private_dir;
 
 /// The event the reply names.
 pub const EVENT: &str = "BeforeModel";
-
-/// `rendered` (squiggle's block) with entities in message lines decoded,
-/// except where that would open or close a block.
-pub fn readable(rendered: &str) -> String {
-    let mut out = String::with_capacity(rendered.len());
-    for line in rendered.split_inclusive('\n') {
-        if line.starts_with("<diagnostics ") || line.starts_with("</diagnostics>") {
-            out.push_str(line);
-            continue;
-        }
-        let decoded = line
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&amp;", "&");
-        out.push_str(
-            &decoded
-                .replace("</diagnostics", "&lt;/diagnostics")
-                .replace("<diagnostics", "&lt;diagnostics"),
-        );
-    }
-    out
-}
 
 /// The file an AfterTool hook leaves session `id`'s block in, or `None`
 /// for an id that is not a plain name.
@@ -94,15 +72,6 @@ pub fn before_model(payload: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn messages_get_their_characters_back_and_the_block_stays_delimited() {
-        let rendered = "LSP errors detected in this file, please fix:\n<diagnostics file=\"a&amp;b.ts\">\nERROR [1:1] Type 'Array&lt;string&gt;' &amp; &quot;x&quot; (ts2322)\nERROR [2:1] Closing tag &lt;/diagnostics&gt; here\n</diagnostics>\n";
-        assert_eq!(
-            readable(rendered),
-            "LSP errors detected in this file, please fix:\n<diagnostics file=\"a&amp;b.ts\">\nERROR [1:1] Type 'Array<string>' & \"x\" (ts2322)\nERROR [2:1] Closing tag &lt;/diagnostics> here\n</diagnostics>\n"
-        );
-    }
 
     #[test]
     fn odd_session_ids_get_no_file() {

@@ -103,8 +103,13 @@ impl Reader<'_> {
         for (key, value) in lsp {
             let path = format!("lsp.{}", segment(key));
             match key.as_str() {
-                "diagnosticTimeout" => out.diagnostic_timeout = Some(self.millis(&path, value)?),
-                "firstTouchTimeout" => out.first_touch_timeout = Some(self.millis(&path, value)?),
+                "diagnosticTimeout" => {
+                    out.diagnostic_timeout = Some(self.millis(&path, value, values::CHECK_MS)?)
+                }
+                "firstTouchTimeout" => {
+                    out.first_touch_timeout =
+                        Some(self.millis(&path, value, values::FIRST_TOUCH_MS)?)
+                }
                 "maxDiagnosticsPerFile" => {
                     out.max_diagnostics_per_file = Some(self.count(&path, value)?)
                 }
@@ -122,9 +127,9 @@ impl Reader<'_> {
                 "otherFiles" => out.other_files = Some(self.other_files(&path, value)?),
                 "reportUnknown" => out.report_unknown = Some(self.boolean(&path, value)?),
                 "daemonIdleMinutes" => {
-                    let minutes =
-                        self.non_negative(&path, value, "a non-negative integer (minutes)")?;
-                    out.daemon_idle = Some(Duration::from_secs(minutes.saturating_mul(60)));
+                    let expected = "a non-negative integer (minutes)";
+                    let minutes = self.non_negative(&path, value, expected, values::MINUTES)?;
+                    out.daemon_idle = Some(Duration::from_secs(minutes * 60));
                 }
                 "maxInstancesPerServer" => {
                     out.max_instances_per_server = Some(self.positive(&path, value)?)

@@ -18,48 +18,78 @@ impl Reader<'_> {
             .ok_or_else(|| self.expected(path, "true or false", value))
     }
 
-    pub(super) fn non_negative(
+    /// An integer in `bounds`: below its least value (or not an integer)
+    /// is `expected`, above its greatest names the limit. Every number a
+    /// configuration holds has a greatest value, so that no sum or product
+    /// made of it (a deadline, an idle time) can overflow.
+    fn bounded(
         &self,
         path: &str,
         value: &Value,
         expected: &str,
+        bounds: Bounds,
     ) -> Result<u64, ConfigError> {
         match value {
+            Value::Integer(n) if *n >= 0 && (*n as u64) < bounds.min => {
+                Err(self.expected(path, expected, value))
+            }
+            Value::Integer(n) if *n >= 0 && *n as u64 > bounds.max => {
+                let said = bounds.said.map(|s| format!(" ({s})")).unwrap_or_default();
+                let (max, unit) = (bounds.max, bounds.unit);
+                Err(self.invalid(
+                    path,
+                    format!("expected at most {max} {unit}{said}, found {n}"),
+                ))
+            }
             Value::Integer(n) if *n >= 0 => Ok(*n as u64),
             _ => Err(self.expected(path, expected, value)),
         }
     }
 
-    pub(super) fn millis(&self, path: &str, value: &Value) -> Result<Duration, ConfigError> {
-        match value {
-            Value::Integer(n) if *n > 0 => Ok(Duration::from_millis(*n as u64)),
-            _ => Err(self.expected(path, "a positive integer (milliseconds)", value)),
-        }
+    pub(super) fn non_negative(
+        &self,
+        path: &str,
+        value: &Value,
+        expected: &str,
+        bounds: Bounds,
+    ) -> Result<u64, ConfigError> {
+        self.bounded(path, value, expected, bounds)
+    }
+
+    /// A positive timeout in milliseconds, at most `bounds.max`.
+    pub(super) fn millis(
+        &self,
+        path: &str,
+        value: &Value,
+        bounds: Bounds,
+    ) -> Result<Duration, ConfigError> {
+        let expected = "a positive integer (milliseconds)";
+        let ms = self.bounded(path, value, expected, bounds)?;
+        Ok(Duration::from_millis(ms))
     }
 
     /// Milliseconds, zero allowed (a server's wait timings).
     pub(super) fn ms(&self, path: &str, value: &Value) -> Result<u64, ConfigError> {
-        self.non_negative(path, value, "a non-negative integer (milliseconds)")
+        let expected = "a non-negative integer (milliseconds)";
+        self.non_negative(path, value, expected, WAIT_MS)
     }
 
     /// A count of at least one (`maxInstancesPerServer`: zero would refuse
     /// every server).
     pub(super) fn positive(&self, path: &str, value: &Value) -> Result<usize, ConfigError> {
-        match value {
-            Value::Integer(n) if *n >= 1 => Ok(usize::try_from(*n).unwrap_or(usize::MAX)),
-            _ => Err(self.expected(path, "a positive integer", value)),
-        }
+        let n = self.bounded(path, value, "a positive integer", INSTANCES)?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     /// Whole minutes, zero meaning never.
     pub(super) fn minutes(&self, path: &str, value: &Value) -> Result<Duration, ConfigError> {
         let expected = "a non-negative integer (minutes; 0 for never)";
-        let minutes = self.non_negative(path, value, expected)?;
-        Ok(Duration::from_secs(minutes.saturating_mul(60)))
+        let minutes = self.non_negative(path, value, expected, MINUTES)?;
+        Ok(Duration::from_secs(minutes * 60))
     }
 
     pub(super) fn count(&self, path: &str, value: &Value) -> Result<usize, ConfigError> {
-        let n = self.non_negative(path, value, "a non-negative integer")?;
+        let n = self.non_negative(path, value, "a non-negative integer", COUNT)?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
@@ -276,6 +306,64 @@ impl Reader<'_> {
         })
     }
 }
+
+/// The values a number may take: from `min` to `max` `unit`s (`said`
+/// says `max` in words where that helps).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bounds {
+    pub(super) min: u64,
+    pub(super) max: u64,
+    pub(super) unit: &'static str,
+    pub(super) said: Option<&'static str>,
+}
+
+/// `diagnosticTimeout`: one check's wait.
+pub(super) const CHECK_MS: Bounds = Bounds {
+    min: 1,
+    max: 600_000,
+    unit: "milliseconds",
+    said: Some("10 minutes"),
+};
+
+/// `firstTouchTimeout`: a cold start and its indexing.
+pub(super) const FIRST_TOUCH_MS: Bounds = Bounds {
+    min: 1,
+    max: 3_600_000,
+    unit: "milliseconds",
+    said: Some("one hour"),
+};
+
+/// A server's wait timings (`settleMs` and the like).
+const WAIT_MS: Bounds = Bounds {
+    min: 0,
+    max: 60_000,
+    unit: "milliseconds",
+    said: Some("one minute"),
+};
+
+/// Idle times in minutes: the daemon's, a server's, a document's.
+pub(super) const MINUTES: Bounds = Bounds {
+    min: 0,
+    max: 10_080,
+    unit: "minutes",
+    said: Some("one week"),
+};
+
+/// The caps on what a rendering shows.
+const COUNT: Bounds = Bounds {
+    min: 0,
+    max: 100_000,
+    unit: "entries",
+    said: None,
+};
+
+/// `maxInstancesPerServer`.
+const INSTANCES: Bounds = Bounds {
+    min: 1,
+    max: 1_024,
+    unit: "instances",
+    said: None,
+};
 
 /// What every item of a string array must be: `expected` names the whole
 /// array, `what` one item, and `valid` says whether a string is one.

@@ -40,13 +40,14 @@
 //! filtered trees, and at most
 //! [`MAX_CACHED_HEADS`] heads of at most [`MAX_CACHED_BYTES`] bytes in all
 //! (past that, heads are read from the disk each time). Python heads are
-//! kept as their import lines only ([`super::walk::digest`]).
+//! kept as their import lines only (`Family::digest`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use super::walk::{Listing, Reader, Tree, digest, read_head, skipped_dir};
+use super::Family;
+use super::walk::{Kept, Listing, Reader, Tree, read_head, skipped_dir};
 use crate::mutex::lock;
 use crate::workspace::watch::{DiskChange, DiskWatch};
 
@@ -157,17 +158,13 @@ impl ScanCache {
         }
         let root = crate::platform::paths::canonicalize(project_root)
             .unwrap_or_else(|_| project_root.to_path_buf());
-        let kept = super::Family::of(&canonical).is_some_and(super::Family::answers_may_be_kept)
-            && store.covers(&root);
-        // A TypeScript answer is ordered by the edited file's exports
-        // (`ts::naming_exports_first`): they are part of what it is kept by.
+        let kept =
+            Family::of(&canonical).is_some_and(Family::answers_may_be_kept) && store.covers(&root);
+        // What else the family's answer is kept by (a TypeScript answer's
+        // order follows the edited file's exports).
         let mut by = serves_key.to_string();
-        if super::Family::of(&canonical) == Some(super::Family::Ts) {
-            let mut reader = Reader::cached(&mut store, None);
-            by = format!(
-                "{by}|{}",
-                super::ts::edited_exports(&mut reader, &canonical).join(",")
-            );
+        if let Some(also) = Family::answer_key(&mut Reader::cached(&mut *store, None), &canonical) {
+            by = format!("{by}|{also}");
         }
         let key = (canonical, root, by);
         if kept && let Some(found) = store.answers.get(&key) {
@@ -176,7 +173,7 @@ impl ScanCache {
             tracing::debug!(found = found.len(), "scan answer kept from the last scan");
             return found;
         }
-        let mut reader = Reader::cached(&mut store, Some(serves_key.to_string()));
+        let mut reader = Reader::cached(&mut *store, Some(serves_key.to_string()));
         let found = super::scan(&mut reader, edited, project_root, &serves);
         let kept = kept && reader.watched_only();
         if kept {
@@ -236,35 +233,6 @@ impl Store {
         self.answers_read.clear();
     }
 
-    /// Whether the watch covers `dir`: under the workspace and in no
-    /// ignored or dot-directory below it.
-    pub fn covers(&self, dir: &Path) -> bool {
-        dir.strip_prefix(&self.workspace).is_ok_and(|rel| {
-            rel.components()
-                .all(|c| !c.as_os_str().to_str().is_none_or(skipped_dir))
-        })
-    }
-
-    pub fn covers_file(&self, path: &Path) -> bool {
-        path.parent().is_some_and(|dir| self.covers(dir))
-    }
-
-    /// `root`'s listing (a covered root), walked if not cached.
-    pub fn listing(&mut self, root: &Path) -> Option<&Listing> {
-        match self.listings.iter().position(|(r, _)| r == root) {
-            Some(i) => {
-                let entry = self.listings.remove(i);
-                self.listings.push(entry);
-            }
-            None => {
-                let listing = Listing::walk(root);
-                self.listings.push((root.to_path_buf(), listing));
-                self.evict_listings();
-            }
-        }
-        self.listings.last().map(|(_, listing)| listing)
-    }
-
     /// Drops least recently used listings (never the newest) over the caps.
     fn evict_listings(&mut self) {
         let total =
@@ -278,59 +246,6 @@ impl Store {
             // not followed: its answers go with it.
             self.answers.retain(|(_, r, _), _| *r != root);
         }
-    }
-
-    /// `root`'s listing filtered by `keep` (which `key` names), built once
-    /// per listing.
-    pub fn tree(
-        &mut self,
-        root: &Path,
-        config_names: &[&str],
-        key: &str,
-        keep: &dyn Fn(&Path) -> bool,
-    ) -> Option<Arc<Tree>> {
-        let id = (
-            root.to_path_buf(),
-            format!("{}|{key}", config_names.join(",")),
-        );
-        if let Some(tree) = self.trees.get(&id) {
-            return Some(tree.clone());
-        }
-        let mut tree = Tree::default();
-        tree.add_listing(self.listing(root)?, config_names, keep);
-        let tree = Arc::new(tree);
-        if self.trees.len() >= MAX_TREES {
-            self.trees.clear();
-        }
-        self.trees.insert(id, tree.clone());
-        Some(tree)
-    }
-
-    pub fn has_head(&self, path: &Path) -> bool {
-        self.heads.contains_key(path)
-    }
-
-    pub fn cached_head(&self, path: &Path) -> Option<&[u8]> {
-        self.heads.get(path).map(|h| &**h)
-    }
-
-    /// The digested head of a covered file, cached when the caps allow.
-    pub fn head<'s>(&'s mut self, path: &Path, buf: &'s mut Vec<u8>) -> Option<&'s [u8]> {
-        if !self.heads.contains_key(path) {
-            if !read_head(path, buf) {
-                return None;
-            }
-            digest(path, buf);
-            if self.heads.len() >= MAX_CACHED_HEADS
-                || self.head_bytes + buf.len() > MAX_CACHED_BYTES
-            {
-                self.heads_dropped = true;
-                return Some(buf.as_slice());
-            }
-            self.head_bytes += buf.len();
-            self.heads.insert(path.to_path_buf(), buf.as_slice().into());
-        }
-        self.heads.get(path).map(|h| &**h)
     }
 
     pub fn forget_head(&mut self, path: &Path) {
@@ -354,7 +269,7 @@ impl Store {
         };
         let mut buf = Vec::new();
         let same = read_head(path, &mut buf) && {
-            digest(path, &mut buf);
+            Family::digest(path, &mut buf);
             **old == *buf
         };
         if !same {
@@ -408,5 +323,89 @@ impl Store {
             self.trees.retain(|(root, _), _| !path.starts_with(root));
             self.answers.clear();
         }
+    }
+}
+
+impl Kept for Store {
+    /// Whether the watch covers `dir`: under the workspace and in no
+    /// ignored or dot-directory below it.
+    fn covers(&self, dir: &Path) -> bool {
+        dir.strip_prefix(&self.workspace).is_ok_and(|rel| {
+            rel.components()
+                .all(|c| !c.as_os_str().to_str().is_none_or(skipped_dir))
+        })
+    }
+
+    fn covers_file(&self, path: &Path) -> bool {
+        path.parent().is_some_and(|dir| self.covers(dir))
+    }
+
+    /// `root`'s listing (a covered root), walked if not cached.
+    fn listing(&mut self, root: &Path) -> Option<&Listing> {
+        match self.listings.iter().position(|(r, _)| r == root) {
+            Some(i) => {
+                let entry = self.listings.remove(i);
+                self.listings.push(entry);
+            }
+            None => {
+                let listing = Listing::walk(root);
+                self.listings.push((root.to_path_buf(), listing));
+                self.evict_listings();
+            }
+        }
+        self.listings.last().map(|(_, listing)| listing)
+    }
+
+    /// `root`'s listing filtered by `keep` (which `key` names), built once
+    /// per listing.
+    fn tree(
+        &mut self,
+        root: &Path,
+        config_names: &[&str],
+        key: &str,
+        keep: &dyn Fn(&Path) -> bool,
+    ) -> Option<Arc<Tree>> {
+        let id = (
+            root.to_path_buf(),
+            format!("{}|{key}", config_names.join(",")),
+        );
+        if let Some(tree) = self.trees.get(&id) {
+            return Some(tree.clone());
+        }
+        let mut tree = Tree::default();
+        tree.add_listing(self.listing(root)?, config_names, keep);
+        let tree = Arc::new(tree);
+        if self.trees.len() >= MAX_TREES {
+            self.trees.clear();
+        }
+        self.trees.insert(id, tree.clone());
+        Some(tree)
+    }
+
+    fn has_head(&self, path: &Path) -> bool {
+        self.heads.contains_key(path)
+    }
+
+    fn cached_head(&self, path: &Path) -> Option<&[u8]> {
+        self.heads.get(path).map(|h| &**h)
+    }
+
+    /// The digested head of a covered file, cached when the caps allow.
+    fn head<'s>(&'s mut self, path: &Path, buf: &'s mut Vec<u8>) -> Option<&'s [u8]> {
+        if !self.heads.contains_key(path) {
+            if !read_head(path, buf) {
+                return None;
+            }
+            Family::digest(path, buf);
+            if self.heads.len() >= MAX_CACHED_HEADS
+                || self.head_bytes + buf.len() > MAX_CACHED_BYTES
+            {
+                self.heads_dropped = true;
+                return Some(buf.as_slice());
+            }
+            self.head_bytes += buf.len();
+            self.heads.insert(path.to_path_buf(), buf.as_slice().into());
+        }
+        self.heads.get(path).map(|h| &**h)
     }
 }

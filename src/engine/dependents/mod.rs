@@ -63,6 +63,26 @@ impl Family {
         matches!(self, Family::Python | Family::Ts)
     }
 
+    /// Cuts a head down to what the family's resolver reads, which is what
+    /// a cache then holds: a Python file's import statements (about a tenth
+    /// of a typical module); other families keep the whole head.
+    fn digest(path: &Path, head: &mut Vec<u8>) {
+        if Family::of(path) == Some(Family::Python) {
+            *head = python::import_lines(&String::from_utf8_lossy(head)).into_bytes();
+        }
+    }
+
+    /// What a kept answer for `edited` is kept by beyond the servers, for
+    /// the families whose answer depends on more than the listing: a
+    /// TypeScript answer names the edited file's exports first
+    /// (`ts::naming_exports_first`), so it is kept by them.
+    fn answer_key(reader: &mut Reader, edited: &Path) -> Option<String> {
+        match Family::of(edited)? {
+            Family::Ts => Some(ts::edited_exports(reader, edited).join(",")),
+            Family::Python | Family::C | Family::Go | Family::Rust => None,
+        }
+    }
+
     fn of(path: &Path) -> Option<Family> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {

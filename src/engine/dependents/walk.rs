@@ -3,15 +3,16 @@
 //! does), which also notes the configuration files resolution needs, and a
 //! read of each file's head only. Existence checks during resolution are
 //! lookups in the listing, not file-system calls. Both come through a
-//! [`Reader`]: from the disk on every scan (a one-shot command), or from a
-//! [`Store`] that a long-lived engine keeps in step with the disk.
+//! [`Reader`]: from the disk on every scan (a one-shot command), or through
+//! what a long-lived engine keeps in step with the disk ([`Kept`], which
+//! `cache` implements). Nothing here knows a language: what of a head a
+//! family's resolver reads is the family's to say (`Family::digest`).
 
 use std::collections::{BTreeSet, HashSet};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use super::cache::Store;
 use crate::workspace::IGNORED_DIRS;
 
 /// At most this many files are listed per scan; a bigger tree is resolved
@@ -168,9 +169,31 @@ pub(super) fn skipped_dir(name: &str) -> bool {
     IGNORED_DIRS.contains(&name) || name.starts_with('.')
 }
 
+/// What a long-lived cache keeps for scans (`cache::Store`): the walk
+/// reads through it without knowing how it is kept.
+pub(super) trait Kept {
+    /// Whether the cache's disk watch covers `dir`.
+    fn covers(&self, dir: &Path) -> bool;
+    fn covers_file(&self, path: &Path) -> bool;
+    /// `root`'s listing (a covered root), walked if not cached.
+    fn listing(&mut self, root: &Path) -> Option<&Listing>;
+    /// `root`'s listing filtered by `keep` (which `key` names).
+    fn tree(
+        &mut self,
+        root: &Path,
+        config_names: &[&str],
+        key: &str,
+        keep: &dyn Fn(&Path) -> bool,
+    ) -> Option<Arc<Tree>>;
+    fn has_head(&self, path: &Path) -> bool;
+    fn cached_head(&self, path: &Path) -> Option<&[u8]>;
+    /// The digested head of a covered file, read (and kept) if need be.
+    fn head<'s>(&'s mut self, path: &Path, buf: &'s mut Vec<u8>) -> Option<&'s [u8]>;
+}
+
 /// Where a scan's listing and file heads come from.
 pub(super) struct Reader<'a> {
-    store: Option<&'a mut Store>,
+    store: Option<&'a mut dyn Kept>,
     /// What the resolvers' `keep` depends on beyond their own filter (the
     /// servers and the edited file's kind): with it a filtered tree is
     /// kept; without it only listings and heads are.
@@ -195,7 +218,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads through `store`, filling it; `key` as [`Reader::key`] says.
-    pub fn cached(store: &'a mut Store, key: Option<String>) -> Reader<'a> {
+    pub fn cached(store: &'a mut dyn Kept, key: Option<String>) -> Reader<'a> {
         Reader {
             store: Some(store),
             key,
@@ -234,7 +257,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// What of `path`'s head its family's resolver reads (see [`digest`]),
+    /// What of `path`'s head its family's resolver reads (`Family::digest`),
     /// or `None` when it cannot be read.
     pub fn head(&mut self, path: &Path) -> Option<&[u8]> {
         match self.store.as_deref_mut() {
@@ -245,7 +268,7 @@ impl<'a> Reader<'a> {
                 if !read_head(path, &mut self.buf) {
                     return None;
                 }
-                digest(path, &mut self.buf);
+                super::Family::digest(path, &mut self.buf);
                 Some(&self.buf)
             }
         }
@@ -258,16 +281,6 @@ pub(super) fn read_head(path: &Path, buf: &mut Vec<u8>) -> bool {
     match std::fs::File::open(path) {
         Ok(file) => file.take(MAX_HEAD_BYTES).read_to_end(buf).is_ok(),
         Err(_) => false,
-    }
-}
-
-/// Cuts a head down to what its family's resolver reads, which is what a
-/// cache then holds: a Python file's import statements (about a tenth of
-/// a typical module); other families keep the whole head.
-pub(super) fn digest(path: &Path, head: &mut Vec<u8>) {
-    if super::Family::of(path) == Some(super::Family::Python) {
-        let kept = super::python::import_lines(&String::from_utf8_lossy(head));
-        *head = kept.into_bytes();
     }
 }
 

@@ -24,7 +24,10 @@ use std::time::Instant;
 
 use tokio::sync::{Mutex as AsyncMutex, Notify, watch};
 
-use super::{Checkout, Instance, InstanceKey, Limits, ServerState, StopReason, Table, Unavailable};
+use super::{
+    Checkout, Instance, InstanceKey, Limits, MAX_FAILED_STARTS, ServerState, StopReason, Table,
+    Unavailable,
+};
 use crate::lsp::LspClient;
 use crate::mutex::lock;
 
@@ -117,7 +120,7 @@ impl Starting<'_> {
             };
         };
         i.starting = false;
-        if i.budget >= 2 {
+        if i.budget >= MAX_FAILED_STARTS {
             return mark_broken(self.key, i, reason);
         }
         Unavailable {
@@ -210,7 +213,7 @@ impl Shared {
         if let Some(dead) = i.client.take() {
             let reason = dead.dead_reason().unwrap_or_default();
             tracing::debug!(server = %key.0, root = %key.1.display(), "server died ({reason}); restarting once");
-            if i.budget >= 2 {
+            if i.budget >= MAX_FAILED_STARTS {
                 return Err(mark_broken(key, i, reason));
             }
         }
@@ -284,6 +287,22 @@ impl Shared {
             table.counters.evictions += 1;
             self.stop(table, &victim, StopReason::Evicted);
         }
+    }
+
+    /// Stops every running instance of `server`, for a change of its
+    /// settings; the number stopped.
+    pub(super) fn retire(&self, server: &str) -> usize {
+        let mut table = lock(&self.table);
+        let keys: Vec<InstanceKey> = table
+            .instances
+            .iter()
+            .filter(|(k, i)| k.0 == server && i.client.is_some())
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in &keys {
+            self.stop(&mut table, key, StopReason::Reconfigured);
+        }
+        keys.len()
     }
 
     /// Stops one idle instance: its documents and diagnostics go with its

@@ -16,6 +16,13 @@
 mod lifecycle;
 mod status;
 
+/// Starts an instance may use before the pool stops trying: the first,
+/// and one restart after a crash. A start that fails (or a server that dies)
+/// with this many spent marks the instance `broken` for the session, so a
+/// server that cannot run is never respawned in a loop. An eviction or an
+/// idle stop gives the budget back.
+pub const MAX_FAILED_STARTS: u32 = 2;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,8 +34,7 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
-use crate::registry::ServerSpec;
-use crate::registry::detect::find_command;
+use crate::registry::toolchain::{Launch, launch};
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
 
@@ -155,6 +161,21 @@ impl Pool {
         self.shared.limits
     }
 
+    /// Another handle to this pool (its instances, its limits): for the
+    /// successor of a reconfigured engine.
+    pub(crate) fn handle(&self) -> Pool {
+        Pool {
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Stops every instance of `server`, busy or not (its settings changed:
+    /// a check still using one ends as `server_dead`); each starts again,
+    /// with the settings of whoever checks out next. The number stopped.
+    pub fn retire(&self, server: &str) -> usize {
+        self.shared.retire(server)
+    }
+
     /// The running client for `server` at `root`, starting it if needed,
     /// held until the returned checkout is dropped.
     pub async fn checkout(
@@ -183,14 +204,14 @@ impl Pool {
                 busy,
             });
         }
-        let spawn = match spawn_for(server, root, workspace_root) {
-            Ok(spawn) => spawn,
+        let launch = match launch_for(server, root, workspace_root) {
+            Ok(launch) => launch,
             Err(unavailable) => {
                 self.shared.not_installed(&key, &unavailable.reason);
                 return Err(unavailable);
             }
         };
-        let client = self.start(server, &key, spawn, start_timeout).await?;
+        let client = self.start(server, &key, launch, start_timeout).await?;
         Ok(Checkout {
             client,
             cold: true,
@@ -204,12 +225,21 @@ impl Pool {
         &self,
         server: &ResolvedServer,
         key: &InstanceKey,
-        spawn: Spawn,
+        launch: Launch,
         start_timeout: Duration,
     ) -> Result<LspClient, Unavailable> {
         let mut starting = self.shared.begin_start(key)?;
+        if let Some(package) = &launch.package {
+            tracing::debug!(server = %key.0, root = %key.1.display(), package = %package.label(), dir = %package.dir.display(), "runs on the project's package");
+        }
+        let spawn = Spawn {
+            program: launch.program,
+            args: launch.args,
+            env: server.env.clone(),
+            cwd: key.1.clone(),
+        };
         let mut config = ClientConfig::new(server.spec.id.clone(), spawn, key.1.clone());
-        config.initialization_options = server.spec.initialization_options.clone();
+        config.initialization_options = launch.initialization_options;
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
         let started = Instant::now();
@@ -308,38 +338,31 @@ impl lifecycle::Shared {
     }
 }
 
-/// Why `spec` cannot run when none of its commands is found: what a check's
-/// outcome and `status` say alike.
-pub fn not_installed(spec: &ServerSpec) -> String {
+/// Why `server` cannot run when none of its commands is found: what a
+/// check's outcome, `status` and `doctor` say alike (the remedy is
+/// `ResolvedServer::remedy`'s).
+pub fn not_installed(server: &ResolvedServer) -> String {
+    let spec = &server.spec;
     let program = spec
         .commands
         .first()
         .map_or(spec.id.as_str(), |c| c.program.as_str());
     format!(
-        "{program} not found on PATH, in node_modules/.bin or .venv/bin; install it with `{}`",
-        spec.install_hint
+        "{program} not found on PATH, in node_modules/.bin or .venv/bin; {}",
+        server.remedy()
     )
 }
 
-/// How to run `server` for `root`, or why it cannot run.
-fn spawn_for(
+/// How to run `server` for `root` (with the project's package, if it runs
+/// on one), or why it cannot run.
+fn launch_for(
     server: &ResolvedServer,
     root: &Path,
     workspace_root: &Path,
-) -> Result<Spawn, Unavailable> {
+) -> Result<Launch, Unavailable> {
     let path_var = std::env::var_os("PATH");
-    let Some((program, candidate)) =
-        find_command(&server.spec, root, workspace_root, path_var.as_deref())
-    else {
-        return Err(Unavailable {
-            state: ServerState::Unavailable,
-            reason: not_installed(&server.spec),
-        });
-    };
-    Ok(Spawn {
-        program,
-        args: candidate.args.clone(),
-        env: server.env.clone(),
-        cwd: root.to_path_buf(),
+    launch(&server.spec, root, workspace_root, path_var.as_deref()).ok_or_else(|| Unavailable {
+        state: ServerState::Unavailable,
+        reason: not_installed(server),
     })
 }

@@ -99,6 +99,8 @@ pub enum StopReason {
     Evicted,
     /// Unused for `serverIdleMinutes`.
     Idle,
+    /// Its settings changed in a configuration file (`engine::Live`).
+    Reconfigured,
 }
 
 /// The pool as a whole, for `daemon status --json` and benchmarks.

@@ -158,3 +158,28 @@ async fn write_then_read_round_trips() {
         vec![body("{\"x\":\"😀\"}"), Ok(None)]
     );
 }
+
+/// Issue 24, finding 16: `Content-Length: 100000000000000` and then the end
+/// of input never got its parse error: the reader tried to skip 100 TB
+/// first. The error comes from the header alone, before any body byte is
+/// read; the end of input inside the announced body ends the stream after.
+#[tokio::test]
+async fn an_impossible_length_is_an_error_before_its_body_is_read() {
+    let (mut client, server) = tokio::io::duplex(64);
+    client
+        .write_all(b"Content-Length: 100000000000000\r\n\r\n{\"jsonrpc\"")
+        .await
+        .unwrap();
+    let mut reader = FrameReader::with_limit(BufReader::new(server), 1024);
+    // The writer is still open: a reader that waited for the body would
+    // block here for good.
+    let first = reader.read_frame().await.unwrap_err();
+    assert!(first.is_recoverable(), "{first}");
+    assert_eq!(
+        first.to_string(),
+        "received a 100000000000000-byte message, over the 1024-byte limit; it is skipped unread"
+    );
+    drop(client);
+    let second = reader.read_frame().await.unwrap_err();
+    assert!(matches!(second, FrameError::Truncated), "{second}");
+}

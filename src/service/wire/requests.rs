@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::render::{FileDiagnostics, RenderOptions, ReportMode};
+use crate::render::{Escape, FileDiagnostics, RenderOptions, ReportMode};
 
 /// An optional member: absent or `null` reads as the type's default.
 fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
@@ -116,6 +116,25 @@ pub struct CheckParams {
         skip_serializing_if = "BTreeMap::is_empty"
     )]
     pub contents: BTreeMap<PathBuf, String>,
+    /// Each file's text right before the change the check follows, for
+    /// some of `filePaths` (keyed exactly as there): a string, or `null`
+    /// when the change created the file. For a file not named, squiggle's
+    /// own last look at it stands in. What was there before is hidden or
+    /// counted as the configuration's `report` says.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub before: BTreeMap<PathBuf, Option<String>>,
+    /// How to render the answer, over the configured options (`report`,
+    /// the caps, `escape`, `maxChars`).
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "WireRenderOptions::is_unset"
+    )]
+    pub options: WireRenderOptions,
 }
 
 /// `squiggle/render`: pure, no server is touched.
@@ -155,6 +174,13 @@ pub struct WireRenderOptions {
     pub include: Option<Vec<Severity>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<ReportMode>,
+    /// `xml` (the default), or `readable` for a channel that does no
+    /// escaping of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub escape: Option<Escape>,
+    /// Cut the whole answer to this many characters, at a line boundary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_chars: Option<usize>,
 }
 
 impl WireRenderOptions {
@@ -171,6 +197,8 @@ impl WireRenderOptions {
             include: self.include.unwrap_or(base.include),
             report: self.report.unwrap_or(base.report),
             report_unknown: base.report_unknown,
+            escape: self.escape.unwrap_or(base.escape),
+            max_chars: self.max_chars.or(base.max_chars),
         }
     }
 }

@@ -87,16 +87,17 @@ async fn a_clean_write_adds_nothing() {
 }
 
 /// The model's request after the first step carries `app.py`'s block as
-/// the Gemini hook hands it over: the rendered text with the messages' own
-/// characters back (`src/cli/hook/gemini_model.rs`). The rendered block and
-/// the request's text.
+/// the Gemini hook hands it over: rendered readable, the messages with
+/// their own characters (`hook --file --readable`, as the AfterTool hook
+/// asks the daemon; `src/cli/hook/gemini_model.rs`). The usual rendering
+/// and the request's text.
 fn assert_model_saw_readable_block(project: &Project, run: &Run) -> (String, String) {
     let rendered = project.rendered("app.py");
     assert!(
         rendered.contains("<diagnostics file=\"app.py\">"),
         "{rendered}"
     );
-    let expected = squiggle::cli::hook::gemini_readable(&rendered);
+    let expected = project.rendered_readable("app.py");
     eprintln!("the block as the model reads it:\n{expected}");
     let seen = strings(run.after_step(0));
     assert!(

@@ -150,7 +150,7 @@ fn a_wrong_name_installs_nothing_and_other_channels_get_their_command() {
     let out = squiggle(tmp.path(), &path, &["install", "rust-analyzer"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out).contains("run `rustup component add rust-analyzer`"),
+        text(&out).contains("squiggle does not install rust-analyzer; install it with `rustup component add rust-analyzer`"),
         "{}",
         text(&out)
     );

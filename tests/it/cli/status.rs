@@ -66,7 +66,7 @@ fn status_lists_servers_with_install_hints_and_a_daemons_live_instances() {
     );
     let detail = pyright["detail"].as_str().unwrap_or_default();
     assert!(
-        detail.ends_with("install it with `npm i -g pyright`"),
+        detail.ends_with("install it with `squiggle install pyright` (or `npm i -g pyright`)"),
         "{pyright:#}"
     );
 

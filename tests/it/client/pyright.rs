@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use squiggle::diagnostic::{Outcome, Severity};
-use squiggle::lsp::normalize::normalize;
 use squiggle::lsp::{ClientConfig, LspClient, Spawn};
 use squiggle::registry::builtin_servers;
 
@@ -61,8 +60,7 @@ async fn pyright_reports_a_type_error_at_the_right_place_and_clears_it() {
         "{:?}",
         report.outcome
     );
-    let encoding = client.facts().map(|f| f.encoding).unwrap_or_default();
-    let found = normalize(&report.diagnostics, BROKEN, encoding, "demo.py", "pyright");
+    let found = client.normalize(&report.diagnostics, BROKEN, "demo.py");
     let errors: Vec<_> = found
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -86,7 +84,7 @@ async fn pyright_reports_a_type_error_at_the_right_place_and_clears_it() {
         "{:?}",
         after.outcome
     );
-    let remaining = normalize(&after.diagnostics, FIXED, encoding, "demo.py", "pyright");
+    let remaining = client.normalize(&after.diagnostics, FIXED, "demo.py");
     assert!(
         remaining.iter().all(|d| d.severity != Severity::Error),
         "stale error survived the fix: {remaining:#?}"

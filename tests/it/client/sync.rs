@@ -5,7 +5,6 @@
 //! encoding math shows up as a wrong message or a wrong column.
 
 use serde_json::json;
-use squiggle::lsp::normalize::normalize;
 
 use crate::support::{Fake, deadline, sync};
 
@@ -45,7 +44,7 @@ async fn run(sync_kind: &str, encoding: &str) {
         let doc = sync(&client, &path, text).await;
         assert_eq!(doc.version, i as i32 + 1);
         let report = client.diagnostics_for(&doc, deadline(5000)).await;
-        let normalized = normalize(&report.diagnostics, text, negotiated, "doc.txt", "fake");
+        let normalized = client.normalize(&report.diagnostics, text, "doc.txt");
         let got: Vec<(u32, u32)> = normalized.iter().map(|d| (d.line, d.column)).collect();
         assert_eq!(
             got,

@@ -68,9 +68,10 @@ fn read_file(path: &Path) -> String {
 
 /// Waits (bounded) until no pooled client is alive any more.
 async fn wait_no_live_clients(engine: &Engine) {
-    let none =
-        support::poll_until_async(Duration::from_secs(10), || engine.pool.clients().is_empty())
-            .await;
+    let none = support::poll_until_async(Duration::from_secs(10), || {
+        engine.pool().clients().is_empty()
+    })
+    .await;
     assert!(none, "a crashed server still looks alive");
 }
 
@@ -284,9 +285,9 @@ async fn binary_file_is_never_sent_to_a_server() {
     assert_eq!(outcomes[0].outcome, Outcome::BinaryFile);
     assert!(report.files[0].diagnostics.is_empty());
     assert!(
-        engine.pool.statuses().is_empty(),
+        engine.pool().statuses().is_empty(),
         "{:?}",
-        engine.pool.statuses()
+        engine.pool().statuses()
     );
     engine.shutdown().await;
 }
@@ -314,7 +315,7 @@ async fn failing_patch_writes_nothing() {
     assert!(result.is_err(), "the patch applied: {:?}", result.ok());
     assert_eq!(read_file(&a), "one\n");
     assert_eq!(read_file(&b), "two\n");
-    assert!(engine.pool.statuses().is_empty());
+    assert!(engine.pool().statuses().is_empty());
     engine.shutdown().await;
 }
 
@@ -340,7 +341,7 @@ async fn paths_outside_the_workspace_are_refused() {
     };
     assert!(err.contains("outside the workspace"), "{err}");
     assert!(!s.outer.join("outside.fk").exists());
-    assert!(engine.pool.statuses().is_empty());
+    assert!(engine.pool().statuses().is_empty());
     engine.shutdown().await;
 }
 
@@ -366,7 +367,7 @@ async fn concurrent_first_touches_share_one_start() {
     assert!(ra.files[0].diagnostics.iter().any(|d| d.message == "a"));
     assert!(rb.files[0].diagnostics.iter().any(|d| d.message == "b"));
 
-    let statuses = engine.pool.statuses();
+    let statuses = engine.pool().statuses();
     assert_eq!(statuses.len(), 1, "{statuses:?}");
     assert_eq!(statuses[0].starts, 1, "{statuses:?}");
     assert_eq!(statuses[0].status, ServerState::Active);
@@ -384,7 +385,7 @@ async fn crashing_server_restarts_once_then_is_broken() {
     let check = || engine.check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip);
 
     check().await;
-    let statuses = engine.pool.statuses();
+    let statuses = engine.pool().statuses();
     assert_eq!(statuses.len(), 1, "{statuses:?}");
     assert_eq!(statuses[0].starts, 1);
     if let Some(pid) = statuses[0].server_pid {
@@ -393,7 +394,7 @@ async fn crashing_server_restarts_once_then_is_broken() {
     wait_no_live_clients(&engine).await;
 
     check().await;
-    let statuses = engine.pool.statuses();
+    let statuses = engine.pool().statuses();
     assert_eq!(statuses[0].starts, 2, "{statuses:?}");
     if let Some(pid) = statuses[0].server_pid {
         wait_gone(pid).await;
@@ -404,14 +405,14 @@ async fn crashing_server_restarts_once_then_is_broken() {
     let outcomes = &third.files[0].outcomes;
     assert_eq!(outcomes.len(), 1, "{outcomes:?}");
     assert_eq!(outcomes[0].outcome, Outcome::Unavailable, "{outcomes:?}");
-    let statuses = engine.pool.statuses();
+    let statuses = engine.pool().statuses();
     assert_eq!(statuses[0].status, ServerState::Broken, "{statuses:?}");
     assert_eq!(statuses[0].starts, 2, "{statuses:?}");
 
     // Broken stays broken: no respawn loop.
     let fourth = check().await;
     assert_eq!(fourth.files[0].outcomes[0].outcome, Outcome::Unavailable);
-    assert_eq!(engine.pool.statuses()[0].starts, 2);
+    assert_eq!(engine.pool().statuses()[0].starts, 2);
     engine.shutdown().await;
 }
 
@@ -436,12 +437,12 @@ async fn shutdown_leaves_no_server_process() {
         .check_files(vec![FileInput::on_disk(&a)], HeldOthers::Skip)
         .await;
     let pids: Vec<u32> = engine
-        .pool
+        .pool()
         .statuses()
         .iter()
         .filter_map(|s| s.server_pid)
         .collect();
-    assert_eq!(pids.len(), 3, "{:?}", engine.pool.statuses());
+    assert_eq!(pids.len(), 3, "{:?}", engine.pool().statuses());
     for &pid in &pids {
         assert!(support::process_exists(pid), "{pid} gone before shutdown");
     }
@@ -450,7 +451,7 @@ async fn shutdown_leaves_no_server_process() {
     for &pid in &pids {
         wait_gone(pid).await;
     }
-    assert!(engine.pool.statuses().is_empty());
+    assert!(engine.pool().statuses().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

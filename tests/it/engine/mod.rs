@@ -7,3 +7,4 @@ mod dependents_cache;
 mod fake;
 mod patch;
 mod pool;
+mod ra199_checks;

@@ -123,7 +123,7 @@ async fn check(engine: &Arc<Engine>, repo: &Monorepo, package: usize, expect: &s
 fn instance(engine: &Engine, repo: &Monorepo, package: usize) -> InstanceStatus {
     let root = repo.package(package);
     engine
-        .pool
+        .pool()
         .statuses()
         .into_iter()
         .find(|s| s.root == root)
@@ -132,12 +132,12 @@ fn instance(engine: &Engine, repo: &Monorepo, package: usize) -> InstanceStatus 
 
 /// Holds p`package`'s instance as a check in flight would.
 async fn hold(engine: &Arc<Engine>, repo: &Monorepo, package: usize) -> Checkout {
-    let server = &engine.servers.iter().find(|s| s.spec.id == "fake");
+    let server = &engine.servers().iter().find(|s| s.spec.id == "fake");
     let Some(server) = server else {
         panic!("no fake server configured")
     };
     let held = engine
-        .pool
+        .pool()
         .checkout(
             server,
             &repo.package(package),
@@ -150,7 +150,7 @@ async fn hold(engine: &Arc<Engine>, repo: &Monorepo, package: usize) -> Checkout
 
 /// Waits (bounded, on the pool's change events) until `done` holds.
 async fn until(engine: &Engine, what: &str, done: impl Fn(&Engine) -> bool) {
-    let mut changes = engine.pool.changes();
+    let mut changes = engine.pool().changes();
     let waited = tokio::time::timeout(Duration::from_secs(30), async {
         while !done(engine) {
             if changes.changed().await.is_err() {
@@ -184,9 +184,9 @@ async fn the_cap_evicts_the_least_recently_used_idle_instance_never_a_busy_one()
     let p1 = instance(&engine, &repo, 1).server_pid;
 
     check(&engine, &repo, 2, "first in p2").await;
-    engine.pool.wait_stops().await;
+    engine.pool().wait_stops().await;
 
-    let summary = engine.pool.summary();
+    let summary = engine.pool().summary();
     assert_eq!((summary.live, summary.evictions), (2, 1), "{summary:?}");
     assert_eq!(summary.over_cap_moments, 0, "{summary:?}");
     let evicted = instance(&engine, &repo, 1);
@@ -214,14 +214,14 @@ async fn every_instance_busy_goes_over_the_cap_and_comes_back_under() {
     let (repo, engine, held) = p0_held(1).await;
     let held_too = hold(&engine, &repo, 1).await;
     assert_eq!(
-        engine.pool.summary().live,
+        engine.pool().summary().live,
         2,
         "over the cap rather than blocked"
     );
 
     // Neither blocked nor failed: answered, over the cap.
     check(&engine, &repo, 2, "first in p2").await;
-    let summary = engine.pool.summary();
+    let summary = engine.pool().summary();
     assert_eq!(summary.over_cap_moments, 2, "{summary:?}");
     assert_eq!(summary.max_over_cap, 2, "{summary:?}");
     // p2's check has ended: it was the idle one, so it went first.
@@ -232,11 +232,11 @@ async fn every_instance_busy_goes_over_the_cap_and_comes_back_under() {
     );
 
     drop(held_too);
-    assert_eq!(engine.pool.summary().live, 1, "back under the cap");
+    assert_eq!(engine.pool().summary().live, 1, "back under the cap");
     assert_eq!(instance(&engine, &repo, 0).status, ServerState::Active);
     drop(held);
-    engine.pool.wait_stops().await;
-    assert_eq!(engine.pool.summary().live, 1);
+    engine.pool().wait_stops().await;
+    assert_eq!(engine.pool().summary().live, 1);
     repo.finish(&engine).await;
 }
 
@@ -256,15 +256,15 @@ async fn an_evicted_instance_restarts_on_demand_without_spending_the_crash_budge
             "round {round}: {}",
             edited.text()
         );
-        assert_eq!(engine.pool.summary().live, 1);
+        assert_eq!(engine.pool().summary().live, 1);
     }
-    engine.pool.wait_stops().await;
+    engine.pool().wait_stops().await;
     let p0 = instance(&engine, &repo, 0);
     assert_eq!(p0.starts, 3, "{p0:?}");
     assert_eq!(p0.status, ServerState::Active, "{p0:?}");
     let p1 = instance(&engine, &repo, 1);
     assert_eq!((p1.starts, p1.status), (2, ServerState::Stopped), "{p1:?}");
-    assert_eq!(engine.pool.summary().evictions, 4);
+    assert_eq!(engine.pool().summary().evictions, 4);
     repo.finish(&engine).await;
 }
 
@@ -278,10 +278,10 @@ async fn an_idle_instance_is_stopped_and_the_next_edit_is_still_current() {
         panic!("no fake started")
     };
     until(&engine, "the idle instance stops", |e| {
-        e.pool.summary().idle_stops == 1
+        e.pool().summary().idle_stops == 1
     })
     .await;
-    engine.pool.wait_stops().await;
+    engine.pool().wait_stops().await;
     assert!(!support::process_exists(pid), "the idle server still runs");
     let stopped = instance(&engine, &repo, 0);
     assert_eq!(stopped.stopped, Some(StopReason::Idle), "{stopped:?}");
@@ -315,12 +315,12 @@ async fn idle_documents_are_closed_and_reopened_when_needed() {
         .await;
     assert_eq!(report.files[0].diagnostics[0].message, "in c");
     until(&engine, "both older documents are closed", |e| {
-        e.pool.summary().documents_closed == 2
+        e.pool().summary().documents_closed == 2
     })
     .await;
     assert_eq!(instance(&engine, &repo, 0).open_documents, 1);
-    assert_eq!(engine.pool.summary().idle_stops, 0);
-    assert_eq!(engine.pool.clients()[0].open_paths(), [c]);
+    assert_eq!(engine.pool().summary().idle_stops, 0);
+    assert_eq!(engine.pool().clients()[0].open_paths(), [c]);
 
     write(&repo.file(0), "@error(reopened)\n");
     check(&engine, &repo, 0, "reopened").await;
@@ -348,10 +348,10 @@ async fn documents_past_the_cap_are_closed_however_recent_least_recently_used_fi
     let report = engine.check_files(recent, HeldOthers::Skip).await;
     assert_eq!(report.files.len(), MAX_OPEN_DOCUMENTS);
     until(&engine, "the three oldest are closed", |e| {
-        e.pool.summary().documents_closed == 3
+        e.pool().summary().documents_closed == 3
     })
     .await;
-    let open = engine.pool.clients()[0].open_paths();
+    let open = engine.pool().clients()[0].open_paths();
     assert_eq!(open.len(), MAX_OPEN_DOCUMENTS);
     assert!(
         (0..3).all(|n| !open.contains(&file(n))),
@@ -386,10 +386,10 @@ async fn a_closed_importer_is_reopened_by_the_other_files_phase_with_its_current
         .check_files(vec![FileInput::on_disk(&other)], HeldOthers::Skip)
         .await;
     until(&engine, "the importer is closed", |e| {
-        e.pool.summary().documents_closed == 2
+        e.pool().summary().documents_closed == 2
     })
     .await;
-    assert_eq!(engine.pool.clients()[0].open_paths(), [other]);
+    assert_eq!(engine.pool().clients()[0].open_paths(), [other]);
 
     // Changed while closed: reopened from disk, waited on afresh.
     write(&importer, "import a\n@error(b changed)\n");

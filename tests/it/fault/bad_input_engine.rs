@@ -165,7 +165,7 @@ async fn outside_through_dotdot_and_symlinks() {
     assert!(err.contains("outside the workspace"), "{err}");
     assert_eq!(bytes(&secret), b"secret\n");
     assert!(!s.outer.join("elsewhere/new.fk").exists());
-    assert!(engine.pool.statuses().is_empty());
+    assert!(engine.pool().statuses().is_empty());
     engine.shutdown().await;
 }
 
@@ -236,7 +236,7 @@ async fn a_file_under_node_modules_is_written_and_never_sent() {
     assert_eq!(result.text(), "Edit applied successfully.");
     let outcomes = &result.outcomes["node_modules/pkg/index.fk"];
     assert_eq!(outcomes[0].outcome, Outcome::Ignored, "{outcomes:?}");
-    assert!(engine.pool.statuses().is_empty(), "a server was started");
+    assert!(engine.pool().statuses().is_empty(), "a server was started");
     engine.shutdown().await;
 }
 
@@ -293,7 +293,7 @@ async fn a_50_mb_file_is_written_whole_and_never_sent() {
         "the edit of a 50 MB file differs"
     );
     assert_eq!(result.outcomes["big.fk"][0].outcome, Outcome::BinaryFile);
-    assert!(engine.pool.statuses().is_empty(), "a server was started");
+    assert!(engine.pool().statuses().is_empty(), "a server was started");
     engine.shutdown().await;
 }
 
@@ -309,7 +309,7 @@ async fn binary_content_is_edited_exactly_and_never_sent() {
     );
     assert_eq!(bytes(&path), b"head\0TAIL @error(x)\n");
     assert_eq!(result.outcomes["blob.fk"][0].outcome, Outcome::BinaryFile);
-    assert!(engine.pool.statuses().is_empty());
+    assert!(engine.pool().statuses().is_empty());
     engine.shutdown().await;
 }
 

@@ -45,7 +45,7 @@ fn engine(root: &Path, script: Value) -> Arc<Engine> {
 }
 
 fn status(engine: &Engine) -> InstanceStatus {
-    let statuses = engine.pool.statuses();
+    let statuses = engine.pool().statuses();
     assert_eq!(statuses.len(), 1, "{statuses:?}");
     statuses[0].clone()
 }
@@ -147,8 +147,10 @@ async fn edits_then_shutdown(fault: &Fault) {
         // A server that dies after answering must be seen dead before the
         // next edit, or the next edit would not be the restart.
         if fault.broken {
-            let gone =
-                poll_until_async(Duration::from_secs(5), || engine.pool.clients().is_empty()).await;
+            let gone = poll_until_async(Duration::from_secs(5), || {
+                engine.pool().clients().is_empty()
+            })
+            .await;
             assert!(
                 gone,
                 "{name}: a dying server still looks alive after edit {i}"

@@ -211,7 +211,7 @@ async fn monorepo_instances(declared: bool) {
         },
     );
     let roots: Vec<_> = engine
-        .pool
+        .pool()
         .statuses()
         .into_iter()
         .filter(|s| s.id == "typescript-language-server")

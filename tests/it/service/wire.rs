@@ -382,7 +382,7 @@ fn check_example<M: Method>(exchange: &Exchange) {
         .cloned()
         .unwrap_or(Value::Null);
     let typed: M::Params = extract(params.clone())
-        .unwrap_or_else(|e| panic!("{what}: params refused: {}\n{params:#}", e.message));
+        .unwrap_or_else(|e| panic!("{what}: params refused: {}\n{params:#}", e.message()));
     if !params.is_null() {
         let written = serde_json::to_value(&typed).unwrap_or_default();
         assert_eq!(written, params, "{what}: params written back");

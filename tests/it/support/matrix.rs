@@ -12,6 +12,8 @@ use squiggle::engine::Engine;
 use squiggle::engine::tools::ToolResult;
 use squiggle::engine::tools::{Mode, Replace};
 
+pub mod rust;
+
 pub const EDITED: &str = "Edit applied successfully.";
 pub const WRITTEN: &str = "File written successfully.";
 

@@ -277,6 +277,13 @@ impl Project {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// [`rendered`](Self::rendered) for a channel that does no escaping of
+    /// its own, as Gemini's model reads it (`--readable`).
+    pub fn rendered_readable(&self, file: &str) -> String {
+        let out = self.squiggle(&["hook", "--no-daemon", "--readable", "--file", file]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// Runs the agent (`command` builds its command line for the model
     /// server's port) through `steps`, then stops the project's daemon.
     pub async fn run(

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{DiffSource, FileChanges, FilterMode, filter, git, select};
+use super::{DiffSource, FileChanges, FilterMode, filter, select};
+use crate::baseline::git;
 use crate::engine::{Engine, FileInput};
 
 /// The changed files and, per file, the changed lines.
@@ -42,7 +43,7 @@ pub fn inputs(
     selected: &[String],
     changes: Option<&Changes>,
 ) -> Result<Vec<FileInput>, String> {
-    let root = engine.workspace.root();
+    let root = engine.workspace().root();
     let mut inputs = Vec::with_capacity(selected.len());
     for relative in selected {
         let mut input = FileInput::on_disk(select::absolute(engine, relative));

@@ -1,6 +1,9 @@
-//! The few git commands `--staged` and `--diff` need, run without a shell in
-//! the workspace root. Every failure names the command, so a hook that fails
-//! in CI says what to run by hand.
+//! The one git reader: the few git commands squiggle runs, without a shell,
+//! in the workspace root. `squiggle check --staged|--diff` asks which files
+//! changed, their changed lines and the staged text; the first baseline of
+//! a file squiggle has not seen yet is the file as committed
+//! ([`committed_text`]). Every failure names the command, so a hook that
+//! fails in CI says what to run by hand.
 //!
 //! `--relative` keeps git's paths relative to the workspace root (which may
 //! be a subdirectory of the repository) and leaves out files outside it.
@@ -93,4 +96,15 @@ pub fn staged_content(root: &Path, relative: &str) -> Result<String, String> {
     let spec = format!(":./{relative}");
     let out = git(root, &["cat-file", "blob", &spec])?;
     Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// `relative`'s text as git's index has it, else as `HEAD` has it; `None`
+/// when git does not track it (or there is no git, or it is not UTF-8).
+pub fn committed_text(root: &Path, relative: &str) -> Option<String> {
+    [format!(":./{relative}"), format!("HEAD:./{relative}")]
+        .iter()
+        .find_map(|spec| {
+            let out = git(root, &["cat-file", "blob", spec]).ok()?;
+            String::from_utf8(out).ok()
+        })
 }

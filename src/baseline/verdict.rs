@@ -1,0 +1,108 @@
+//! Verdicts beyond one edited file: the rule for a file the edit did not
+//! touch, and how the verdicts of several files make one.
+
+use super::Classification;
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// The order verdicts combine in, worst first: a batch (a patch, an edit
+/// and the files that import it) is as bad as its worst file. New errors
+/// come first because they are what the model must act on; old errors
+/// before warnings because an error, even an old one, is still a broken
+/// build; "clean" before "unavailable" because a file some server judged
+/// says more than one no server could judge. So a batch is only
+/// `lsp_unavailable` when no file of it was judged at all.
+pub const WORST_FIRST: [Classification; 5] = [
+    Classification::NewErrors,
+    Classification::BaselineError,
+    Classification::WarningsOnly,
+    Classification::Clean,
+    Classification::LspUnavailable,
+];
+
+/// The worst of `verdicts` in [`WORST_FIRST`] order; `lsp_unavailable`
+/// when there are none.
+pub fn worst(verdicts: &[Classification]) -> Classification {
+    WORST_FIRST
+        .into_iter()
+        .find(|c| verdicts.contains(c))
+        .unwrap_or(Classification::LspUnavailable)
+}
+
+/// The verdict on a file the mutation did not touch, from its diagnostics
+/// now (`after`) and what the servers had reported for it before the edit
+/// (`before`): new errors when it has an error not reported before at the
+/// same line and column with the same severity and message, an old error
+/// when all its errors were there before, warnings only otherwise. A file
+/// with nothing to report adds no verdict.
+///
+/// The position must match exactly here, unlike in an edited file: the
+/// edit did not change this file's text, so its errors do not move.
+pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
+    let errors = || after.iter().filter(|d| d.severity == Severity::Error);
+    let known = |d: &Diagnostic| {
+        before.iter().any(|b| {
+            b.line == d.line
+                && b.column == d.column
+                && b.severity == d.severity
+                && b.message == d.message
+        })
+    };
+    if errors().any(|d| !known(d)) {
+        Some(Classification::NewErrors)
+    } else if errors().next().is_some() {
+        Some(Classification::BaselineError)
+    } else if !after.is_empty() {
+        Some(Classification::WarningsOnly)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(line: u32, message: &str) -> Diagnostic {
+        Diagnostic {
+            file: "b.py".into(),
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 2,
+            severity: Severity::Error,
+            message: message.into(),
+            code: None,
+            source: None,
+            server: "pyright".into(),
+        }
+    }
+
+    #[test]
+    fn the_worst_verdict_wins() {
+        use Classification::*;
+        assert_eq!(worst(&[Clean, NewErrors, BaselineError]), NewErrors);
+        assert_eq!(worst(&[LspUnavailable, Clean]), Clean);
+        assert_eq!(worst(&[WarningsOnly, BaselineError]), BaselineError);
+        assert_eq!(worst(&[]), LspUnavailable);
+    }
+
+    #[test]
+    fn another_files_error_is_new_unless_reported_there_before() {
+        let old = error(3, "old");
+        assert_eq!(other_file_verdict(&[], std::slice::from_ref(&old)), None);
+        assert_eq!(
+            other_file_verdict(std::slice::from_ref(&old), std::slice::from_ref(&old)),
+            Some(Classification::BaselineError)
+        );
+        assert_eq!(
+            other_file_verdict(&[error(4, "old")], std::slice::from_ref(&old)),
+            Some(Classification::NewErrors)
+        );
+        let mut warning = old.clone();
+        warning.severity = Severity::Warning;
+        assert_eq!(
+            other_file_verdict(&[warning], &[]),
+            Some(Classification::WarningsOnly)
+        );
+    }
+}

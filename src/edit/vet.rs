@@ -1,0 +1,204 @@
+//! What stands at a path before a mutation touches it.
+//!
+//! A mutation reads the file it changes and then replaces it (a temporary
+//! file renamed over it). Both are wrong for anything but a regular file:
+//! opening a named pipe blocks until someone writes into it, a device reads
+//! forever, and a rename over a socket silently turns it into a file. So
+//! anything else is refused here, from its metadata alone, before anything
+//! opens it; a symbolic link loop is named as one rather than reported as a
+//! path outside the workspace; and a file whose mode forbids writing is
+//! refused as a plain write would refuse it — a rename needs only the
+//! directory's permission, so without this check squiggle would replace a
+//! file its owner had made read-only.
+
+use std::fs::{self, Metadata};
+use std::io;
+use std::path::Path;
+
+use super::EditError;
+
+/// Refuses a path whose file exists and is not a regular file (a directory
+/// is left to the read or write that follows, which names it), or that is a
+/// symbolic link loop. `shown` names the path in the error. A path that
+/// does not exist yet passes.
+pub fn vet_path(path: &Path, shown: &str) -> Result<(), EditError> {
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if is_loop(&e) => {
+            return Err(EditError::SymlinkLoop {
+                path: shown.to_string(),
+            });
+        }
+        // Missing, or unreadable metadata: the read or write that follows
+        // says why.
+        Err(_) => return Ok(()),
+    };
+    match special_kind(&meta) {
+        Some(kind) => Err(EditError::NotRegular {
+            path: shown.to_string(),
+            kind,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// What the file at `path` is when it is neither a regular file nor a
+/// directory ("a named pipe"), from its metadata alone: for a reader that
+/// must not open it (a check of a path a hook names).
+pub fn special_file(path: &Path) -> Option<&'static str> {
+    fs::metadata(path).ok().as_ref().and_then(special_kind)
+}
+
+/// Why the existing file at `path` may not be replaced, when its mode (or
+/// the platform's read-only attribute) forbids writing it; `None` when a
+/// plain write would be allowed or the file does not exist.
+pub(super) fn write_forbidden(path: &Path, meta: &Metadata) -> Option<io::Error> {
+    if !mode_forbids_writing(path, meta) {
+        return None;
+    }
+    Some(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!(
+            "it is read-only ({}), and squiggle never replaces a file that a plain write would be refused; make it writable first if it should change",
+            describe_mode(meta)
+        ),
+    ))
+}
+
+/// What a file that is neither regular nor a directory is, in words.
+fn special_kind(meta: &Metadata) -> Option<&'static str> {
+    let kind = meta.file_type();
+    if kind.is_file() || kind.is_dir() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a named pipe");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+        if kind.is_block_device() {
+            return Some("a block device");
+        }
+        if kind.is_char_device() {
+            return Some("a character device");
+        }
+    }
+    Some("a special file")
+}
+
+fn is_loop(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// Whether a plain write of `path` would be refused for its permissions.
+/// Root passes every permission check, so for root (where tests run too)
+/// the mode bits decide: no write bit at all means read-only. Anyone else
+/// asks the kernel (`access(2)`, which also knows ACLs and read-only mounts).
+#[cfg(unix)]
+fn mode_forbids_writing(path: &Path, meta: &Metadata) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        return meta.permissions().mode() & 0o222 == 0;
+    }
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: c_path is a valid NUL-terminated string that outlives the call.
+    if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } == 0 {
+        return false;
+    }
+    let errno = io::Error::last_os_error().raw_os_error();
+    matches!(errno, Some(libc::EACCES | libc::EPERM | libc::EROFS))
+}
+
+#[cfg(not(unix))]
+fn mode_forbids_writing(_path: &Path, meta: &Metadata) -> bool {
+    meta.permissions().readonly()
+}
+
+#[cfg(unix)]
+fn describe_mode(meta: &Metadata) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    format!("mode {:04o}", meta.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn describe_mode(_meta: &Metadata) -> String {
+    "the read-only attribute is set".to_string()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn special_files_and_loops_are_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()));
+        let err = vet_path(&fifo, "pipe").unwrap_err().to_string();
+        assert!(
+            err.starts_with("pipe is a named pipe, not a regular file"),
+            "{err}"
+        );
+        let socket = tmp.path().join("sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = vet_path(&socket, "sock").unwrap_err().to_string();
+        assert!(err.starts_with("sock is a socket"), "{err}");
+        let err = vet_path(Path::new("/dev/null"), "null")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("null is a character device"), "{err}");
+        let looped = tmp.path().join("loop");
+        std::os::unix::fs::symlink("loop", &looped).unwrap();
+        let err = vet_path(&looped, "loop").unwrap_err().to_string();
+        assert!(err.starts_with("loop is a symbolic link loop"), "{err}");
+        let inner = tmp.path().join("loop/inner.txt");
+        let err = vet_path(&inner, "loop/inner.txt").unwrap_err().to_string();
+        assert!(err.contains("symbolic link loop"), "{err}");
+    }
+
+    #[test]
+    fn regular_files_directories_and_new_paths_pass() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("f.txt");
+        fs::write(&file, "x").unwrap();
+        assert!(vet_path(&file, "f.txt").is_ok());
+        assert!(vet_path(tmp.path(), ".").is_ok());
+        assert!(vet_path(&tmp.path().join("new/g.txt"), "new/g.txt").is_ok());
+    }
+
+    #[test]
+    fn a_file_without_write_bits_is_read_only_for_root_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("ro.txt");
+        fs::write(&file, "x").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o444)).unwrap();
+        let meta = fs::metadata(&file).unwrap();
+        let err = write_forbidden(&file, &meta).map(|e| e.to_string());
+        assert!(
+            err.as_deref()
+                .is_some_and(|e| e.starts_with("it is read-only (mode 0444)")),
+            "{err:?}"
+        );
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o644)).unwrap();
+        let meta = fs::metadata(&file).unwrap();
+        assert!(write_forbidden(&file, &meta).is_none());
+    }
+}
