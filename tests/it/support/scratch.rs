@@ -55,9 +55,12 @@ impl Scratch {
         for dir in [&root, &config_home, &runtime_dir, &home] {
             std::fs::create_dir(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
         }
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
-            .unwrap_or_else(|e| panic!("chmod: {e}"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
+                .unwrap_or_else(|e| panic!("chmod: {e}"));
+        }
         Scratch {
             tmp,
             outer,
