@@ -24,7 +24,7 @@ use tokio::time::Instant;
 use super::client::{ClientError, LspClient};
 use super::decide::{Answer, Decision, PartialView, PartialWait, PushView, PushWait};
 use super::documents::DocumentVersion;
-use super::pull_store::united;
+use super::pull_store::{PULL_METHOD, united};
 use super::state::LspDiagnostic;
 use super::uri;
 use crate::diagnostic::Outcome;
@@ -37,8 +37,6 @@ pub struct DiagnosticsReport {
     pub diagnostics: Arc<[LspDiagnostic]>,
     pub elapsed: Duration,
 }
-
-pub(super) const PULL_METHOD: &str = "textDocument/diagnostic";
 
 /// How waiting on a partial pull answer ended.
 enum Partial {

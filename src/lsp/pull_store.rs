@@ -13,8 +13,10 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use super::client::LspClient;
-use super::diagnostics::PULL_METHOD;
 use super::state::{LspDiagnostic, Pulled};
+
+/// The pull request's method.
+pub(super) const PULL_METHOD: &str = "textDocument/diagnostic";
 
 impl LspClient {
     /// A `textDocument/diagnostic` request's parameters for `uri`.
