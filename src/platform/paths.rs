@@ -151,6 +151,10 @@ pub fn home_dir() -> Option<PathBuf> {
     windows.or_else(|| var("HOME")).map(PathBuf::from)
 }
 
+/// Where a Python virtual environment keeps its programs: `.venv/bin`,
+/// `.venv\Scripts` on Windows.
+pub const VENV_BIN: &str = if cfg!(windows) { "Scripts" } else { "bin" };
+
 /// Whether the system settles `..` by the path's spelling before it looks
 /// anything up (Windows: `missing\..\a` is `a` even when `missing` does
 /// not exist), rather than part by part on disk (Unix: it fails there).
