@@ -38,7 +38,20 @@ pub fn worst(verdicts: &[Classification]) -> Classification {
 /// The position must match exactly here, unlike in an edited file: the
 /// edit did not change this file's text, so its errors do not move.
 pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
-    let errors = || after.iter().filter(|d| d.severity == Severity::Error);
+    if !new_other_errors(after, before).is_empty() {
+        Some(Classification::NewErrors)
+    } else if after.iter().any(|d| d.severity == Severity::Error) {
+        Some(Classification::BaselineError)
+    } else if !after.is_empty() {
+        Some(Classification::WarningsOnly)
+    } else {
+        None
+    }
+}
+
+/// The errors of a file the mutation did not touch that were not reported
+/// before (the rule of [`other_file_verdict`]).
+pub fn new_other_errors<'a>(after: &'a [Diagnostic], before: &[Diagnostic]) -> Vec<&'a Diagnostic> {
     let known = |d: &Diagnostic| {
         before.iter().any(|b| {
             b.line == d.line
@@ -47,15 +60,10 @@ pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option
                 && b.message == d.message
         })
     };
-    if errors().any(|d| !known(d)) {
-        Some(Classification::NewErrors)
-    } else if errors().next().is_some() {
-        Some(Classification::BaselineError)
-    } else if !after.is_empty() {
-        Some(Classification::WarningsOnly)
-    } else {
-        None
-    }
+    after
+        .iter()
+        .filter(|d| d.severity == Severity::Error && !known(d))
+        .collect()
 }
 
 #[cfg(test)]

@@ -173,7 +173,11 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         document_idle,
         trusted_workspaces: _,
         servers,
+        strict,
+        sessions,
+        evidence,
     } = layer;
+    super::features::merge(config, strict, sessions, evidence);
     set(&mut config.enabled, enabled);
     set(&mut config.diagnostic_timeout, diagnostic_timeout);
     set(&mut config.first_touch_timeout, first_touch_timeout);

@@ -17,6 +17,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
+use super::evidence::{FileFacts, Seen};
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::tools::Mode;
 use super::{Engine, Mutation};
@@ -130,11 +131,13 @@ impl Engine {
         };
         let mut verdicts = Vec::new();
         let mut edited = Vec::new();
+        let mut facts = Vec::new();
         for ((report, file), baseline) in check.files.iter().zip(&files).zip(baselines) {
             result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
-            let (block, verdict) = classified(report, file, baseline, &check, opts.report);
+            let (block, verdict, fact) = classified(report, file, baseline, &check, opts.report);
             edited.push(block);
             verdicts.push(verdict);
+            facts.push(fact);
             result
                 .diagnostics
                 .extend(report.diagnostics.iter().cloned());
@@ -144,15 +147,22 @@ impl Engine {
                 self.remember(file, report);
             }
         }
-        let known_before = known_before.map(|known| known.for_files(self, check.others.keys()));
-        others_into(
-            &check,
-            &known_before.unwrap_or_default(),
-            &mut result,
-            &mut verdicts,
-        );
+        let known_before = known_before
+            .map(|known| known.for_files(self, check.others.keys()))
+            .unwrap_or_default();
+        others_into(&check, &known_before, &mut result, &mut verdicts);
         result.classification = worst(&verdicts);
         result.feedback = check.feedback_with(&edited, opts);
+        self.record_change(&Seen {
+            facts: &facts,
+            check: &check,
+            classification: result.classification,
+            diagnostics: &result.diagnostics,
+            outcomes: &result.outcomes,
+            known_before: &known_before,
+            mutation,
+            dry_run: mode == Mode::DryRun,
+        });
         (result, check)
     }
 
@@ -275,7 +285,13 @@ fn classified(
     baseline: Option<Baseline>,
     check: &CheckReport,
     mode: ReportMode,
-) -> (FileDiagnostics, Classification) {
+) -> (FileDiagnostics, Classification, FileFacts) {
+    let errors_before = baseline.as_ref().map(|b| {
+        b.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    });
     let (before, before_text) =
         baseline.map_or((Vec::new(), Arc::from("")), |b| (b.diagnostics, b.text));
     let after_text = file.after.as_deref().unwrap_or("");
@@ -304,5 +320,16 @@ fn classified(
         diagnostics: shown,
         baseline_hidden: hidden,
     };
-    (block, delta.classification)
+    let facts = FileFacts {
+        before: file.before.clone(),
+        after: file.after.clone(),
+        errors_before,
+        introduced: delta
+            .introduced
+            .iter()
+            .copied()
+            .filter(|&i| report.diagnostics[i].severity == Severity::Error)
+            .collect(),
+    };
+    (block, delta.classification, facts)
 }

@@ -21,7 +21,7 @@ use super::report::CheckReport;
 use super::servers::language_for;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::other_files::EditMark;
-use crate::lsp::uri;
+use crate::uri;
 use crate::workspace::PathClass;
 
 /// At most this many files the servers hold diagnostics for are checked
@@ -34,6 +34,7 @@ impl Engine {
     /// taken once each server is done with the edit; their diagnostics go
     /// to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let _view = self.shared_view().await;
         let synced = Instant::now();
         let first = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,
@@ -142,7 +143,10 @@ impl Engine {
     /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
     /// (file, project root), whichever servers serve it, through the scan
     /// cache when the disk is watched.
-    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
+    pub(crate) fn importers(
+        self: &Arc<Self>,
+        files: &[FileInput],
+    ) -> tokio::task::JoinHandle<Vec<PathBuf>> {
         let edited = self.canonical_paths(files);
         let engine = self.clone();
         tokio::task::spawn_blocking(move || {

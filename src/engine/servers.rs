@@ -21,6 +21,9 @@ pub struct ResolvedServer {
     pub language_id: Option<String>,
     /// Why the server may not run: an untrusted workspace asked for its command.
     pub untrusted: Option<String>,
+    /// Why it is not started although installed and enabled: strict mode
+    /// (or `autoDetect = false`) and the configuration never names it.
+    pub held: Option<String>,
     /// The configuration files, when they set the server's command (a
     /// custom server, or a built-in one pointed elsewhere): what to correct
     /// when that program is not found.
@@ -63,6 +66,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 extensions: Vec::new(),
                 language_id: None,
                 untrusted: None,
+                held: None,
                 command_from: None,
             }
         })
@@ -109,6 +113,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     extensions: Vec::new(),
                     language_id: None,
                     untrusted: None,
+                    held: None,
                     command_from: None,
                 };
                 apply(&mut server, o, config);
@@ -116,7 +121,29 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
             }
         }
     }
+    for server in &mut servers {
+        server.held = held_back(config, &server.spec.id);
+    }
     servers
+}
+
+/// Why a server the configuration never names does not start: strict mode
+/// in non-interactive use (the reference design's "no auto-start the
+/// operator did not register"), or `autoDetect = false`.
+fn held_back(config: &Config, id: &str) -> Option<String> {
+    if config.servers.contains_key(id) {
+        return None;
+    }
+    let why = if config.strict {
+        "strict"
+    } else if !config.auto_detect {
+        "autoDetect = false"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{why}: only servers named under [lsp.servers] start; add [lsp.servers.{id}] to use it"
+    ))
 }
 
 /// The configuration files read, as a user would name them.

@@ -151,6 +151,8 @@ impl Engine {
                 (ServerState::Disabled, None)
             } else if command.is_none() {
                 (ServerState::Unavailable, Some(not_installed(server)))
+            } else if let Some(reason) = &server.held {
+                (ServerState::NotStarted, Some(reason.clone()))
             } else {
                 (ServerState::Idle, None)
             };

@@ -26,9 +26,9 @@ use super::decide::{Answer, Decision, PartialView, PartialWait, PushView, PushWa
 use super::documents::DocumentVersion;
 use super::pull_store::{PULL_METHOD, united};
 use super::state::LspDiagnostic;
-use super::uri;
 use crate::diagnostic::Outcome;
 use crate::jsonrpc::message::codes;
+use crate::uri;
 
 /// How one wait ended and what it found.
 #[derive(Debug, Clone)]

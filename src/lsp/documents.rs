@@ -17,7 +17,7 @@ use super::client::LspClient;
 use super::position::PositionEncoding;
 use super::state::{ClientState, OpenDocument};
 use super::text_sync::{full_change, incremental_changes};
-use super::uri;
+use crate::uri;
 
 /// What happened to a file on disk, for `workspace/didChangeWatchedFiles`;
 /// serialized as the protocol's numbers.

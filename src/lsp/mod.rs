@@ -11,6 +11,7 @@ mod client_config;
 mod decide;
 pub mod diagnostics;
 pub mod documents;
+pub mod health;
 pub mod normalize;
 pub mod other_files;
 pub mod position;
@@ -21,7 +22,6 @@ mod server_requests;
 pub mod state;
 mod sync_pull;
 pub mod text_sync;
-pub mod uri;
 mod wakeups;
 
 pub use client::{ClientError, LspClient};

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::client::LspClient;
 use super::state::{LspDiagnostic, Pulled};
 
-/// The pull request's method.
+/// The LSP pull request for one document's diagnostics.
 pub(super) const PULL_METHOD: &str = "textDocument/diagnostic";
 
 impl LspClient {

@@ -214,7 +214,7 @@ impl ClientState {
         };
         // A server may spell the URI another way than squiggle sent it
         // (`file:///c%3A/…` for `file:///C:/…`): keyed as squiggle spells it.
-        let uri = &*super::uri::canonical(uri);
+        let uri = &*crate::uri::canonical(uri);
         let version = params
             .get("version")
             .and_then(Value::as_i64)
@@ -267,7 +267,7 @@ impl ClientState {
         };
         // A server may spell the URI another way than squiggle sent it
         // (`file:///c%3A/…` for `file:///C:/…`): keyed as squiggle spells it.
-        let uri = &*super::uri::canonical(uri);
+        let uri = &*crate::uri::canonical(uri);
         let text = params.get("state").and_then(Value::as_str).unwrap_or("");
         let idle = profile.status_idle.as_deref() == Some(text);
         let queued = profile.status_queued.as_deref() == Some(text);

@@ -19,7 +19,7 @@ use tokio::time::Instant;
 use super::client::LspClient;
 use super::profile::SyncPull;
 use super::state::{LspDiagnostic, Pulled};
-use super::uri;
+use crate::uri;
 
 /// tsserver's requests whose answers together are what typescript-language-
 /// server publishes for a file (its syntax, semantic and suggestion waves).

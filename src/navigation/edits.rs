@@ -14,7 +14,7 @@ use super::session::{NavError, Need, Session, open};
 use super::{Location, PositionArgs};
 use crate::engine::Engine;
 use crate::lsp::position::LineIndex;
-use crate::lsp::uri;
+use crate::uri;
 use crate::workspace::PathClass;
 
 use super::requests::*;

@@ -212,6 +212,7 @@ pub enum Fault {
         bytes: usize,
     },
     PartialFrame,
+    StuckFrame,
     RequestStorm {
         #[serde(default = "default_storm_count")]
         count: usize,

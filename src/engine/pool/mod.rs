@@ -47,6 +47,10 @@ pub struct Limits {
     pub server_idle: Duration,
     /// A document untouched this long is closed; zero never.
     pub document_idle: Duration,
+    /// How long a health probe waits (`lsp::health`): the warm check
+    /// deadline, so a server silent through a check and then through a
+    /// probe as long is unresponsive.
+    pub probe_timeout: Duration,
 }
 
 impl Limits {
@@ -55,6 +59,7 @@ impl Limits {
             max_per_server: config.max_instances_per_server.max(1),
             server_idle: config.server_idle,
             document_idle: config.document_idle,
+            probe_timeout: config.diagnostic_timeout,
         }
     }
 }
@@ -191,6 +196,12 @@ impl Pool {
                 reason: reason.clone(),
             });
         }
+        if let Some(reason) = &server.held {
+            return Err(Unavailable {
+                state: ServerState::NotStarted,
+                reason: format!("{} not started ({reason})", server.spec.id),
+            });
+        }
         let key = (server.spec.id.clone(), root.to_path_buf());
         let (busy, start_lock) = match self.shared.enter(&key) {
             Ok(checkout) => return Ok(checkout),
@@ -242,6 +253,7 @@ impl Pool {
         config.initialization_options = launch.initialization_options;
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
+        config.probe_timeout = self.shared.limits.probe_timeout;
         let started = Instant::now();
         match LspClient::start(config, start_timeout).await {
             Ok(client) => {

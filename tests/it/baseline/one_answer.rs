@@ -117,14 +117,19 @@ fn the_hook_prints_the_daemons_rendering_byte_for_byte() {
     assert_eq!(
         claude["params"],
         json!({"filePaths": [file], "before": {file.clone(): "x = 1\n"},
-            "options": {"maxChars": 10000}}),
-        "the Edit's before is the file before it, and the reply is capped for Claude Code"
+            "options": {"maxChars": 10000},
+            "origin": {"surface": "hook", "agent": "claude-code", "tool": "Edit"}}),
+        "the Edit's before is the file before it, the reply is capped for Claude Code, and who asks is said"
     );
     assert_eq!(
         requests[1]["params"]["options"],
         json!({"maxChars": 10000, "escape": "readable"})
     );
     assert_eq!(requests[1]["params"]["before"], json!({file: "x = 1\n"}));
+    assert_eq!(
+        requests[1]["params"]["origin"],
+        json!({"surface": "hook", "agent": "gemini-cli", "tool": "replace"})
+    );
 }
 
 /// Issue 24, finding 8: after an earlier file with an error was touched,

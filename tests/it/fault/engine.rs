@@ -208,6 +208,11 @@ fn hang_forever() {
 }
 
 #[test]
+fn stuck_in_a_frame() {
+    run("stuck_in_a_frame", fault("stuckFrame"));
+}
+
+#[test]
 fn hang_before_initialize_answers() {
     run("hang_before_initialize_answers", fault("hangOnInitialize"));
 }

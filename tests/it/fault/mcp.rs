@@ -87,6 +87,11 @@ fn crash_right_after_publishing() {
 }
 
 #[test]
+fn stuck_in_a_frame() {
+    run(fault("stuckFrame"));
+}
+
+#[test]
 fn hang_before_initialize_answers() {
     run(fault("hangOnInitialize"));
 }

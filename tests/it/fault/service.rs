@@ -136,6 +136,11 @@ fn hang_forever() {
 }
 
 #[test]
+fn stuck_in_a_frame() {
+    run(fault("stuckFrame"));
+}
+
+#[test]
 fn hang_before_initialize_answers() {
     run(fault("hangOnInitialize"));
 }

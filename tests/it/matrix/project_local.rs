@@ -82,7 +82,7 @@ async fn project_local_pyright_and_venv_ruff_are_chosen_over_squiggles_own() {
             .into_iter()
             .flatten()
             .find(|s| s["id"] == id)
-            .map(|s| s["path"].clone())
+            .map(|s| s["command"].clone())
             .unwrap_or_default()
     };
     assert_eq!(path_of("pyright"), local_pyright.display().to_string());

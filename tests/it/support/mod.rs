@@ -327,3 +327,20 @@ pub fn symlink(target: impl AsRef<Path>, at: impl AsRef<Path>) -> std::io::Resul
         }
     }
 }
+
+/// The permission bits of `path` (Unix); `None` elsewhere or when it
+/// cannot be read.
+pub fn file_mode(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
