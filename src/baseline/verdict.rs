@@ -28,17 +28,14 @@ pub fn worst(verdicts: &[Classification]) -> Classification {
         .unwrap_or(Classification::LspUnavailable)
 }
 
-/// The verdict on a file the mutation did not touch, from its diagnostics
-/// now (`after`) and what the servers had reported for it before the edit
-/// (`before`): new errors when it has an error not reported before at the
-/// same line and column with the same severity and message, an old error
-/// when all its errors were there before, warnings only otherwise. A file
-/// with nothing to report adds no verdict.
+/// Which of a file's diagnostics the edit did not touch are new: for each
+/// of `after` (its diagnostics now), whether no diagnostic the servers had
+/// reported for it before the edit (`before`) has the same line, column,
+/// severity and message.
 ///
 /// The position must match exactly here, unlike in an edited file: the
 /// edit did not change this file's text, so its errors do not move.
-pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
-    let errors = || after.iter().filter(|d| d.severity == Severity::Error);
+pub fn new_in_other_file(after: &[Diagnostic], before: &[Diagnostic]) -> Vec<bool> {
     let known = |d: &Diagnostic| {
         before.iter().any(|b| {
             b.line == d.line
@@ -47,7 +44,23 @@ pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option
                 && b.message == d.message
         })
     };
-    if errors().any(|d| !known(d)) {
+    after.iter().map(|d| !known(d)).collect()
+}
+
+/// The verdict on a file the mutation did not touch, from its diagnostics
+/// now (`after`) and what the servers had reported for it before the edit
+/// (`before`): new errors when it has an error [`new_in_other_file`] calls
+/// new, an old error when all its errors were there before, warnings only
+/// otherwise. A file with nothing to report adds no verdict.
+pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
+    let new = new_in_other_file(after, before);
+    let errors = || {
+        after
+            .iter()
+            .zip(&new)
+            .filter(|(d, _)| d.severity == Severity::Error)
+    };
+    if errors().any(|(_, &new)| new) {
         Some(Classification::NewErrors)
     } else if errors().next().is_some() {
         Some(Classification::BaselineError)

@@ -18,9 +18,12 @@ use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
 use super::report::{CheckReport, FileReport, ServerOutcome};
+use super::reported::Reported;
 use super::tools::Mode;
 use super::{Engine, Mutation};
-use crate::baseline::{Before, Classification, classify, git, other_file_verdict, worst};
+use crate::baseline::{
+    Before, Classification, classify, git, new_in_other_file, other_file_verdict, worst,
+};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::render::{FileDiagnostics, RenderOptions, ReportMode};
 use crate::workspace::PathClass;
@@ -36,8 +39,9 @@ pub struct ToolResult {
     /// The rendered `<diagnostics>` feedback; empty when nothing to show.
     pub feedback: String,
     /// Every diagnostic of the touched files and of the other files the
-    /// feedback reports on, before the render caps.
-    pub diagnostics: Vec<Diagnostic>,
+    /// feedback reports on, before the render caps and the choice of what
+    /// is new, each flagged `new` or not.
+    pub diagnostics: Vec<Reported>,
     /// The worst verdict over the touched files and the other files.
     pub classification: Classification,
     /// Whether each touched file's "before" diagnostics were known (an
@@ -132,12 +136,13 @@ impl Engine {
         let mut edited = Vec::new();
         for ((report, file), baseline) in check.files.iter().zip(&files).zip(baselines) {
             result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
-            let (block, verdict) = classified(report, file, baseline, &check, opts.report);
+            let (block, verdict, new) = classified(report, file, baseline, &check, opts.report);
             edited.push(block);
             verdicts.push(verdict);
+            let flagged = report.diagnostics.iter().cloned().zip(new);
             result
                 .diagnostics
-                .extend(report.diagnostics.iter().cloned());
+                .extend(flagged.map(|(d, new)| Reported::new(d, new)));
             let outcomes = report.outcomes.clone();
             result.outcomes.insert(report.file.clone(), outcomes);
             if mode == Mode::Apply && check.any_server() {
@@ -145,14 +150,15 @@ impl Engine {
             }
         }
         let known_before = known_before.map(|known| known.for_files(self, check.others.keys()));
-        others_into(
+        let others = others_into(
             &check,
             &known_before.unwrap_or_default(),
+            opts,
             &mut result,
             &mut verdicts,
         );
         result.classification = worst(&verdicts);
-        result.feedback = check.feedback_with(&edited, opts);
+        result.feedback = check.feedback_with(&edited, &others, opts);
         (result, check)
     }
 
@@ -226,16 +232,36 @@ impl Engine {
 /// Records the other files of `check` in `result` — their diagnostics,
 /// outcomes and names — and their verdicts against what the servers had
 /// reported for them before the edit (`known_before`, by relative path).
+/// Returns their blocks: only what is new in each, with the number of
+/// diagnostics `opts` would show that were there before.
 fn others_into(
     check: &CheckReport,
     known_before: &BTreeMap<String, Vec<Diagnostic>>,
+    opts: &RenderOptions,
     result: &mut ToolResult,
     verdicts: &mut Vec<Classification>,
-) {
+) -> Vec<FileDiagnostics> {
+    let mut blocks = Vec::with_capacity(check.others.len());
     for (file, diagnostics) in &check.others {
         let before = known_before.get(file).map_or(&[][..], Vec::as_slice);
         verdicts.extend(other_file_verdict(diagnostics, before));
-        result.diagnostics.extend(diagnostics.iter().cloned());
+        let flagged: Vec<Reported> = diagnostics
+            .iter()
+            .cloned()
+            .zip(new_in_other_file(diagnostics, before))
+            .map(|(d, new)| Reported::new(d, new))
+            .collect();
+        let old = flagged.iter().filter(|d| !d.new);
+        blocks.push(FileDiagnostics {
+            file: file.clone(),
+            diagnostics: flagged
+                .iter()
+                .filter(|d| d.new)
+                .map(|d| d.diagnostic.clone())
+                .collect(),
+            baseline_hidden: old.filter(|d| opts.include.contains(&d.severity)).count(),
+        });
+        result.diagnostics.extend(flagged);
     }
     for (file, outcomes) in &check.other_outcomes {
         let entry = result.outcomes.entry(file.clone()).or_default();
@@ -252,6 +278,7 @@ fn others_into(
     other_files.sort();
     other_files.dedup();
     result.other_files = other_files;
+    blocks
 }
 
 /// `file` with its text after read from disk when the caller did not give
@@ -267,15 +294,16 @@ fn read_after(mut file: Touched) -> Touched {
     file
 }
 
-/// A touched file's block and verdict: its diagnostics against `baseline`,
-/// only the edit's own shown with `report = "new"` (the others counted).
+/// A touched file's block, verdict and which of its diagnostics are new:
+/// its diagnostics against `baseline`, only the edit's own shown with
+/// `report = "new"` (the others counted).
 fn classified(
     report: &FileReport,
     file: &Touched,
     baseline: Option<Baseline>,
     check: &CheckReport,
     mode: ReportMode,
-) -> (FileDiagnostics, Classification) {
+) -> (FileDiagnostics, Classification, Vec<bool>) {
     let (before, before_text) =
         baseline.map_or((Vec::new(), Arc::from("")), |b| (b.diagnostics, b.text));
     let after_text = file.after.as_deref().unwrap_or("");
@@ -304,5 +332,9 @@ fn classified(
         diagnostics: shown,
         baseline_hidden: hidden,
     };
-    (block, delta.classification)
+    let mut new = vec![false; report.diagnostics.len()];
+    for &i in &delta.introduced {
+        new[i] = true;
+    }
+    (block, delta.classification, new)
 }

@@ -15,6 +15,7 @@ pub mod plan;
 pub mod pool;
 mod reload;
 mod report;
+pub mod reported;
 pub mod servers;
 mod status;
 pub mod tools;
@@ -32,6 +33,7 @@ pub use check::{FileInput, HeldOthers};
 pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
+pub use reported::Reported;
 pub use servers::ResolvedServer;
 pub use status::ServerStatus;
 

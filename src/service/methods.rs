@@ -257,5 +257,6 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
         report,
         feedback: result.feedback,
         text,
+        diagnostics: result.diagnostics,
     })
 }

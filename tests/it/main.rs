@@ -18,6 +18,7 @@ mod disk;
 mod docs;
 mod engine;
 mod fault;
+mod fixes;
 mod golden;
 mod hostile;
 mod matrix;
