@@ -24,17 +24,6 @@ fn engine(root: &Path) -> Arc<Engine> {
     support::engine(root, config)
 }
 
-/// A temp dir holding `files` (relative path, text).
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    for (rel, text) in files {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap_or(dir.path())).ok();
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
-    }
-    dir
-}
-
 const PACKAGE_JSON: (&str, &str) = (
     "package.json",
     "{\"name\": \"demo\", \"version\": \"0.0.0\", \"private\": true}\n",

@@ -4,7 +4,7 @@
 
 use squiggle::engine::{FileInput, HeldOthers};
 
-use super::{PACKAGE_JSON, TSCONFIG, engine, project};
+use super::{PACKAGE_JSON, TSCONFIG, engine};
 use crate::support;
 
 const OLD: &str = "Type 'string' is not assignable to type 'number'.";
@@ -14,7 +14,7 @@ async fn an_other_files_old_error_is_counted_and_its_new_one_shown() {
     if support::require_program("typescript-language-server").is_none() {
         return;
     }
-    let dir = project(&[
+    let dir = support::project(&[
         PACKAGE_JSON,
         TSCONFIG,
         (
