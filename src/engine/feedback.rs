@@ -13,10 +13,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use tokio::time::Instant;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
+use super::fixes::FixOffer;
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::reported::Reported;
 use super::tools::Mode;
@@ -25,7 +28,7 @@ use crate::baseline::{
     Before, Classification, classify, git, new_in_other_file, other_file_verdict, worst,
 };
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::render::{FileDiagnostics, RenderOptions, ReportMode};
+use crate::render::{FileDiagnostics, FixNote, RenderOptions, ReportMode};
 use crate::workspace::PathClass;
 
 /// What a wrapped tool returns: the text for the model plus structure. The
@@ -99,6 +102,7 @@ impl Engine {
         mode: Mode,
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
+        let started = Instant::now();
         let files: Vec<Touched> = files.into_iter().map(read_after).collect();
         let others = self.reports_other_files(mutation);
         // What the servers said of every other file before this edit (and
@@ -150,7 +154,7 @@ impl Engine {
             }
         }
         let known_before = known_before.map(|known| known.for_files(self, check.others.keys()));
-        let others = others_into(
+        let mut others = others_into(
             &check,
             &known_before.unwrap_or_default(),
             opts,
@@ -158,6 +162,13 @@ impl Engine {
             &mut verdicts,
         );
         result.classification = worst(&verdicts);
+        if self.config.fix_lines > 0 {
+            let blocks: Vec<&FileDiagnostics> = edited.iter().chain(&others).collect();
+            let offers = self
+                .offer_fixes(&blocks, self.check_deadline(started))
+                .await;
+            attach(offers, &mut edited, &mut others, &mut result.diagnostics);
+        }
         result.feedback = check.feedback_with(&edited, &others, opts);
         (result, check)
     }
@@ -216,6 +227,19 @@ impl Engine {
         baselines
     }
 
+    /// The deadline the check begun at `started` had: the first touch's
+    /// when it took longer than a warm check may (a server started), else
+    /// the warm one. Fix lookups end by it.
+    fn check_deadline(&self, started: Instant) -> Instant {
+        let warm = self.config.diagnostic_timeout;
+        let budget = if started.elapsed() > warm {
+            self.config.first_touch_timeout.max(warm)
+        } else {
+            warm
+        };
+        started + budget
+    }
+
     /// Records a checked file's text and diagnostics as the next change's
     /// "before".
     fn remember(&self, file: &Touched, report: &FileReport) {
@@ -260,6 +284,7 @@ fn others_into(
                 .map(|d| d.diagnostic.clone())
                 .collect(),
             baseline_hidden: old.filter(|d| opts.include.contains(&d.severity)).count(),
+            fixes: Vec::new(),
         });
         result.diagnostics.extend(flagged);
     }
@@ -279,6 +304,35 @@ fn others_into(
     other_files.dedup();
     result.other_files = other_files;
     blocks
+}
+
+/// Puts each offered fix under its diagnostic: in the block that shows it
+/// (a fix line) and in the structured result.
+fn attach(
+    offers: Vec<(Diagnostic, FixOffer)>,
+    edited: &mut [FileDiagnostics],
+    others: &mut [FileDiagnostics],
+    reported: &mut [Reported],
+) {
+    for (d, offer) in offers {
+        let note = FixNote {
+            line: d.line,
+            column: d.column,
+            message: d.message.clone(),
+            title: offer.title.clone(),
+        };
+        let same = |r: &&mut Reported| r.file == d.file && note.is_for(r);
+        if let Some(r) = reported.iter_mut().find(same) {
+            r.fix = Some(offer);
+        }
+        let block = edited
+            .iter_mut()
+            .chain(others.iter_mut())
+            .find(|b| b.file == d.file);
+        if let Some(block) = block {
+            block.fixes.push(note);
+        }
+    }
 }
 
 /// `file` with its text after read from disk when the caller did not give
@@ -331,6 +385,7 @@ fn classified(
         file: report.file.clone(),
         diagnostics: shown,
         baseline_hidden: hidden,
+        fixes: Vec::new(),
     };
     let mut new = vec![false; report.diagnostics.len()];
     for &i in &delta.introduced {

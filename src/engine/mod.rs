@@ -8,6 +8,7 @@ mod check;
 pub mod dependents;
 mod disk;
 mod feedback;
+pub mod fixes;
 mod known;
 pub mod lookup;
 mod others;

@@ -153,6 +153,7 @@ impl CheckReport {
                 file: f.file.clone(),
                 diagnostics: f.diagnostics.clone(),
                 baseline_hidden: 0,
+                fixes: Vec::new(),
             })
             .collect()
     }
@@ -165,6 +166,7 @@ impl CheckReport {
                 file: file.clone(),
                 diagnostics: d.clone(),
                 baseline_hidden: 0,
+                fixes: Vec::new(),
             })
             .collect()
     }

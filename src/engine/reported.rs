@@ -10,6 +10,7 @@ use std::ops::Deref;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::fixes::FixOffer;
 use crate::diagnostic::Diagnostic;
 
 /// One diagnostic of a change's result.
@@ -21,11 +22,20 @@ pub struct Reported {
     /// Whether the change introduced it; `false`: it was there before (in
     /// the file's baseline, or reported for an other file before the edit).
     pub new: bool,
+    /// The fix its server offers, when it was looked up (the first
+    /// `fixLines` errors shown) and the server marks one preferred or
+    /// offers exactly one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixOffer>,
 }
 
 impl Reported {
     pub fn new(diagnostic: Diagnostic, new: bool) -> Reported {
-        Reported { diagnostic, new }
+        Reported {
+            diagnostic,
+            new,
+            fix: None,
+        }
     }
 }
 

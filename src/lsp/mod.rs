@@ -16,12 +16,14 @@ pub mod other_files;
 pub mod position;
 pub mod process;
 pub mod profile;
+pub mod quick_fix;
 mod server_requests;
 pub mod state;
 mod sync_pull;
 pub mod text_sync;
 pub mod uri;
 mod wakeups;
+pub mod workspace_edit;
 
 pub use client::{ClientError, LspClient};
 pub use client_config::ClientConfig;

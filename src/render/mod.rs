@@ -61,6 +61,11 @@
 //!   before the edit, left out by the caller) is not counted per block but
 //!   in one line under them all: `3 errors in 2 other files were there
 //!   before this edit`, written only when the reply shows something else.
+//! - A fix the server offers for an entry (`FileDiagnostics::fixes`) is one
+//!   line under it, `  fix: Add import "scale" from "./lib"`: one line,
+//!   escaped as messages are, cut to 200 characters. Fix lines are not
+//!   entries (`max_lines` does not count them); the reply's `max_chars`
+//!   does.
 //! - [`render_files`] (`lsp_diagnostics`, `check`) lists files sorted by path
 //!   under `LSP errors detected in this file:` or `... in these files:`, with
 //!   the per-file and total caps; `max_other_files` does not apply there.
@@ -79,7 +84,7 @@ pub mod sanitize;
 mod unknown;
 
 pub use cap::cap;
-pub use options::{Escape, FileDiagnostics, RenderOptions, ReportMode};
+pub use options::{Escape, FileDiagnostics, FixNote, RenderOptions, ReportMode};
 pub use unknown::{Unknown, render_unknown};
 
 use old_in_others::OldInOthers;
@@ -200,6 +205,7 @@ struct Prepared<'a> {
     diagnostics: Cow<'a, [Diagnostic]>,
     shown: usize,
     baseline_hidden: usize,
+    fixes: Vec<&'a FixNote>,
 }
 
 /// Merges entries that name the same file (keeping first-seen order), sorts
@@ -241,6 +247,7 @@ fn group<'a>(files: Vec<&'a FileDiagnostics>, opts: &RenderOptions) -> Vec<Prepa
                 diagnostics,
                 shown,
                 baseline_hidden: same.iter().map(|f| f.baseline_hidden).sum(),
+                fixes: same.iter().flat_map(|f| &f.fixes).collect(),
             })
         })
         .collect()
@@ -337,6 +344,9 @@ impl<'o> Renderer<'o> {
             .filter(|d| self.opts.include.contains(&d.severity));
         for d in included.take(shown) {
             push_entry(&mut self.text, d, self.opts.escape);
+            if let Some(fix) = file.fixes.iter().find(|f| f.is_for(d)) {
+                push_fix(&mut self.text, &fix.title, self.opts.escape);
+            }
         }
         if file.shown > shown {
             let _ = writeln!(self.text, "... and {} more", file.shown - shown);
@@ -386,6 +396,16 @@ fn push_entry(text: &mut String, d: &Diagnostic, escape: Escape) {
         text.push_str(line);
         text.push('\n');
     }
+}
+
+/// `  fix: TITLE` under an entry: the title on one line, cut to
+/// [`sanitize::MAX_CODE_CHARS`] times two, escaped as messages are.
+fn push_fix(text: &mut String, title: &str, escape: Escape) {
+    let title = sanitize::cut(title, 2 * sanitize::MAX_CODE_CHARS);
+    let title = sanitize::controls(&title, &sanitize::ONE_LINE);
+    text.push_str("  fix: ");
+    text.push_str(escaped(title.trim(), escape).as_ref());
+    text.push('\n');
 }
 
 /// What a server wrote, escaped as `escape` says (see [`Escape`]).

@@ -23,6 +23,7 @@ fn file(diagnostics: Vec<Diagnostic>) -> FileDiagnostics {
         file: "a.rs".into(),
         diagnostics,
         baseline_hidden: 0,
+        fixes: Vec::new(),
     }
 }
 
@@ -59,6 +60,7 @@ fn entries_for_one_file_merge_at_first_appearance() {
             ..diag(line, "e", "s")
         }],
         baseline_hidden: hidden,
+        fixes: Vec::new(),
     };
     let entries = [
         named("b.rs", 3, 1),

@@ -234,6 +234,7 @@ impl From<WireFileDiagnostics> for FileDiagnostics {
             file: f.file,
             diagnostics: f.diagnostics,
             baseline_hidden: f.baseline_hidden,
+            fixes: Vec::new(),
         }
     }
 }

@@ -1,13 +1,15 @@
 //! Fixes and signal (issue 26) against the real servers: other files show
-//! only what the edit changed there.
+//! only what the edit changed there; a fix line under an error, and the
+//! fix applied through the checked path.
 
 mod others;
+mod quick;
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use squiggle::config::{Config, OtherFiles};
+use squiggle::config::{Config, OtherFiles, ServerOverride};
 use squiggle::engine::Engine;
 
 use crate::support;
@@ -15,12 +17,20 @@ use crate::support;
 /// An engine on `root` reporting other files after every mutation, with
 /// budgets for a loaded machine.
 fn engine(root: &Path) -> Arc<Engine> {
-    let config = Config {
+    engine_with(root, &[])
+}
+
+/// [`engine`] with these server overrides.
+fn engine_with(root: &Path, servers: &[(&str, ServerOverride)]) -> Arc<Engine> {
+    let mut config = Config {
         first_touch_timeout: Duration::from_secs(60),
         diagnostic_timeout: Duration::from_secs(30),
         other_files: OtherFiles::All,
         ..Config::default()
     };
+    for (id, over) in servers {
+        config.servers.insert(id.to_string(), over.clone());
+    }
     support::engine(root, config)
 }
 
