@@ -66,6 +66,17 @@ impl Engine {
             .into_iter()
             .flat_map(|f| f.diagnostics)
             .collect();
+        if let Which::Id(id) = which {
+            let text = std::fs::read_to_string(&canonical)
+                .map_err(|e| refused(format!("cannot read {relative}: {e}")))?;
+            if parse_id(id)
+                .is_some_and(|(_, _, digest_then, _)| digest_then != digest(&[&relative, &text]))
+            {
+                return Err(refused(format!(
+                    "{relative} has changed since fix {id} was offered; check it again for the fixes offered now"
+                )));
+            }
+        }
         let d = target(&now, which, &relative)?;
         let client = self
             .client_holding(&d.server, &canonical)
@@ -74,14 +85,6 @@ impl Engine {
             .document(&canonical)
             .map(|(_, t)| t)
             .ok_or_else(|| refused(format!("{} does not hold {relative}", d.server)))?;
-        if let Which::Id(id) = which
-            && parse_id(id)
-                .is_some_and(|(_, _, text_digest, _)| text_digest != digest(&[&relative, &text]))
-        {
-            return Err(refused(format!(
-                "{relative} has changed since fix {id} was offered; check it again for the fixes offered now"
-            )));
-        }
         let deadline = Instant::now() + self.config.diagnostic_timeout;
         let fixes = client
             .quick_fixes(&canonical, d.line, &d.message, deadline)

@@ -14,8 +14,8 @@ mod requests;
 pub use answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
 pub use requests::{
-    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, EditParams, NoParams,
-    RenderParams, WireFileDiagnostics, WireRenderOptions, WriteParams,
+    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, EditParams, FixParams,
+    NoParams, RenderParams, WireFileDiagnostics, WireRenderOptions, WriteParams,
 };
 
 pub use crate::engine::tools::ToolResult;

@@ -13,6 +13,7 @@ use squiggle::engine::tools::{Mode, ToolResult};
 
 use super::{PACKAGE_JSON, TSCONFIG, engine_with};
 use crate::support;
+use crate::support::scratch::Scratch;
 
 const TS_APP: &str =
     "import { scale } from \"./lib\";\n\nexport const big: number = scale(2, 3);\n";
@@ -165,4 +166,71 @@ async fn basedpyright_deleted_import_gets_a_fix_line_and_the_fix_clears_it() {
     let result = fixed(&engine, &app, Which::Id(id)).await;
     assert_eq!(result.text(), format!("Fix applied: {title}"));
     engine.shutdown().await;
+}
+
+/// `squiggle edit --json` then `squiggle fix --id`, both through the
+/// workspace's daemon (`squiggle/fix`): the fix clears the error, and a
+/// second use of the same id is refused (the text changed), exit 1.
+#[test]
+fn squiggle_fix_through_the_daemon_clears_the_error() {
+    if support::require_program("typescript-language-server").is_none() {
+        return;
+    }
+    let ws = Scratch::real_project(&[
+        PACKAGE_JSON,
+        TSCONFIG,
+        (
+            "src/lib.ts",
+            "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
+        ),
+        ("src/app.ts", TS_APP),
+    ]);
+    let run = |args: &[&str]| {
+        let out = ws
+            .command(args)
+            .env("SQUIGGLE_DAEMON_IDLE_MS", "120000")
+            .env_remove("SQUIGGLE_NO_DAEMON")
+            .output()
+            .unwrap_or_else(|e| panic!("squiggle {args:?}: {e}"));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            out,
+        )
+    };
+    let (code, stdout, out) = run(&[
+        "edit",
+        "src/app.ts",
+        "--old-string",
+        TS_IMPORT,
+        "--new-string",
+        "",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{}", support::both(&out));
+    let result: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let id = result["diagnostics"][0]["fix"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no fix id: {result:#}"))
+        .to_string();
+    let title = result["diagnostics"][0]["fix"]["title"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+
+    let (code, stdout, out) = run(&["fix", "src/app.ts", "--id", &id]);
+    assert_eq!(code, Some(0), "{}", support::both(&out));
+    assert_eq!(stdout, format!("Fix applied: {title}\n"));
+
+    let (code, _, out) = run(&["fix", "src/app.ts", "--id", &id]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(code, Some(1), "{}", support::both(&out));
+    assert!(
+        stderr.contains(&format!(
+            "src/app.ts has changed since fix {id} was offered"
+        )),
+        "{stderr}"
+    );
+    let _ = ws.daemon(&["stop"]);
 }
