@@ -32,6 +32,7 @@ mod gemini_model;
 mod reply;
 mod session;
 mod shell;
+mod stop;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -223,6 +224,13 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
         }
         return;
     }
+    if agent == Agent::Claude && payload["hook_event_name"] == stop::EVENT {
+        let cwd = event_cwd(&payload, &cwd);
+        if let Some(reply) = stop::gate(&payload, root.as_deref(), &cwd, route).await {
+            emit(&reply);
+        }
+        return;
+    }
     if agent == Agent::Gemini && other_event(&payload, gemini::EVENT) {
         if payload["hook_event_name"] == gemini_model::EVENT
             && let Some(reply) = gemini_model::before_model(&payload)
@@ -269,6 +277,9 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
     }
     let escape = (agent == Agent::Gemini).then_some(Escape::Readable);
     let params = request(files, mutation, &told, agent.max_context(), escape);
+    if agent == Agent::Claude {
+        stop::record(&payload, &params.before);
+    }
     if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await {
         reply_to(agent, &payload, &feedback);
     }

@@ -54,6 +54,11 @@ pub struct Args {
     /// each edit.
     #[arg(long)]
     pub batch: bool,
+    /// Claude only: also run the hook at `Stop`, which keeps a turn going
+    /// once when errors the turn introduced are still in the files it
+    /// touched (never twice in a row, never for errors from before).
+    #[arg(long)]
+    pub stop_gate: bool,
 }
 
 /// Where and how one agent runs its hooks.
@@ -151,14 +156,14 @@ fn init(args: &Args) -> Result<u8, String> {
     if args.batch && args.agent != Agent::Claude {
         return Err("--batch is for claude only (Claude Code alone has PostToolBatch)".into());
     }
+    if args.stop_gate && args.agent != Agent::Claude {
+        return Err("--stop-gate is for claude only (a Stop hook that keeps the turn going is Claude Code's)".into());
+    }
     let target = target(args.agent);
     let path = settings_path(args, &target)?;
     let (existing, mut settings) = read_settings(&path)?;
-    let added = if args.batch {
-        add_batch_hook(&mut settings)
-    } else {
-        add_hook(&mut settings, args.agent)
-    };
+    let wanted = events(args.agent, args.batch, args.stop_gate);
+    let added = add_hooks(&mut settings, args.agent, &wanted);
     let changed = added.map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
     let content = match (&existing, changed) {
         (Some(text), false) => text.clone(),
@@ -250,7 +255,7 @@ fn write_settings(args: &Args, path: &Path, content: Option<&str>) -> Result<(),
         "added `{}` to {} for {}{batch}",
         command(args.agent),
         path.display(),
-        describe_events(&events(args.agent, args.batch))
+        describe_events(&events(args.agent, args.batch, args.stop_gate))
     );
     Ok(())
 }
@@ -265,42 +270,43 @@ fn note(agent: Agent) -> Option<&'static str> {
     }
 }
 
-/// Adds the agent's hook group under `hooks.<event>` (for Gemini also
+/// Adds the agent's hook group under each of `events` (for Gemini also
 /// under `hooks.BeforeModel`, which hands the block over unescaped; see
 /// `hook/gemini_model.rs`); `Ok(false)` when every `squiggle hook <agent>`
 /// command is already there.
-fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
+fn add_hooks(
+    settings: &mut Json,
+    agent: Agent,
+    events: &[(&'static str, Option<&'static str>)],
+) -> Result<bool, String> {
     let mut changed = false;
-    for (event, matcher) in events(agent, false) {
-        changed |= add_group(settings, agent, event, matcher)?;
+    for (event, matcher) in events {
+        changed |= add_group(settings, agent, event, *matcher)?;
     }
     Ok(changed)
 }
 
-/// Batch mode for Claude Code: `PostToolBatch` reports once per model turn
-/// (edit tools and shell commands alike), `PreToolUse` on `Bash` keeps the
-/// shell snapshot; no per-edit `PostToolUse`.
-fn add_batch_hook(settings: &mut Json) -> Result<bool, String> {
-    let mut changed = false;
-    for (event, matcher) in events(Agent::Claude, true) {
-        changed |= add_group(settings, Agent::Claude, event, matcher)?;
-    }
-    Ok(changed)
-}
-
-/// Every (event, matcher) `init` adds the hook under, in order.
-fn events(agent: Agent, batch: bool) -> Vec<(&'static str, Option<&'static str>)> {
-    if batch {
-        return vec![
+/// Every (event, matcher) `init` adds the hook under, in order. Batch mode
+/// for Claude Code: `PostToolBatch` reports once per model turn (edit
+/// tools and shell commands alike), `PreToolUse` on `Bash` keeps the shell
+/// snapshot; no per-edit `PostToolUse`. The stop gate adds `Stop`.
+fn events(agent: Agent, batch: bool, stop_gate: bool) -> Vec<(&'static str, Option<&'static str>)> {
+    let mut events = if batch {
+        vec![
             ("PostToolBatch", None),
             ("PreToolUse", Some("Bash")),
             ("SessionStart", None),
-        ];
+        ]
+    } else {
+        let target = target(agent);
+        std::iter::once((target.event, Some(target.matcher)))
+            .chain(extra_events(agent).iter().copied())
+            .collect()
+    };
+    if stop_gate {
+        events.push(("Stop", None));
     }
-    let target = target(agent);
-    std::iter::once((target.event, Some(target.matcher)))
-        .chain(extra_events(agent).iter().copied())
-        .collect()
+    events
 }
 
 /// `3 events: PostToolUse (matcher "Write|Edit|Bash"), PreToolUse (matcher
@@ -401,68 +407,4 @@ fn runs_hook(command: &str, agent: Agent) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn merged(text: &str, agent: Agent) -> (bool, String) {
-        let mut v: Json = serde_json::from_str(text).unwrap_or(Json::Null);
-        let changed = add_hook(&mut v, agent).unwrap_or_else(|e| panic!("{e}"));
-        (changed, serde_json::to_string(&v).unwrap_or_default())
-    }
-
-    #[test]
-    fn each_agent_gets_its_own_shape() {
-        assert_eq!(
-            merged("{}", Agent::Claude).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
-        );
-        assert_eq!(
-            merged("{}", Agent::Codex).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
-        );
-        let g = r#"{"name":"squiggle","type":"command","command":"squiggle hook gemini"}"#;
-        assert_eq!(
-            merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
-            format!(
-                r#"{{"theme":"x","hooks":{{"BeforeTool":[{{"matcher":"run_shell_command","hooks":[{g}]}}],"AfterTool":[{{"matcher":"write_file|replace|run_shell_command","hooks":[{g}]}}],"BeforeModel":[{{"hooks":[{g}]}}],"SessionStart":[{{"hooks":[{g}]}}]}}}}"#
-            )
-        );
-    }
-
-    #[test]
-    fn an_existing_squiggle_hook_counts_even_with_a_path() {
-        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
-        assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
-        // Another agent's hook is not this one's.
-        assert!(merged(text, Agent::Codex).0);
-    }
-
-    #[test]
-    fn an_older_init_is_brought_up_to_date_once() {
-        let old = r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
-        let (changed, text) = merged(old, Agent::Claude);
-        assert!(changed);
-        assert_eq!(text, merged("{}", Agent::Claude).1);
-        assert_eq!(merged(&text, Agent::Claude), (false, text.clone()));
-    }
-
-    #[test]
-    fn wrong_shapes_are_named() {
-        let mut v: Json =
-            serde_json::from_str(r#"{"hooks":{"PostToolUse":{}}}"#).unwrap_or(Json::Null);
-        assert_eq!(
-            add_hook(&mut v, Agent::Claude),
-            Err("`hooks.PostToolUse` is an object, expected an array".into())
-        );
-        let mut v = Json::Array(vec![]);
-        assert_eq!(
-            add_hook(&mut v, Agent::Claude),
-            Err("expected a JSON object at the top level, found an array".into())
-        );
-        let mut v: Json = serde_json::from_str(r#"{"hooks":[]}"#).unwrap_or(Json::Null);
-        assert_eq!(
-            add_hook(&mut v, Agent::Claude),
-            Err("`hooks` is an array, expected an object".into())
-        );
-    }
-}
+mod tests;

@@ -175,15 +175,16 @@ impl Engine {
 
     /// Each touched file's baseline (see `crate::baseline`): the snapshot
     /// its [`Before`] allows; else, when only the edit's own diagnostics are
-    /// shown (`report = "new"`), the file as git has it, checked as text in
-    /// one wait before the change is; else none.
+    /// shown (`report = "new"`), the text before as the change tells it
+    /// (else the file as git has it), checked as text in one wait before
+    /// the change is; else none.
     async fn baselines(
         self: &Arc<Self>,
         files: &[Touched],
         report: ReportMode,
     ) -> Vec<Option<Baseline>> {
         let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
-        let mut from_git: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
+        let mut earlier_texts: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
         for (index, file) in files.iter().enumerate() {
             let PathClass::Inside {
                 canonical,
@@ -194,7 +195,7 @@ impl Engine {
                 continue;
             };
             let snapshot = self.history.baseline(&canonical, &file.before);
-            let wants_git = snapshot.is_none()
+            let wants_check = snapshot.is_none()
                 && report == ReportMode::New
                 && file.before != Before::Absent
                 && file.after.is_some();
@@ -202,14 +203,20 @@ impl Engine {
                 text: s.text,
                 diagnostics: s.diagnostics,
             }));
-            if wants_git && let Some(text) = git::committed_text(self.workspace.root(), &relative) {
-                from_git.push((index, canonical, Arc::from(text)));
+            let earlier = match &file.before {
+                // The text right before, as the caller tells it: exactly
+                // what was there, committed or not.
+                Before::Text(text) => Some(text.clone()),
+                _ => git::committed_text(self.workspace.root(), &relative).map(Arc::from),
+            };
+            if let (true, Some(text)) = (wants_check, earlier) {
+                earlier_texts.push((index, canonical, text));
             }
         }
-        if from_git.is_empty() {
+        if earlier_texts.is_empty() {
             return baselines;
         }
-        let inputs = from_git
+        let inputs = earlier_texts
             .iter()
             .map(|(_, canonical, text)| FileInput {
                 content: Some(text.clone()),
@@ -217,8 +224,8 @@ impl Engine {
             })
             .collect();
         let check = self.check_files(inputs, HeldOthers::Skip).await;
-        for ((index, _, text), report) in from_git.into_iter().zip(check.files) {
-            tracing::debug!(file = %report.file, count = report.diagnostics.len(), "baseline from git");
+        for ((index, _, text), report) in earlier_texts.into_iter().zip(check.files) {
+            tracing::debug!(file = %report.file, count = report.diagnostics.len(), "baseline checked as text");
             baselines[index] = Some(Baseline {
                 text,
                 diagnostics: report.diagnostics,

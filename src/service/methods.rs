@@ -266,5 +266,6 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
         feedback: result.feedback,
         text,
         diagnostics: result.diagnostics,
+        baseline_known: result.baseline_known,
     })
 }

@@ -62,6 +62,10 @@ pub struct CheckReply {
     /// flagged `new` when the change introduced it (as in `ToolResult`).
     #[serde(default)]
     pub diagnostics: Vec<Reported>,
+    /// Whether each checked file's "before" was known (as in `ToolResult`):
+    /// when not, `new` cannot tell an old error from a new one.
+    #[serde(default)]
+    pub baseline_known: bool,
 }
 
 /// The result of `squiggle/render`.
