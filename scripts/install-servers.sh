@@ -14,7 +14,9 @@
 #   scripts/servers-package.json + scripts/servers-package-lock.json  (npm)
 #   scripts/servers-requirements.txt                                  (PyPI)
 #   APT_PACKAGES below                                                (Debian)
-#   rust-analyzer: the rustup component of the active toolchain
+#   rust-analyzer: the rustup component of the active toolchain, and of
+#                  RA_TOOLCHAIN below (today's stable: the real-server matrix
+#                  runs both)
 #   scripts/agents-package.json + scripts/agents-package-lock.json    (agent CLIs)
 #   scripts/packaging-requirements.txt, scripts/packaging-package.json + lock
 # A stamp file per group under .tools/ records what was installed; a group
@@ -29,8 +31,13 @@ SCRIPTS="$ROOT/scripts"
 
 APT_PACKAGES=(clangd gopls golang-go shellcheck)
 
+# The stable toolchain whose rust-analyzer the matrix tests beside the active
+# one's (its own diagnostics by pull, cargo check's by push); rust-src is what
+# rust-analyzer reads the standard library from.
+RA_TOOLCHAIN=1.99.1
+
 # Servers whose absence fails the script; everything else only warns.
-REQUIRED=(pyright typescript-language-server typescript clangd gopls rust-analyzer ruff bash-language-server claude codex gemini)
+REQUIRED=(pyright typescript-language-server typescript typescript-7 clangd gopls rust-analyzer "rust-analyzer-$RA_TOOLCHAIN" ruff bash-language-server claude codex gemini)
 
 ONLY=""
 FORCE=0
@@ -52,11 +59,11 @@ log() { printf '[install-servers] %s\n' "$*" >&2; }
 
 group_of() {
   case "$1" in
-    npm|pyright|typescript-language-server|typescript|tsgo|native-preview|vscode-langservers-extracted|\
+    npm|pyright|typescript-language-server|typescript|typescript-7|tsgo|native-preview|vscode-langservers-extracted|\
     vscode-*-language-server|bash-language-server|yaml-language-server|eslint|vscode-jsonrpc) echo npm ;;
     venv|pip|pypi|ruff|basedpyright|ty|tombi|mcp) echo venv ;;
     apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
-    rust|rust-analyzer) echo rust ;;
+    rust|rust-analyzer|rust-analyzer-*) echo rust ;;
     agents|claude|claude-code|codex|gemini|gemini-cli) echo agents ;;
     packaging|maturin|ziglang|uv|verdaccio) echo packaging ;;
     *) echo "install-servers: unknown server or group: $1" >&2; exit 2 ;;
@@ -182,16 +189,25 @@ install_apt() {
 # ---------------------------------------------------------------- rust
 install_rust() {
   export PATH="$HOME/.cargo/bin:$PATH"
+  command -v rustup >/dev/null 2>&1 || { log "rust: rustup not found"; return 1; }
   if rust-analyzer --version >/dev/null 2>&1; then
     log "rust: rust-analyzer up to date"
+  else
+    log "rust: rustup component add rust-analyzer"
+    rustup component add rust-analyzer </dev/null >&2 || return 1
+    # The rustup proxy exists even when the component is missing; make sure
+    # the real binary runs now.
+    rust-analyzer --version >/dev/null 2>&1 || { log "rust: rust-analyzer still does not run"; return 1; }
+  fi
+  if rustup run "$RA_TOOLCHAIN" rust-analyzer --version >/dev/null 2>&1 \
+    && [ -d "$(rustup run "$RA_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+    log "rust: toolchain $RA_TOOLCHAIN's rust-analyzer up to date"
     return 0
   fi
-  command -v rustup >/dev/null 2>&1 || { log "rust: rustup not found"; return 1; }
-  log "rust: rustup component add rust-analyzer"
-  rustup component add rust-analyzer </dev/null >&2 || return 1
-  # The rustup proxy exists even when the component is missing; make sure
-  # the real binary runs now.
-  rust-analyzer --version >/dev/null 2>&1 || { log "rust: rust-analyzer still does not run"; return 1; }
+  log "rust: rustup toolchain install $RA_TOOLCHAIN (rust-analyzer, rust-src; the default toolchain stays)"
+  rustup toolchain install "$RA_TOOLCHAIN" --profile minimal -c rust-analyzer -c rust-src </dev/null >&2 || return 1
+  rustup run "$RA_TOOLCHAIN" rust-analyzer --version >/dev/null 2>&1 \
+    || { log "rust: toolchain $RA_TOOLCHAIN's rust-analyzer does not run"; return 1; }
 }
 
 # ---------------------------------------------------------------- packaging
@@ -232,6 +248,7 @@ SERVERS=(
   "pyright|npm|pyright --version|pyright-langserver"
   "typescript-language-server|npm|typescript-language-server --version|typescript-language-server"
   "typescript|npm|tsc --version|tsserver"
+  "typescript-7|npm|$TOOLS/npm/node_modules/typescript-7/bin/tsc --version|"
   "tsgo|npm|tsgo --version|tsgo"
   "vscode-langservers-extracted|npm|node -p require('$TOOLS/npm/node_modules/vscode-langservers-extracted/package.json').version|vscode-json-language-server"
   "bash-language-server|npm|bash-language-server --version|bash-language-server"
@@ -248,6 +265,7 @@ SERVERS=(
   "go|apt|go version|go"
   "shellcheck|apt|shellcheck --version|shellcheck"
   "rust-analyzer|rust|rust-analyzer --version|rust-analyzer"
+  "rust-analyzer-$RA_TOOLCHAIN|rust|rustup run $RA_TOOLCHAIN rust-analyzer --version|"
   "claude|agents|claude --version|claude"
   "codex|agents|codex --version|codex"
   "gemini|agents|gemini --version|gemini"

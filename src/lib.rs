@@ -12,6 +12,8 @@ pub mod daemon;
 pub mod diagnostic;
 pub mod edit;
 pub mod engine;
+pub mod evidence;
+pub mod impact;
 pub mod install;
 pub mod jsonrpc;
 pub mod lsp;
@@ -22,6 +24,8 @@ pub mod platform;
 pub mod registry;
 pub mod render;
 pub mod service;
+pub mod sessions;
+pub mod uri;
 pub use platform::signals;
 pub mod workspace;
 

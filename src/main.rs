@@ -46,6 +46,10 @@ enum Command {
     Status(squiggle::cli::status::Args),
     /// Install pinned language servers (npm, PyPI) into squiggle's servers directory.
     Install(squiggle::cli::install::Args),
+    /// Who uses what a change touches: a symbol, a file's exports, or the staged diff.
+    Impact(squiggle::cli::impact::Args),
+    /// Sum up the evidence log: errors introduced and never fixed, per file and agent.
+    Audit(squiggle::cli::audit::Args),
 }
 
 fn main() -> ExitCode {
@@ -119,6 +123,8 @@ async fn run(command: Command) -> ExitCode {
         Command::Mcp(args) => squiggle::cli::mcp::run(args).await,
         Command::Status(args) => squiggle::cli::status::run(args).await,
         Command::Install(args) => squiggle::cli::install::run(args).await,
+        Command::Impact(args) => squiggle::cli::impact::run(args).await,
+        Command::Audit(args) => squiggle::cli::audit::run(args).await,
     })
 }
 

@@ -15,6 +15,7 @@ import time
 
 import careful
 import fetch
+import variants
 from gen import apply_line
 
 import lsp
@@ -188,6 +189,7 @@ def stale(case, reported):
 
 def run_squiggle(project, cases, args, env, log):
     root = fetch.fresh_copy(project, args.cache)
+    variants.prepare_workspace(project, root, args)
     out = []
     sq = Squiggle(args.squiggle, root, env, args.out / f"{project['id']}.squiggle.log")
     try:
@@ -215,8 +217,10 @@ def run_squiggle(project, cases, args, env, log):
 
 def run_careful(project, cases, args, env, log):
     root = fetch.fresh_copy(project, args.cache)
+    variants.prepare_workspace(project, root, args)
     out = []
-    cl = careful.Careful(project, root, env, quiet_override=args.quiet)
+    cl = careful.Careful(project, root, env, quiet_override=args.quiet,
+                         servers=variants.careful_servers(careful.SERVERS, args))
     try:
         cl.open_all(careful.open_files(project, root))
         for i, case in enumerate(cases):
@@ -349,7 +353,8 @@ def main(args, projects, cases, smoke_cases, log):
     args.out = (args.out or args.cache / "results").resolve()
     args.out.mkdir(parents=True, exist_ok=True)
     clients = args.clients.split(",")
-    env = dict(os.environ)
+    env = variants.environment(dict(os.environ), args)
+    log(f"servers: {variants.describe(args)}")
     rows = []
     t_all = time.time()
     for p in projects:
@@ -371,7 +376,8 @@ def main(args, projects, cases, smoke_cases, log):
             rows.append({"project": p["id"], "lang": p["lang"], "case": c["id"], "kind": c["kind"],
                          **{k: v[i] for k, v in res.items()}})
     results = {"rows": rows, "wall_secs": round(time.time() - t_all, 1), "smoke": bool(args.smoke),
-               "squiggle": str(args.squiggle), "careful_servers": careful.SERVERS}
+               "squiggle": str(args.squiggle), "variant": variants.describe(args),
+               "careful_servers": variants.careful_servers(careful.SERVERS, args)}
     if args.quiet is not None:
         results["calibration"] = calibration(rows)
         log(f"calibration (quiet {args.quiet} ms): {json.dumps(results['calibration'])}")

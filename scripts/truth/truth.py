@@ -80,6 +80,11 @@ def cmd_gen(args):
 
 
 def cmd_verify(args):
+    import os
+
+    import variants
+
+    variants.environment(os.environ, args)
     cases = load_cases()
     bad = 0
     for p in load_projects(args.only):
@@ -103,6 +108,11 @@ def main():
     for name in ("fetch", "gen", "verify", "run"):
         sp = sub.add_parser(name)
         sp.add_argument("--only", nargs="*", help="project ids or languages")
+        if name in ("verify", "run"):
+            sp.add_argument("--typescript", choices=["7"], default=None,
+                            help="TypeScript 7 in each TypeScript workspace (scripts/truth/variants.py)")
+            sp.add_argument("--rust-toolchain", default=None,
+                            help="run rust-analyzer and cargo from this rustup toolchain (e.g. 1.99.1)")
         if name == "run":
             sp.add_argument("--smoke", action="store_true", help="one project per language, 3 cases each")
             sp.add_argument("--squiggle", type=Path, default=REPO / "target" / "release" / "squiggle")

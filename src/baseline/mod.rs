@@ -29,4 +29,4 @@ mod verdict;
 pub use classify::{Classification, EditDelta, classify};
 pub use store::{Before, History, MAX_SNAPSHOTS, Snapshot};
 pub use undo::{Replacement, undo_replacements};
-pub use verdict::{WORST_FIRST, new_in_other_file, other_file_verdict, worst};
+pub use verdict::{WORST_FIRST, new_in_other_file, new_other_errors, other_file_verdict, worst};

@@ -53,22 +53,26 @@ pub fn new_in_other_file(after: &[Diagnostic], before: &[Diagnostic]) -> Vec<boo
 /// new, an old error when all its errors were there before, warnings only
 /// otherwise. A file with nothing to report adds no verdict.
 pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
-    let new = new_in_other_file(after, before);
-    let errors = || {
-        after
-            .iter()
-            .zip(&new)
-            .filter(|(d, _)| d.severity == Severity::Error)
-    };
-    if errors().any(|(_, &new)| new) {
+    if !new_other_errors(after, before).is_empty() {
         Some(Classification::NewErrors)
-    } else if errors().next().is_some() {
+    } else if after.iter().any(|d| d.severity == Severity::Error) {
         Some(Classification::BaselineError)
     } else if !after.is_empty() {
         Some(Classification::WarningsOnly)
     } else {
         None
     }
+}
+
+/// The errors of a file the mutation did not touch that were not reported
+/// before (the rule of [`new_in_other_file`]).
+pub fn new_other_errors<'a>(after: &'a [Diagnostic], before: &[Diagnostic]) -> Vec<&'a Diagnostic> {
+    after
+        .iter()
+        .zip(new_in_other_file(after, before))
+        .filter(|(d, new)| *new && d.severity == Severity::Error)
+        .map(|(d, _)| d)
+        .collect()
 }
 
 #[cfg(test)]

@@ -108,6 +108,7 @@ async fn check(args: Args) -> Result<u8, String> {
     let opts = EngineOptions {
         root: args.workspace.root.clone(),
         trust_workspace: args.workspace.trust_workspace,
+        cli: args.workspace.interactive_overrides(),
         ..Default::default()
     };
     let engine = Arc::new(Engine::new(&opts, &cwd).map_err(|e| e.to_string())?);

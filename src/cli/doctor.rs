@@ -8,7 +8,8 @@
 //! machine. Every resolved server counts, enabled or not, so an alternative
 //! (basedpyright, tsgo) can be tried before switching to it. `--require`
 //! turns the report into a gate for CI: exit 2 unless each listed server is
-//! `working`.
+//! `working`. A server that runs on the project's compiler (TypeScript) is
+//! started with the workspace's own, and the report names it.
 
 mod probe;
 mod samples;
@@ -18,7 +19,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::engine::{Engine, ResolvedServer};
-use crate::registry::detect::find_command;
+use crate::registry::toolchain::{Lookup, launch, lookup};
 use probe::{ServerReport, Status};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -131,22 +132,25 @@ async fn probe_all<'a>(
     let progress = std::io::stderr().is_terminal();
     let mut reports = Vec::new();
     for server in selected {
-        let found = find_command(&server.spec, &root, &root, path_var.as_deref())
-            .map(|(program, candidate)| (program, candidate.args.clone()));
-        let report = match (found, &server.untrusted) {
+        let found = launch(&server.spec, &root, &root, path_var.as_deref());
+        let compiler = lookup(&server.spec, &root, &root);
+        let mut report = match (found, &server.untrusted) {
             (_, Some(reason)) => {
                 let mut report = ServerReport::new(server, Status::Untrusted);
                 report.error = Some(reason.clone());
                 report
             }
             (None, None) => not_installed(server),
-            (Some((program, args)), None) => {
+            (Some(launch), None) => {
                 if progress {
                     eprintln!("squiggle doctor: starting {}…", server.spec.id);
                 }
-                probe::probe(server, program, args, timeout).await
+                probe::probe(server, launch, timeout).await
             }
         };
+        if compiler != Lookup::NotApplicable {
+            report.compiler = Some(compiler.to_string());
+        }
         reports.push(report);
     }
     reports

@@ -42,6 +42,7 @@ use serde_json::Value;
 
 use super::warm::Route;
 use crate::engine::Mutation;
+use crate::evidence::{Origin, Surface};
 use crate::render::Escape;
 use ask::{check, request};
 use before::Told;
@@ -73,6 +74,15 @@ impl Agent {
         match self {
             Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
             Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
+        }
+    }
+
+    /// The agent's name in the evidence log.
+    pub fn product(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude-code",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini-cli",
         }
     }
 
@@ -276,7 +286,12 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
         }
     }
     let escape = (agent == Agent::Gemini).then_some(Escape::Readable);
-    let params = request(files, mutation, &told, agent.max_context(), escape);
+    let origin = Origin {
+        surface: Surface::Hook,
+        agent: Some(agent.product().to_string()),
+        tool: payload["tool_name"].as_str().map(str::to_string),
+    };
+    let params = request(files, mutation, &told, agent.max_context(), escape, origin);
     if agent == Agent::Claude {
         stop::record(&payload, &params.before);
     }
@@ -331,6 +346,7 @@ async fn run_files(
         &told,
         reply::MAX_CONTEXT_CHARS,
         escape,
+        Origin::new(Surface::Hook, None, "--file"),
     );
     if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await
         && !feedback.is_empty()

@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 
 use ordered::Json;
 
+use crate::platform::paths::join_slashed;
+
 use super::hook::Agent;
 use crate::edit::write_atomic;
 use crate::workspace::Workspace;
@@ -76,7 +78,7 @@ fn target(agent: Agent) -> Target {
             event: "PostToolUse",
             matcher: "Write|Edit|Bash",
             project_file: ".claude/settings.json",
-            user_file: || home().map(|h| h.join(".claude/settings.json")),
+            user_file: || home().map(|h| join_slashed(&h, ".claude/settings.json")),
         },
         Agent::Codex => Target {
             event: "PostToolUse",
@@ -88,7 +90,7 @@ fn target(agent: Agent) -> Target {
             event: "AfterTool",
             matcher: "write_file|replace|run_shell_command",
             project_file: ".gemini/settings.json",
-            user_file: || home().map(|h| h.join(".gemini/settings.json")),
+            user_file: || home().map(|h| join_slashed(&h, ".gemini/settings.json")),
         },
     }
 }
@@ -127,10 +129,10 @@ pub(crate) fn codex_home() -> Option<PathBuf> {
         .or_else(|| home().map(|h| h.join(".codex")))
 }
 
+/// The home the agents keep their user settings in (`%USERPROFILE%` on
+/// Windows).
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
+    crate::platform::paths::home_dir()
 }
 
 fn command(agent: Agent) -> String {
@@ -202,11 +204,13 @@ fn init(args: &Args) -> Result<u8, String> {
 fn settings_path(args: &Args, target: &Target) -> Result<PathBuf, String> {
     if args.user {
         return (target.user_file)()
-            .ok_or_else(|| "HOME is not set; pass --project or set HOME".to_string());
+            .ok_or_else(|| "your home directory is unknown (HOME is not set; USERPROFILE on Windows); pass --project or set it".to_string());
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     match Workspace::discover(args.root.as_deref(), &cwd) {
-        Ok(ws) => Ok(ws.root().join(target.project_file)),
+        // Each part joined on its own: Codex keys its trust by this path as
+        // the platform spells it (`C:\\p\\.codex\\hooks.json`).
+        Ok(ws) => Ok(join_slashed(ws.root(), target.project_file)),
         Err(e) => Err(format!("cannot use the project directory: {e}")),
     }
 }
@@ -398,12 +402,26 @@ fn has_group(settings: &Json, agent: Agent, event: &str) -> bool {
     })
 }
 
-/// `squiggle hook <agent>`, also with a path to the binary or extra flags.
+/// `squiggle hook <agent>`, also with a path to the binary or extra flags,
+/// as any shell spells it: `squiggle.exe`, a quoted path with spaces,
+/// Windows separators, PowerShell's `& "C:\\…\\squiggle.exe"`.
 fn runs_hook(command: &str, agent: Agent) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    matches!(words.as_slice(), [program, "hook", name, ..]
-        if *name == agent.name()
-            && Path::new(program.trim_matches(['"', '\''])).file_name().is_some_and(|f| f == "squiggle"))
+    let command = command.trim_start();
+    let command = command.strip_prefix("& ").unwrap_or(command).trim_start();
+    let (program, rest) = match command.chars().next() {
+        Some(quote @ ('"' | '\'')) => match command[1..].split_once(quote) {
+            Some((program, rest)) => (program, rest),
+            None => return false,
+        },
+        _ => command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, "")),
+    };
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let name = name.to_ascii_lowercase();
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    matches!(name.as_str(), "squiggle" | "squiggle.exe")
+        && matches!(words.as_slice(), ["hook", agent_name, ..] if *agent_name == agent.name())
 }
 
 #[cfg(test)]

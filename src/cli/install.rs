@@ -170,8 +170,7 @@ fn missing(args: &Args) -> Result<Missing, String> {
         .iter()
         .filter(|s| needed.contains(&s.spec.id))
         .filter(|s| {
-            crate::registry::detect::find_command(&s.spec, &root, &root, path_var.as_deref())
-                .is_none()
+            crate::registry::toolchain::launch(&s.spec, &root, &root, path_var.as_deref()).is_none()
         });
     for server in missing {
         let id = server.spec.id.clone();

@@ -3,10 +3,12 @@
 //! refused mutation, 2 usage, configuration or environment error). The
 //! binary (`src/main.rs`) only parses and dispatches.
 
+pub mod audit;
 pub mod check;
 pub mod daemon;
 pub mod doctor;
 pub mod hook;
+pub mod impact;
 pub mod init;
 pub mod install;
 pub mod mcp;
@@ -30,6 +32,10 @@ pub struct WorkspaceArgs {
     /// Honour `command`/`args`/`env` from the workspace's .squiggle.toml.
     #[arg(long)]
     pub trust_workspace: bool,
+    /// Run as no one is watching even on a terminal: with `strict = true`,
+    /// only servers named in the configuration start.
+    #[arg(long)]
+    pub non_interactive: bool,
 }
 
 impl WorkspaceArgs {
@@ -37,8 +43,9 @@ impl WorkspaceArgs {
     /// current directory (or `--root`), its configuration with `cli` on top,
     /// and whether the workspace's own file may name commands. The error is
     /// the message to print.
-    pub fn engine(&self, cli: PartialConfig) -> Result<Engine, String> {
+    pub fn engine(&self, mut cli: PartialConfig) -> Result<Engine, String> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        cli.strict = cli.strict.or(self.interactive_overrides().strict);
         let opts = EngineOptions {
             root: self.root.clone(),
             trust_workspace: self.trust_workspace,
@@ -46,6 +53,23 @@ impl WorkspaceArgs {
             ..Default::default()
         };
         Engine::new(&opts, &cwd).map_err(|e| e.to_string())
+    }
+
+    /// Whether someone is at the keyboard: stdin is a terminal and
+    /// `--non-interactive` was not given. The daemon, `serve` and `mcp`
+    /// never are (their stdin is a protocol or nothing).
+    pub fn interactive(&self) -> bool {
+        use std::io::IsTerminal;
+        !self.non_interactive && std::io::stdin().is_terminal()
+    }
+
+    /// The command line's layer for an engine built here: `strict` only
+    /// governs non-interactive use, so at a terminal it is off.
+    pub fn interactive_overrides(&self) -> PartialConfig {
+        PartialConfig {
+            strict: self.interactive().then_some(false),
+            ..Default::default()
+        }
     }
 }
 

@@ -106,9 +106,20 @@ fn print_table(root: &std::path::Path, live: Option<&DaemonStatus>, rows: &[Serv
 /// a server without one, its state and the program found or why none runs.
 pub(super) fn row_line(s: &ServerStatus) -> String {
     let Some(root) = &s.root else {
+        if s.status == crate::engine::ServerState::NotStarted {
+            // `not started (strict)`: the cause, before the remedy.
+            let detail = s.detail.as_deref().unwrap_or_default();
+            let (cause, remedy) = detail.split_once(": ").unwrap_or((detail, ""));
+            return format!("not started ({cause}) {remedy}")
+                .trim_end()
+                .to_string();
+        }
         let what = match (&s.detail, &s.command) {
             (Some(detail), _) => detail.clone(),
-            (None, Some(command)) => command.display().to_string(),
+            (None, Some(command)) => match &s.compiler {
+                Some(compiler) => format!("{} · compiler: {}", command.display(), compiler.text),
+                None => command.display().to_string(),
+            },
             (None, None) => String::new(),
         };
         return format!("{:<12} {what}", s.status).trim_end().to_string();

@@ -24,6 +24,8 @@ use super::warm::Route;
 use crate::daemon::DaemonError;
 use crate::engine::Engine;
 use crate::engine::tools::{Mode, Replace, ToolResult};
+use crate::evidence::origin::scope;
+use crate::evidence::{Origin, Surface};
 use crate::service::REFUSED;
 use crate::service::wire::{ApplyPatchParams, EditParams, FixParams, Method, WriteParams, method};
 
@@ -134,6 +136,7 @@ pub async fn fix(args: FixArgs) -> u8 {
         line: args.line,
         column: args.column,
         dry_run: args.dry_run,
+        origin: Some(cli("fix")),
     };
     let Some(which) = params.which() else {
         eprintln!("squiggle: give --id, or --line (and --column)");
@@ -142,7 +145,8 @@ pub async fn fix(args: FixArgs) -> u8 {
     if let Some(code) = through_daemon::<method::Fix>(&engine, &args.common, &params).await {
         return code;
     }
-    let result = engine.fix(&args.path, &which, mode(args.dry_run)).await;
+    let fix = engine.fix(&args.path, &which, mode(args.dry_run));
+    let result = scope(cli("fix"), fix).await;
     finish(&engine, result, args.common.output()).await
 }
 
@@ -164,6 +168,7 @@ pub async fn edit(args: EditArgs) -> u8 {
         new_string,
         replace_all,
         dry_run,
+        origin: Some(cli("edit")),
     };
     if let Some(code) = through_daemon::<method::Edit>(&engine, &common, &params).await {
         return code;
@@ -178,9 +183,8 @@ pub async fn edit(args: EditArgs) -> u8 {
     } else {
         Replace::Once
     };
-    let result = engine
-        .edit(&path, &old_string, &new_string, replace, mode(dry_run))
-        .await;
+    let edit = engine.edit(&path, &old_string, &new_string, replace, mode(dry_run));
+    let result = scope(cli("edit"), edit).await;
     finish(&engine, result, common.output()).await
 }
 
@@ -195,13 +199,13 @@ pub async fn write(args: WriteArgs) -> u8 {
         file_path: absolute(&args.path),
         content,
         dry_run: args.dry_run,
+        origin: Some(cli("write")),
     };
     if let Some(code) = through_daemon::<method::Write>(&engine, &args.common, &params).await {
         return code;
     }
-    let result = engine
-        .write(&args.path, &params.content, mode(args.dry_run))
-        .await;
+    let write = engine.write(&args.path, &params.content, mode(args.dry_run));
+    let result = scope(cli("write"), write).await;
     finish(&engine, result, args.common.output()).await
 }
 
@@ -216,12 +220,19 @@ pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
     let params = ApplyPatchParams {
         patch,
         dry_run: args.dry_run,
+        origin: Some(cli("apply-patch")),
     };
     if let Some(code) = through_daemon::<method::ApplyPatch>(&engine, &args.common, &params).await {
         return code;
     }
-    let result = engine.apply_patch(&params.patch, mode(args.dry_run)).await;
+    let patch = engine.apply_patch(&params.patch, mode(args.dry_run));
+    let result = scope(cli("apply-patch"), patch).await;
     finish(&engine, result, args.common.output()).await
+}
+
+/// The evidence log's origin of `squiggle COMMAND`.
+fn cli(command: &str) -> Origin {
+    Origin::new(Surface::Cli, None, command)
 }
 
 /// What `--dry-run` asks of the engine.
@@ -282,6 +293,7 @@ fn engine(common: &ToolArgs) -> Option<Arc<Engine>> {
     let workspace = super::WorkspaceArgs {
         root: common.root.clone(),
         trust_workspace: common.trust_workspace,
+        non_interactive: false,
     };
     workspace
         .engine(Default::default())

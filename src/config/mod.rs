@@ -17,6 +17,7 @@
 //! These types are self-contained; merging with the built-in server registry
 //! happens in the caller.
 
+pub mod features;
 mod load;
 mod schema;
 mod trust;
@@ -26,6 +27,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::diagnostic::Severity;
+pub use features::{EvidenceConfig, MAX_EVIDENCE_KEEP, SessionLimits};
 pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
 pub use schema::{FileKind, parse_str};
 
@@ -73,6 +75,13 @@ pub struct Config {
     pub servers: BTreeMap<String, ServerOverride>,
     /// The files that were read, lowest precedence first.
     pub sources: Vec<PathBuf>,
+    /// Only servers named under `servers` start. Set from `strict = true`
+    /// when squiggle runs non-interactively (`docs/configuration.md`).
+    pub strict: bool,
+    /// Bounds on speculative sessions.
+    pub sessions: SessionLimits,
+    /// The evidence log.
+    pub evidence: EvidenceConfig,
 }
 
 impl Default for Config {
@@ -100,6 +109,9 @@ impl Default for Config {
             document_idle: Duration::from_secs(5 * 60),
             servers: BTreeMap::new(),
             sources: Vec::new(),
+            strict: false,
+            sessions: SessionLimits::default(),
+            evidence: EvidenceConfig::default(),
         }
     }
 }
@@ -230,6 +242,9 @@ pub struct PartialConfig {
     /// Absolute paths as written; only ever set from the user file.
     pub trusted_workspaces: Vec<PathBuf>,
     pub servers: BTreeMap<String, ServerOverride>,
+    pub strict: Option<bool>,
+    pub sessions: features::PartialSessions,
+    pub evidence: features::PartialEvidence,
 }
 
 /// What [`load`] needs to know.

@@ -110,6 +110,7 @@ impl Engine {
         files: Vec<FileInput>,
         others: HeldOthers,
     ) -> CheckReport {
+        let _view = self.shared_view().await;
         let rules = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,
             ..WaitRules::default()
@@ -304,6 +305,10 @@ impl Engine {
             Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
             None => client.diagnostics_for(&doc, deadline).await,
         };
+        if report.outcome == Outcome::TimedOut {
+            // Silent since the change? Then ask whether it still answers.
+            client.wait_timed_out(doc.changed_at, report.elapsed);
+        }
         let diagnostics = client.normalize(&report.diagnostics, &p.text, &p.relative);
         tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
         let mark = Mark {
@@ -347,7 +352,12 @@ impl Engine {
                 .await;
             client.diagnostics_for(&opened, deadline).await;
         }
-        if rules.resend {
+        if !rules.edits.is_empty() {
+            // Another file, taken for what the edit did to it.
+            client
+                .sync_other_document(&p.canonical, &p.language, p.text.clone(), rules.resend)
+                .await
+        } else if rules.resend {
             client
                 .resync_document(&p.canonical, &p.language, p.text.clone())
                 .await

@@ -19,6 +19,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
+use super::evidence::{FileFacts, Seen};
 use super::fixes::FixOffer;
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::reported::Reported;
@@ -138,11 +139,14 @@ impl Engine {
         };
         let mut verdicts = Vec::new();
         let mut edited = Vec::new();
+        let mut facts = Vec::new();
         for ((report, file), baseline) in check.files.iter().zip(&files).zip(baselines) {
             result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
-            let (block, verdict, new) = classified(report, file, baseline, &check, opts.report);
+            let (block, verdict, fact, new) =
+                classified(report, file, baseline, &check, opts.report);
             edited.push(block);
             verdicts.push(verdict);
+            facts.push(fact);
             let flagged = report.diagnostics.iter().cloned().zip(new);
             result
                 .diagnostics
@@ -153,14 +157,10 @@ impl Engine {
                 self.remember(file, report);
             }
         }
-        let known_before = known_before.map(|known| known.for_files(self, check.others.keys()));
-        let mut others = others_into(
-            &check,
-            &known_before.unwrap_or_default(),
-            opts,
-            &mut result,
-            &mut verdicts,
-        );
+        let known_before = known_before
+            .map(|known| known.for_files(self, check.others.keys()))
+            .unwrap_or_default();
+        let mut others = others_into(&check, &known_before, opts, &mut result, &mut verdicts);
         result.classification = worst(&verdicts);
         if self.config.fix_lines > 0 {
             let blocks: Vec<&FileDiagnostics> = edited.iter().chain(&others).collect();
@@ -170,6 +170,16 @@ impl Engine {
             attach(offers, &mut edited, &mut others, &mut result.diagnostics);
         }
         result.feedback = check.feedback_with(&edited, &others, opts);
+        self.record_change(&Seen {
+            facts: &facts,
+            check: &check,
+            classification: result.classification,
+            diagnostics: &result.diagnostics,
+            outcomes: &result.outcomes,
+            known_before: &known_before,
+            mutation,
+            dry_run: mode == Mode::DryRun,
+        });
         (result, check)
     }
 
@@ -355,7 +365,8 @@ fn read_after(mut file: Touched) -> Touched {
     file
 }
 
-/// A touched file's block, verdict and which of its diagnostics are new:
+/// A touched file's block, verdict, facts for the evidence log and which
+/// of its diagnostics are new:
 /// its diagnostics against `baseline`, only the edit's own shown with
 /// `report = "new"` (the others counted).
 fn classified(
@@ -364,7 +375,13 @@ fn classified(
     baseline: Option<Baseline>,
     check: &CheckReport,
     mode: ReportMode,
-) -> (FileDiagnostics, Classification, Vec<bool>) {
+) -> (FileDiagnostics, Classification, FileFacts, Vec<bool>) {
+    let errors_before = baseline.as_ref().map(|b| {
+        b.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    });
     let (before, before_text) =
         baseline.map_or((Vec::new(), Arc::from("")), |b| (b.diagnostics, b.text));
     let after_text = file.after.as_deref().unwrap_or("");
@@ -394,9 +411,20 @@ fn classified(
         baseline_hidden: hidden,
         fixes: Vec::new(),
     };
+    let facts = FileFacts {
+        before: file.before.clone(),
+        after: file.after.clone(),
+        errors_before,
+        introduced: delta
+            .introduced
+            .iter()
+            .copied()
+            .filter(|&i| report.diagnostics[i].severity == Severity::Error)
+            .collect(),
+    };
     let mut new = vec![false; report.diagnostics.len()];
     for &i in &delta.introduced {
         new[i] = true;
     }
-    (block, delta.classification, new)
+    (block, delta.classification, facts, new)
 }

@@ -7,6 +7,7 @@
 mod check;
 pub mod dependents;
 mod disk;
+mod evidence;
 mod feedback;
 pub mod fixes;
 mod known;
@@ -20,6 +21,7 @@ pub mod reported;
 pub mod servers;
 mod status;
 pub mod tools;
+mod transaction;
 mod warm;
 
 use std::path::Path;
@@ -61,6 +63,11 @@ pub struct Engine {
     /// The importer scan's listing and file heads, kept in step with the
     /// disk by the watch (set with it when it covers the whole workspace).
     scan_cache: Arc<std::sync::OnceLock<dependents::ScanCache>>,
+    /// Speculative sessions over this engine's servers (`crate::sessions`),
+    /// shared with a successor as the servers are.
+    sessions: Arc<crate::sessions::store::Sessions>,
+    /// The evidence log (`crate::evidence`), off unless configured.
+    evidence: Arc<crate::evidence::Log>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -104,7 +111,11 @@ impl Engine {
     pub fn with(workspace: Workspace, config: Config) -> Engine {
         let servers = servers::resolve(&config);
         let pool = Pool::new(pool::Limits::from_config(&config));
+        let sessions = Arc::new(crate::sessions::store::Sessions::new(config.sessions));
+        let evidence = Arc::new(crate::evidence::Log::new(&config.evidence));
         Engine {
+            sessions,
+            evidence,
             workspace,
             config,
             servers,
@@ -153,6 +164,7 @@ impl Engine {
             }
             self.pool.handle()
         };
+        let evidence = config.evidence.clone();
         let engine = Engine {
             workspace: self.workspace.clone(),
             config,
@@ -162,7 +174,10 @@ impl Engine {
             history: self.history.clone(),
             disk: self.disk.clone(),
             scan_cache: self.scan_cache.clone(),
+            sessions: self.sessions.clone(),
+            evidence: Arc::new(crate::evidence::Log::new(&evidence)),
         };
+        engine.sessions.set_limits(engine.config.sessions);
         (engine, stopped)
     }
 
@@ -207,6 +222,17 @@ impl Engine {
     pub fn reports_other_files(&self, mutation: Mutation) -> bool {
         self.config.other_files.for_mutation(mutation)
             && self.config.max_project_diagnostics_files > 0
+    }
+
+    /// The speculative sessions open over this engine.
+    pub fn sessions(&self) -> &crate::sessions::store::Sessions {
+        &self.sessions
+    }
+
+    /// The servers' view for one query: waits while a speculative
+    /// session's evaluation has them (`sessions::gate`).
+    pub async fn shared_view(&self) -> crate::sessions::gate::SharedView {
+        self.sessions.gate().shared().await
     }
 
     pub async fn shutdown(&self) {

@@ -16,16 +16,17 @@ use tokio::time::Instant;
 use super::Engine;
 use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::plan::PlanMemo;
+use super::report::CheckReport;
+use super::servers::language_for;
+use crate::diagnostic::Diagnostic;
+use crate::lsp::other_files::EditMark;
+use crate::uri;
+use crate::workspace::PathClass;
 
 /// At most this many files the servers hold diagnostics for are checked
 /// again beside an edit's importers; beyond them none is reported.
 const MAX_HELD_RECHECKED: usize = MAX_DEPENDENTS;
-use super::report::CheckReport;
-use super::servers::{language_for, serving};
-use crate::diagnostic::Diagnostic;
-use crate::lsp::other_files::EditMark;
-use crate::lsp::uri;
-use crate::workspace::PathClass;
 
 impl Engine {
     /// `check_files` plus the importers of the checked files and the other
@@ -33,6 +34,7 @@ impl Engine {
     /// taken once each server is done with the edit; their diagnostics go
     /// to `others`, their outcomes to `other_outcomes`.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        let _view = self.shared_view().await;
         let synced = Instant::now();
         let first = WaitRules {
             resend: self.sync_disk(&self.canonical_paths(&files)).await,
@@ -141,20 +143,24 @@ impl Engine {
     /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
     /// (file, project root), whichever servers serve it, through the scan
     /// cache when the disk is watched.
-    fn importers(self: &Arc<Self>, files: &[FileInput]) -> tokio::task::JoinHandle<Vec<PathBuf>> {
+    pub(crate) fn importers(
+        self: &Arc<Self>,
+        files: &[FileInput],
+    ) -> tokio::task::JoinHandle<Vec<PathBuf>> {
         let edited = self.canonical_paths(files);
         let engine = self.clone();
         tokio::task::spawn_blocking(move || {
             let started = std::time::Instant::now();
             let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
             let mut found: Vec<PathBuf> = Vec::new();
+            let mut memo = PlanMemo::default();
             for canonical in &edited {
-                let servers: Vec<_> = serving(canonical, &engine.servers)
-                    .into_iter()
-                    .map(|(index, _)| &engine.servers[index])
+                let planned = engine.plan_file(canonical, &mut memo);
+                let servers: Vec<_> = planned
+                    .iter()
+                    .map(|p| &engine.servers[p.server_index])
                     .collect();
-                for server in &servers {
-                    let root = engine.project_root_for(canonical, server);
+                for root in planned.iter().map(|p| p.root.clone()) {
                     if !scanned.insert((canonical.clone(), root.clone())) {
                         continue;
                     }
@@ -187,9 +193,10 @@ impl Engine {
         })
     }
 
-    /// For servers answering synchronous pulls, the other files they
-    /// reported before are pulled again (those this check did not pull), so
-    /// that `other_files` reports what they say now (`lsp::sync_pull`).
+    /// For servers that answer pulls (LSP or synchronous), the other files
+    /// they reported before are pulled again (those this check did not
+    /// pull), so that `other_files` reports what they say now
+    /// (`LspClient::repull_reported`).
     /// `fresh`: the canonical paths of every file this check took, in
     /// either phase.
     pub(super) async fn repull_reported(&self, check: &CheckReport, fresh: &[PathBuf]) {

@@ -2,15 +2,18 @@
 //! root: the one answer the check, navigation and `squiggle install` share,
 //! so a file that is edited and then navigated reaches the same server
 //! instances. A server serves a file when it is enabled, serves the file's
-//! language or configured extension, is the first of its exclusive group,
-//! and finds its required marker (an eslint config) between the file and
-//! the workspace root.
+//! language or configured extension, finds its required marker (an eslint
+//! config) between the file and the workspace root, and is its exclusive
+//! group's choice: the first member that finds its project package in a
+//! version it takes (the project's TypeScript 7 chooses `tsgo`,
+//! `registry::toolchain`), else the first member.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::Engine;
-use super::servers::{ResolvedServer, serving};
+use super::servers::{ResolvedServer, candidates};
+use crate::registry::toolchain::{self, Lookup};
 use crate::workspace::server_root;
 
 /// One server for a file.
@@ -23,19 +26,21 @@ pub struct Planned {
     pub root: PathBuf,
 }
 
-/// (lowercased extension, language id): all of a path that `serving` reads.
+/// (lowercased extension, language id): all of a path that `candidates`
+/// reads.
 type ServingKey = (Option<String>, Option<&'static str>);
 
-/// What a plan looks up once rather than once per file: which servers serve
-/// a file (a function of its extension and language id only), and each
-/// server's required marker and project root per directory (walks of the
-/// filesystem). Lives for one check, so a marker created between checks is
-/// seen by the next one.
+/// What a plan looks up once rather than once per file: which servers may
+/// serve a file (a function of its extension and language id only), and
+/// each server's required marker, project root and project package per
+/// directory (walks of the filesystem). Lives for one check, so a marker or
+/// package installed between checks is seen by the next one.
 #[derive(Default)]
 pub struct PlanMemo {
     serving: HashMap<ServingKey, Vec<(usize, String)>>,
     markers: HashMap<(usize, PathBuf), bool>,
     roots: HashMap<(usize, PathBuf), PathBuf>,
+    packages: HashMap<(usize, PathBuf), bool>,
 }
 
 impl Engine {
@@ -45,8 +50,8 @@ impl Engine {
         let dir = canonical.parent().unwrap_or(self.workspace.root());
         // `project_root` starts from the path itself when it is a directory.
         let root_key = if canonical.is_dir() { canonical } else { dir };
-        let mut planned = Vec::new();
-        for (server_index, language) in self.serving_memo(canonical, memo) {
+        let mut possible = Vec::new();
+        for (server_index, language) in self.candidates_memo(canonical, memo) {
             let server = &self.servers[server_index];
             if !server.spec.requires_marker.is_empty()
                 && !*memo
@@ -63,13 +68,57 @@ impl Engine {
                 .entry((server_index, root_key.to_path_buf()))
                 .or_insert_with(|| self.project_root_for(canonical, server))
                 .clone();
-            planned.push(Planned {
+            possible.push(Planned {
                 server_index,
                 language,
                 root,
             });
         }
-        planned
+        self.choose_in_groups(possible, memo)
+    }
+
+    /// Keeps one member of each exclusive group in `possible`: the first
+    /// that finds its project package in a version it takes, else the
+    /// first.
+    fn choose_in_groups(&self, possible: Vec<Planned>, memo: &mut PlanMemo) -> Vec<Planned> {
+        let group = |p: &Planned| self.servers[p.server_index].spec.exclusive_group.clone();
+        let mut chosen: HashMap<String, usize> = HashMap::new();
+        for (at, planned) in possible.iter().enumerate() {
+            let Some(group) = group(planned) else {
+                continue;
+            };
+            let suited = self.package_suits(planned, memo);
+            match chosen.get(&group) {
+                Some(&first) if !suited || self.package_suits(&possible[first], memo) => {}
+                _ => {
+                    chosen.insert(group, at);
+                }
+            }
+        }
+        possible
+            .into_iter()
+            .enumerate()
+            .filter(|(at, p)| group(p).is_none_or(|g| chosen.get(&g) == Some(at)))
+            .map(|(_, p)| p)
+            .collect()
+    }
+
+    /// Whether `planned`'s server finds a project package it takes from its
+    /// root (false for a server that runs on none).
+    fn package_suits(&self, planned: &Planned, memo: &mut PlanMemo) -> bool {
+        let spec = &self.servers[planned.server_index].spec;
+        if spec.packages.is_empty() {
+            return false;
+        }
+        *memo
+            .packages
+            .entry((planned.server_index, planned.root.clone()))
+            .or_insert_with(|| {
+                matches!(
+                    toolchain::lookup(spec, &planned.root, self.workspace.root()),
+                    Lookup::Found(..)
+                )
+            })
     }
 
     /// The project root of `server` for `canonical`: where its instance runs.
@@ -83,16 +132,16 @@ impl Engine {
         )
     }
 
-    /// `serving` for `path`, memoized by (extension, language id): the only
-    /// parts of the path it reads.
-    fn serving_memo(&self, path: &Path, memo: &mut PlanMemo) -> Vec<(usize, String)> {
+    /// `candidates` for `path`, memoized by (extension, language id): the
+    /// only parts of the path it reads.
+    fn candidates_memo(&self, path: &Path, memo: &mut PlanMemo) -> Vec<(usize, String)> {
         let extension = path
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase());
         let language = crate::registry::languages::language_id(path);
         memo.serving
             .entry((extension, language))
-            .or_insert_with(|| serving(path, &self.servers))
+            .or_insert_with(|| candidates(path, &self.servers))
             .clone()
     }
 }

@@ -21,6 +21,9 @@ pub struct ResolvedServer {
     pub language_id: Option<String>,
     /// Why the server may not run: an untrusted workspace asked for its command.
     pub untrusted: Option<String>,
+    /// Why it is not started although installed and enabled: strict mode
+    /// (or `autoDetect = false`) and the configuration never names it.
+    pub held: Option<String>,
     /// The configuration files, when they set the server's command (a
     /// custom server, or a built-in one pointed elsewhere): what to correct
     /// when that program is not found.
@@ -63,6 +66,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 extensions: Vec::new(),
                 language_id: None,
                 untrusted: None,
+                held: None,
                 command_from: None,
             }
         })
@@ -100,6 +104,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     role: ServerRole::Primary,
                     enabled_by_default: true,
                     exclusive_group: None,
+                    packages: Vec::new(),
                 };
                 let mut server = ResolvedServer {
                     spec,
@@ -108,6 +113,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     extensions: Vec::new(),
                     language_id: None,
                     untrusted: None,
+                    held: None,
                     command_from: None,
                 };
                 apply(&mut server, o, config);
@@ -115,7 +121,29 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
             }
         }
     }
+    for server in &mut servers {
+        server.held = held_back(config, &server.spec.id);
+    }
     servers
+}
+
+/// Why a server the configuration never names does not start: strict mode
+/// in non-interactive use (the reference design's "no auto-start the
+/// operator did not register"), or `autoDetect = false`.
+fn held_back(config: &Config, id: &str) -> Option<String> {
+    if config.servers.contains_key(id) {
+        return None;
+    }
+    let why = if config.strict {
+        "strict"
+    } else if !config.auto_detect {
+        "autoDetect = false"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{why}: only servers named under [lsp.servers] start; add [lsp.servers.{id}] to use it"
+    ))
 }
 
 /// The configuration files read, as a user would name them.
@@ -214,17 +242,16 @@ pub fn language_for(path: &Path, server: &ResolvedServer) -> Option<String> {
         .then(|| lang.to_string())
 }
 
-/// The enabled servers that serve `path`, keeping one per exclusive group:
-/// each as its index into `servers` and the language id it is sent. Required
-/// markers are not looked at here (see `Engine::plan_file`).
+/// The enabled servers that serve `path`, keeping one per exclusive group
+/// (the first in list order, the group's default): each as its index into
+/// `servers` and the language id it is sent. Required markers and project
+/// packages are not looked at here (see `Engine::plan_file`, which may
+/// choose another member of a group for the project's package).
 pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
     let mut groups: Vec<&str> = Vec::new();
     let mut chosen = Vec::new();
-    for (index, server) in servers.iter().enumerate().filter(|(_, s)| s.enabled) {
-        let Some(lang) = language_for(path, server) else {
-            continue;
-        };
-        if let Some(group) = server.spec.exclusive_group.as_deref() {
+    for (index, lang) in candidates(path, servers) {
+        if let Some(group) = servers[index].spec.exclusive_group.as_deref() {
             if groups.contains(&group) {
                 continue;
             }
@@ -233,6 +260,17 @@ pub fn serving(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> 
         chosen.push((index, lang));
     }
     chosen
+}
+
+/// Every enabled server that serves `path`, every member of an exclusive
+/// group included, in list order.
+pub fn candidates(path: &Path, servers: &[ResolvedServer]) -> Vec<(usize, String)> {
+    servers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.enabled)
+        .filter_map(|(index, server)| language_for(path, server).map(|lang| (index, lang)))
+        .collect()
 }
 
 #[cfg(test)]

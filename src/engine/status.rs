@@ -14,7 +14,7 @@ use super::Engine;
 use super::pool::{InstanceStatus, ServerState, StopReason, not_installed};
 use super::servers::ResolvedServer;
 use crate::lsp::LspClient;
-use crate::registry::detect::find_command;
+use crate::registry::toolchain::{Lookup, launch, lookup};
 
 /// One configured server without an instance, or one instance (a server
 /// with instances has a row per project root instead of its own).
@@ -29,6 +29,10 @@ pub struct ServerStatus {
     /// looked up for an untrusted server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<PathBuf>,
+    /// The project's compiler the server runs on (TypeScript), or why it
+    /// runs its own; absent for a server that runs on no package.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compiler: Option<CompilerStatus>,
     /// The instance's project root; absent for servers without an instance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root: Option<PathBuf>,
@@ -64,6 +68,44 @@ pub struct ServerStatus {
     pub progress: Vec<String>,
 }
 
+/// The package a server runs on, as `status` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompilerStatus {
+    /// The package found (`typescript`), suited or not; absent when none is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Its directory, as found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    /// `project` (its `node_modules`) or `squiggle install`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+    /// Whether the server runs on it (false: it runs its own).
+    pub used: bool,
+    /// One line: `typescript 7.0.2 (project: /w/node_modules/typescript)`.
+    pub text: String,
+}
+
+impl CompilerStatus {
+    fn of(lookup: &Lookup) -> Option<Self> {
+        if *lookup == Lookup::NotApplicable {
+            return None;
+        }
+        let package = lookup.package();
+        Some(CompilerStatus {
+            package: package.map(|p| p.name.clone()),
+            version: package.map(|p| p.version.clone()),
+            dir: package.map(|p| p.dir.clone()),
+            origin: package.map(|p| p.origin.as_str().to_string()),
+            used: matches!(lookup, Lookup::Found(..)),
+            text: lookup.to_string(),
+        })
+    }
+}
+
 impl Engine {
     /// Every instance the pool has tried, sorted by (server, root), then
     /// every configured server that has none, in configuration order:
@@ -72,13 +114,13 @@ impl Engine {
     pub fn status(&self) -> Vec<ServerStatus> {
         let path_var = std::env::var_os("PATH");
         let found = |server: &ResolvedServer, root: &Path| {
-            find_command(
+            launch(
                 &server.spec,
                 root,
                 self.workspace.root(),
                 path_var.as_deref(),
             )
-            .map(|(program, _)| program)
+            .map(|l| l.program)
         };
         let clients = self.pool.clients();
         let instances = self.pool.statuses();
@@ -89,6 +131,9 @@ impl Engine {
                 let mut row = instance_row(i, &clients);
                 row.language = server.map(language).unwrap_or_default();
                 row.command = server.and_then(|s| found(s, &i.root));
+                row.compiler = server.and_then(|s| {
+                    CompilerStatus::of(&lookup(&s.spec, &i.root, self.workspace.root()))
+                });
                 row
             })
             .collect();
@@ -106,6 +151,8 @@ impl Engine {
                 (ServerState::Disabled, None)
             } else if command.is_none() {
                 (ServerState::Unavailable, Some(not_installed(server)))
+            } else if let Some(reason) = &server.held {
+                (ServerState::NotStarted, Some(reason.clone()))
             } else {
                 (ServerState::Idle, None)
             };
@@ -114,6 +161,14 @@ impl Engine {
                 status,
                 language: language(server),
                 command,
+                compiler: match server.untrusted {
+                    Some(_) => None,
+                    None => CompilerStatus::of(&lookup(
+                        &server.spec,
+                        self.workspace.root(),
+                        self.workspace.root(),
+                    )),
+                },
                 root: None,
                 server_pid: None,
                 version: None,
@@ -158,6 +213,7 @@ fn instance_row(i: &InstanceStatus, clients: &[LspClient]) -> ServerStatus {
         status: i.status,
         language: String::new(),
         command: None,
+        compiler: None,
         root: Some(i.root.clone()),
         server_pid: i.server_pid,
         version: i.version.clone(),

@@ -12,10 +12,7 @@ pub use super::feedback::{ToolResult, Touched};
 use super::{Engine, Mutation};
 use crate::baseline::Before;
 pub use crate::edit::Replace;
-use crate::edit::{
-    EditError, FileOp, PlannedChange, apply_all, parse_patch, plan_patch, replace_exact,
-    write_atomic,
-};
+use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};
 use crate::lsp::FileChangeKind;
 use crate::mutex::lock;
 use crate::workspace::PathClass;
@@ -202,48 +199,10 @@ impl Engine {
         Ok(result)
     }
 
-    /// Applies a patch's steps on disk, all or nothing: a write that fails
-    /// half-way (a full disk, an immutable file) puts back every file
-    /// already touched. Then the servers hear of the removed and changed files.
-    fn commit_patch(&self, steps: &PatchSteps) -> Result<(), ToolError> {
-        let (writes, removes) = (&steps.writes, &steps.removes);
-        let ops: Vec<FileOp<'_>> = writes
-            .iter()
-            .map(|(path, content)| FileOp::Write {
-                path,
-                content: content.as_bytes(),
-            })
-            .chain(removes.iter().map(|(path, _)| FileOp::Remove { path }))
-            .collect();
-        if let Err(e) = apply_all(&ops) {
-            let failed = match e.index.checked_sub(writes.len()) {
-                None => writes.get(e.index),
-                Some(i) => removes.get(i),
-            };
-            let path = failed
-                .and_then(|(p, _)| self.workspace.relative(p))
-                .unwrap_or_else(|| "a file of the patch".to_string());
-            return Err(ToolError::Write {
-                path,
-                reason: format!("{}; no file of the patch was changed", e.source),
-            });
-        }
-        for (path, _) in removes {
-            self.close_everywhere(path);
-        }
-        let refs: Vec<(&Path, FileChangeKind)> = steps
-            .events
-            .iter()
-            .map(|(p, k)| (p.as_path(), *k))
-            .collect();
-        self.watched(&refs);
-        Ok(())
-    }
-
     /// The feedback after a mutation: each touched file (its path, its
     /// text before when it existed, its text after) reported as every
     /// surface reports a change (`Engine::report_change`).
-    async fn answer(
+    pub(crate) async fn answer(
         self: &Arc<Self>,
         message: String,
         checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
@@ -266,7 +225,7 @@ impl Engine {
     }
 
     /// Puts every server's copy of `path` back to `text` (after a dry run).
-    async fn restore(&self, path: &Path, text: Arc<str>) {
+    pub(crate) async fn restore(&self, path: &Path, text: Arc<str>) {
         for client in self.pool.clients() {
             if let Some((_, _)) = client.document(path) {
                 let language = crate::registry::languages::language_id(path).unwrap_or("plaintext");
@@ -275,14 +234,14 @@ impl Engine {
         }
     }
 
-    fn close_everywhere(&self, path: &Path) {
+    pub(super) fn close_everywhere(&self, path: &Path) {
         for client in self.pool.clients() {
             client.close_document(path);
         }
         self.history.forget(path);
     }
 
-    fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
+    pub(super) fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }
@@ -348,11 +307,11 @@ impl Drop for DryRun {
 
 /// Every step of a patch, in order: what to write, what to remove, what to
 /// tell the servers, and which files to check (with their text before).
-struct PatchSteps {
-    checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
-    events: Vec<(PathBuf, FileChangeKind)>,
-    writes: Vec<(PathBuf, String)>,
-    removes: Vec<(PathBuf, String)>,
+pub(super) struct PatchSteps {
+    pub(super) checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+    pub(super) events: Vec<(PathBuf, FileChangeKind)>,
+    pub(super) writes: Vec<(PathBuf, String)>,
+    pub(super) removes: Vec<(PathBuf, String)>,
 }
 
 fn patch_steps(

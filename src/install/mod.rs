@@ -37,6 +37,10 @@ pub const PINS: &[(&str, Source)] = &[
             ("typescript", "6.0.3"),
         ]),
     ),
+    // TypeScript 7 is its own language server (`tsc --lsp`): where a
+    // project has no TypeScript, `tsgo` runs the one installed here
+    // (`registry::toolchain`).
+    ("tsgo", Source::Npm(&[("typescript", "7.0.2")])),
     (
         "bash-language-server",
         Source::Npm(&[("bash-language-server", "5.8.1")]),

@@ -20,13 +20,14 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::client_config::ClientConfig;
 
 use super::capabilities::{ServerFacts, client_capabilities};
+use super::health::state::Health;
 use super::process::ServerProcess;
 use super::profile::WaitProfile;
 use super::state::ClientState;
-use super::uri;
 use super::wakeups::SharedState;
 use crate::jsonrpc::message::{Message, RequestId, ResponseError};
 use crate::mutex::lock;
+use crate::uri;
 use tasks::{read_loop, write_loop};
 
 mod tasks;
@@ -78,6 +79,8 @@ pub(super) struct Inner {
     /// When the last response arrived (for benchmarks: a pull's answer time).
     last_response: Mutex<Option<std::time::Instant>>,
     dead: OnceLock<String>,
+    /// Whether it still answers (`lsp::health`).
+    pub(super) health: Health,
 }
 
 /// A handle to a running server. Cloning shares the server; dropping the last
@@ -113,6 +116,7 @@ impl LspClient {
             received: AtomicU64::new(0),
             last_response: Mutex::new(None),
             dead: OnceLock::new(),
+            health: Health::default(),
         });
         tokio::spawn(write_loop(stdin, out_rx));
         tokio::spawn(read_loop(Arc::downgrade(&inner), stdout, max_frame));
@@ -179,13 +183,16 @@ impl LspClient {
         self.inner.facts.get()
     }
 
-    /// Why the server is dead, or None while it runs.
+    /// Why the server is dead (or was found unresponsive), or None while
+    /// it runs.
     pub fn dead_reason(&self) -> Option<String> {
-        self.inner.dead.get().cloned()
+        self.unresponsive()
+            .or_else(|| self.inner.dead.get().cloned())
     }
 
+    /// Running and answering: neither dead nor found unresponsive.
     pub fn is_alive(&self) -> bool {
-        self.inner.dead.get().is_none()
+        self.inner.dead.get().is_none() && self.inner.health.unresponsive().is_none()
     }
 
     pub fn stderr_tail(&self) -> String {
@@ -212,6 +219,7 @@ impl LspClient {
         let inner = self.inner.clone();
         let id = RequestId::Number(inner.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = oneshot::channel();
+        let since = inner.received.load(Ordering::Acquire);
         let queued = match inner.dead.get() {
             Some(detail) => Err(inner.dead_error(detail)),
             None => {
@@ -242,6 +250,7 @@ impl LspClient {
                     Err(inner.dead_error(inner.dead.get().map_or("stream closed", String::as_str)))
                 }
                 Err(_) => {
+                    inner.timed_out(&method, since, timeout);
                     return Err(ClientError::Timeout {
                         server: inner.config.server_id.clone(),
                         method,

@@ -27,6 +27,8 @@ pub struct ClientConfig {
     pub wait: WaitProfile,
     /// Default timeout for requests that are not given one.
     pub request_timeout: Duration,
+    /// How long a health probe waits for its answer (`lsp::health`).
+    pub probe_timeout: Duration,
     pub max_frame: usize,
 }
 
@@ -40,6 +42,7 @@ impl ClientConfig {
             settings: Value::Null,
             wait: WaitProfile::default(),
             request_timeout: Duration::from_secs(10),
+            probe_timeout: Duration::from_secs(3),
             max_frame: DEFAULT_MAX_FRAME,
         }
     }

@@ -151,6 +151,9 @@ pub(crate) struct PartialView {
     pub checking: bool,
     /// An on-save check begun after the change has ended, no save since.
     pub check_done: bool,
+    /// When that check ended: its grace runs from there, so a wait begun
+    /// after it (another file's, in the second phase) does not wait again.
+    pub check_ended_at: Option<Instant>,
     /// Something was pushed for this version after the change.
     pub pushed: bool,
     /// The server wants saves and still has this version.
@@ -163,6 +166,8 @@ pub(crate) struct PartialView {
 pub(crate) struct PartialWait {
     pub deadline: Instant,
     idle_since: Instant,
+    /// When the latest pull answer arrived.
+    pulled_at: Instant,
     was_busy: bool,
     was_done: bool,
     /// A check (progress or push) began after the change.
@@ -175,6 +180,7 @@ impl PartialWait {
         PartialWait {
             deadline,
             idle_since: now,
+            pulled_at: now,
             was_busy: false,
             was_done: false,
             check_began: false,
@@ -185,6 +191,7 @@ impl PartialWait {
     /// A new pull answer arrived: the idle window starts again.
     pub fn pulled(&mut self, now: Instant) {
         self.idle_since = now;
+        self.pulled_at = now;
         self.was_busy = false;
         self.was_done = false;
     }
@@ -204,10 +211,14 @@ impl PartialWait {
         }
         self.was_busy = view.busy;
         self.was_done = view.check_done;
-        let window = if view.check_done {
-            profile.check_end_grace.min(profile.settle)
-        } else {
-            profile.settle
+        let grace = profile.check_end_grace.min(profile.settle);
+        // Once a check begun after the change has ended, what it pushed is
+        // in a grace after its end; the pull answer is current if it came
+        // after that end.
+        let idle_until = match (view.check_done, view.check_ended_at) {
+            (true, Some(ended)) => (ended + grace).max(self.pulled_at),
+            (true, None) => self.idle_since + grace,
+            (false, _) => self.idle_since + profile.settle,
         };
         let mut rules = Vec::with_capacity(4);
         if view.refreshed {
@@ -225,7 +236,7 @@ impl PartialWait {
         if !view.busy {
             let complete = self.check_began || self.resaved || !view.can_resave;
             rules.push(Rule {
-                at: self.idle_since + window,
+                at: idle_until,
                 then: if complete {
                     Decision::Done(Outcome::Pulled, Answer::Merged)
                 } else {

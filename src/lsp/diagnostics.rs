@@ -18,16 +18,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
 
 use super::client::{ClientError, LspClient};
 use super::decide::{Answer, Decision, PartialView, PartialWait, PushView, PushWait};
 use super::documents::DocumentVersion;
-use super::state::{LspDiagnostic, Pulled};
-use super::uri;
+use super::pull_store::{PULL_METHOD, united};
+use super::state::LspDiagnostic;
 use crate::diagnostic::Outcome;
 use crate::jsonrpc::message::codes;
+use crate::uri;
 
 /// How one wait ended and what it found.
 #[derive(Debug, Clone)]
@@ -36,8 +37,6 @@ pub struct DiagnosticsReport {
     pub diagnostics: Arc<[LspDiagnostic]>,
     pub elapsed: Duration,
 }
-
-const PULL_METHOD: &str = "textDocument/diagnostic";
 
 /// How waiting on a partial pull answer ended.
 enum Partial {
@@ -159,22 +158,7 @@ impl LspClient {
             .get(&doc.uri)
             .and_then(|p| p.result_id.clone());
         loop {
-            let mut params = json!({ "textDocument": { "uri": doc.uri } });
-            if let Some(id) = &previous {
-                params["previousResultId"] = Value::String(id.clone());
-            }
-            let identifier = self
-                .state()
-                .registration_options(PULL_METHOD)
-                .and_then(|o| o.get("identifier"))
-                .cloned()
-                .or_else(|| {
-                    self.facts()
-                        .and_then(|f| f.raw.get("diagnosticProvider")?.get("identifier").cloned())
-                });
-            if let Some(identifier) = identifier {
-                params["identifier"] = identifier;
-            }
+            let params = self.pull_params(&doc.uri, previous.as_deref());
             let remaining = deadline.saturating_duration_since(Instant::now());
             let refreshes_before = self.state().refreshes;
             match self
@@ -186,6 +170,7 @@ impl LspClient {
                         return (Outcome::Pulled, diagnostics);
                     }
                     Some(diagnostics) => {
+                        tracing::trace!(server = %self.server_id(), uri = %doc.uri, items = diagnostics.len(), "partial pull answered");
                         match self
                             .complete_partial(
                                 doc,
@@ -209,8 +194,15 @@ impl LspClient {
                         || error.code == codes::CONTENT_MODIFIED =>
                 {
                     // The server is not ready for this version yet: retry on
-                    // its next event, or shortly.
-                    if Instant::now() >= deadline {
+                    // its next event, or shortly — unless it said not to
+                    // (`retriggerRequest: false`): then nothing is known.
+                    tracing::trace!(server = %self.server_id(), uri = %doc.uri, code = error.code, data = ?error.data, "pull cancelled");
+                    let retrigger = error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("retriggerRequest"))
+                        .and_then(Value::as_bool);
+                    if Instant::now() >= deadline || retrigger == Some(false) {
                         return (Outcome::TimedOut, Arc::from([]));
                     }
                     let retry_at = (Instant::now() + Duration::from_millis(50)).min(deadline);
@@ -242,7 +234,13 @@ impl LspClient {
         wait: &mut PartialWait,
     ) -> Partial {
         let mut wakeups = self.inner.state.for_document(&doc.uri);
-        let after = doc.changed_at.max(since);
+        // The edited file's check and pushes count from its change. Another
+        // file's (`since`, the edit's mark) count from the edit, even when
+        // it was opened only now: the check that answered the edit covered
+        // it, and what that check pushed for it before the open is its
+        // answer (arrayvec: an importer's `unresolved import`, published
+        // before the importer was opened, was lost behind its pull).
+        let after = if since > 0 { since } else { doc.changed_at };
         let profile = &self.inner.config.wait;
         wait.pulled(Instant::now());
         loop {
@@ -260,6 +258,12 @@ impl LspClient {
                         .iter()
                         .filter(|(t, p)| !profile.is_background(t, p.title.as_deref()))
                 };
+                let check_done = state.check_ended > after
+                    && state.saved_at < state.check_ended
+                    && state
+                        .check_ended_began_at
+                        .zip(state.saved_when)
+                        .is_none_or(|(began, saved)| began >= saved + profile.check_save_debounce);
                 let view = PartialView {
                     refreshed: state.refreshes > refreshes_before,
                     busy: open().next().is_some(),
@@ -267,11 +271,11 @@ impl LspClient {
                         .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
                     // A check begun after the change has ended, and no save
                     // went out since it began (a later save cancels it).
-                    check_done: state.check_ended > after
-                        && state.saved_at < state.check_ended
-                        && state.check_ended_began_at.zip(state.saved_when).is_none_or(
-                            |(began, saved)| began >= saved + profile.check_save_debounce,
-                        ),
+                    check_done,
+                    check_ended_at: state
+                        .check_ended_at
+                        .filter(|_| check_done)
+                        .map(Instant::from_std),
                     pushed: pushed.is_some(),
                     can_resave: self.can_resave(doc, &state),
                     dead: self.inner.is_dead(),
@@ -280,17 +284,18 @@ impl LspClient {
             };
             let merged = || -> Arc<[LspDiagnostic]> {
                 match &pushed {
-                    Some(pushed) if !pushed.is_empty() => {
-                        let mut all: Vec<LspDiagnostic> = pulled.to_vec();
-                        all.extend(pushed.iter().filter(|d| !pulled.contains(d)).cloned());
-                        all.into()
-                    }
-                    _ => pulled.clone(),
+                    Some(pushed) => united(&pulled, pushed),
+                    None => pulled.clone(),
                 }
             };
             let now = Instant::now();
-            match wait.decide(&view, profile, now) {
-                Decision::Done(outcome, _) => return Partial::Done(outcome, merged()),
+            let decision = wait.decide(&view, profile, now);
+            tracing::trace!(server = %self.server_id(), uri = %doc.uri, ?view, ?decision, "partial pull");
+            match decision {
+                Decision::Done(outcome, _) => {
+                    tracing::debug!(server = %self.server_id(), uri = %doc.uri, ?outcome, pushed = view.pushed, check_done = view.check_done, "partial pull done");
+                    return Partial::Done(outcome, merged());
+                }
                 Decision::Repull => return Partial::Repull,
                 Decision::Resave => {
                     self.resave(doc);
@@ -317,73 +322,5 @@ impl LspClient {
         };
         tracing::debug!(server = %self.server_id(), uri = %doc.uri, "no check began after the change; saving again");
         self.send_save(&doc.uri, include_text.then_some(&*doc.text));
-    }
-
-    /// Stores a `DocumentDiagnosticReport` (and its related documents);
-    /// returns the diagnostics for `uri`, or None for an `unchanged` report
-    /// whose earlier result we do not have.
-    fn store_pull_report(&self, uri: &str, report: &Value) -> Option<Arc<[LspDiagnostic]>> {
-        let mut state = self.state();
-        if let Some(Value::Object(related)) = report.get("relatedDocuments") {
-            for (other, sub) in related {
-                if sub.get("kind").and_then(Value::as_str) == Some("full") {
-                    let diagnostics = LspDiagnostic::parse_list(sub.get("items"));
-                    let result_id = sub
-                        .get("resultId")
-                        .and_then(Value::as_str)
-                        .map(str::to_string);
-                    state.pulled.insert(
-                        other.clone(),
-                        Pulled {
-                            result_id,
-                            diagnostics,
-                        },
-                    );
-                }
-            }
-        }
-        let result_id = report
-            .get("resultId")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        match report.get("kind").and_then(Value::as_str) {
-            Some("unchanged") => {
-                let held = state.pulled.get_mut(uri)?;
-                held.result_id = result_id.or(held.result_id.take());
-                Some(held.diagnostics.clone())
-            }
-            _ => {
-                let diagnostics = LspDiagnostic::parse_list(report.get("items"));
-                state.pulled.insert(
-                    uri.to_string(),
-                    Pulled {
-                        result_id,
-                        diagnostics: diagnostics.clone(),
-                    },
-                );
-                Some(diagnostics)
-            }
-        }
-    }
-
-    /// Every URI with non-empty diagnostics this server has reported (pushed
-    /// or pulled), with the latest set for each. Used for "other files".
-    pub fn known_diagnostics(&self) -> Vec<(String, Arc<[LspDiagnostic]>)> {
-        let state = self.state();
-        let mut all: Vec<(String, Arc<[LspDiagnostic]>)> = state
-            .published
-            .iter()
-            .filter(|(uri, _)| !state.pulled.contains_key(*uri))
-            .map(|(uri, p)| (uri.clone(), p.diagnostics.clone()))
-            .chain(
-                state
-                    .pulled
-                    .iter()
-                    .map(|(uri, p)| (uri.clone(), p.diagnostics.clone())),
-            )
-            .filter(|(_, d)| !d.is_empty())
-            .collect();
-        all.sort_by(|a, b| a.0.cmp(&b.0));
-        all
     }
 }

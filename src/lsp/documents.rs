@@ -17,7 +17,7 @@ use super::client::LspClient;
 use super::position::PositionEncoding;
 use super::state::{ClientState, OpenDocument};
 use super::text_sync::{full_change, incremental_changes};
-use super::uri;
+use crate::uri;
 
 /// What happened to a file on disk, for `workspace/didChangeWatchedFiles`;
 /// serialized as the protocol's numbers.
@@ -68,7 +68,22 @@ impl LspClient {
         language_id: &str,
         text: Arc<str>,
     ) -> DocumentVersion {
-        self.sync(path, language_id, text, false).await
+        self.sync(path, language_id, text, false, true).await
+    }
+
+    /// Like `sync_document` (or `resync_document` when `again`), for a file
+    /// taken only for its diagnostics after another file's edit: not saved
+    /// when the server's on-save check covers the whole project
+    /// (`WaitProfile::check_covers_project`).
+    pub async fn sync_other_document(
+        &self,
+        path: &Path,
+        language_id: &str,
+        text: Arc<str>,
+        again: bool,
+    ) -> DocumentVersion {
+        let save = !self.inner.config.wait.check_covers_project;
+        self.sync(path, language_id, text, again, save).await
     }
 
     /// Like `sync_document`, but identical text is sent again as a new
@@ -80,7 +95,7 @@ impl LspClient {
         language_id: &str,
         text: Arc<str>,
     ) -> DocumentVersion {
-        self.sync(path, language_id, text, true).await
+        self.sync(path, language_id, text, true, true).await
     }
 
     async fn sync(
@@ -89,6 +104,7 @@ impl LspClient {
         language_id: &str,
         text: Arc<str>,
         again: bool,
+        may_save: bool,
     ) -> DocumentVersion {
         let uri = uri::from_path(path);
         let (version, written, save) = {
@@ -96,7 +112,7 @@ impl LspClient {
             let facts = self.inner.facts.get();
             let sync = facts.map_or(SyncKind::Full, |f| f.sync);
             let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
-            let save = facts.and_then(|f| f.save);
+            let save = facts.and_then(|f| f.save).filter(|_| may_save);
             match state.documents.get_mut(&uri) {
                 Some(doc) if *doc.text == *text && !again => {
                     doc.used = Instant::now();

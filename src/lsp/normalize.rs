@@ -12,8 +12,8 @@ use std::sync::Arc;
 use super::LspClient;
 use super::position::{LineIndex, PositionEncoding};
 use super::state::LspDiagnostic;
-use super::uri;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::uri;
 
 impl LspClient {
     /// `diagnostics`, reported by this server against `text`, in squiggle's

@@ -103,6 +103,11 @@ pub struct WaitProfile {
     /// save was started before it, and our save is about to cancel it, so
     /// its end is not our answer.
     pub check_save_debounce: Duration,
+    /// The on-save check covers the whole project (rust-analyzer's cargo
+    /// check): a file opened or updated only to read its diagnostics after
+    /// another file's edit is not saved, since a save would start another
+    /// check of everything and the edit's check already covered it.
+    pub check_covers_project: bool,
     /// When other open files are current (see [`OthersDone`]).
     pub others_done: OthersDone,
     /// For [`OthersDone::Quiet`]: how long the server must have published
@@ -138,6 +143,7 @@ impl Default for WaitProfile {
             check_progress: Vec::new(),
             check_end_grace: Duration::ZERO,
             check_save_debounce: Duration::ZERO,
+            check_covers_project: false,
             others_done: OthersDone::Quiet,
             others_quiet: Duration::from_millis(150),
             status_method: None,

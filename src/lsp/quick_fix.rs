@@ -11,8 +11,8 @@ use tokio::time::Instant;
 
 use super::LspClient;
 use super::state::LspDiagnostic;
-use super::uri;
 use super::workspace_edit::{apply_edits, edits_per_uri};
+use crate::uri;
 
 /// One quick fix as the server offered it.
 #[derive(Debug, Clone)]

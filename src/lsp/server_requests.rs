@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use super::client_config::ClientConfig;
 use super::state::{Registration, ServerChange, token_key};
-use super::uri;
 use crate::jsonrpc::message::{ResponseError, codes};
+use crate::uri;
 
 /// The answer to one server request, and what it changes in the state.
 pub(crate) struct Answer {

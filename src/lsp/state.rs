@@ -111,6 +111,9 @@ pub struct Registration {
 pub struct Progress {
     pub title: Option<String>,
     pub message: Option<String>,
+    /// A `report` arrived for it (rust-analyzer's check reports each crate
+    /// it finished).
+    pub reported: bool,
     /// `received` count when it began.
     pub began: u64,
     /// When it began.
@@ -168,12 +171,19 @@ pub struct ClientState {
     pub refreshes: u64,
     /// Count of publishDiagnostics stored (for benchmarks).
     pub publishes: u64,
-    /// `began` of the latest on-save check progress that has ended (0: none).
+    /// `began` of the latest on-save check progress that has ended having
+    /// done something (0: none): it published, or reported progress. A
+    /// check that ends with neither was abandoned (rust-analyzer 1.99 starts
+    /// one and drops it once its workspace has loaded, then checks again)
+    /// and is not the answer.
     pub check_ended: u64,
+    /// `received` count of the latest publish (for any document).
+    pub last_publish_seq: u64,
     /// `received` count when the latest didSave was sent (0: none).
     pub saved_at: u64,
-    /// When the check recorded in `check_ended` began.
+    /// When the check recorded in `check_ended` began, and when it ended.
     pub check_ended_began_at: Option<Instant>,
+    pub check_ended_at: Option<Instant>,
     /// When the latest didSave was sent.
     pub saved_when: Option<Instant>,
     /// When the latest publish (for any document) was stored.
@@ -209,7 +219,7 @@ impl ClientState {
         };
         // A server may spell the URI another way than squiggle sent it
         // (`file:///c%3A/…` for `file:///C:/…`): keyed as squiggle spells it.
-        let uri = &*super::uri::canonical(uri);
+        let uri = &*crate::uri::canonical(uri);
         let version = params
             .get("version")
             .and_then(Value::as_i64)
@@ -227,6 +237,7 @@ impl ClientState {
         }
         let arrived = Instant::now();
         self.last_publish = Some(arrived);
+        self.last_publish_seq = seq;
         self.publishes += 1;
         if diagnostics.is_empty() && !self.documents.contains_key(uri) {
             // Nothing to say of a file that is not open (one just closed,
@@ -261,7 +272,7 @@ impl ClientState {
         };
         // A server may spell the URI another way than squiggle sent it
         // (`file:///c%3A/…` for `file:///C:/…`): keyed as squiggle spells it.
-        let uri = &*super::uri::canonical(uri);
+        let uri = &*crate::uri::canonical(uri);
         let text = params.get("state").and_then(Value::as_str).unwrap_or("");
         let idle = profile.status_idle.as_deref() == Some(text);
         let queued = profile.status_queued.as_deref() == Some(text);
@@ -299,25 +310,29 @@ impl ClientState {
                     Progress {
                         title: text("title"),
                         message: text("message"),
+                        reported: false,
                         began: seq,
                         began_at: Instant::now(),
                     },
                 );
             }
             Some("report") => {
-                if let Some(p) = self.progress.get_mut(&token)
-                    && let Some(message) = text("message")
-                {
-                    p.message = Some(message);
+                if let Some(p) = self.progress.get_mut(&token) {
+                    p.reported = true;
+                    if let Some(message) = text("message") {
+                        p.message = Some(message);
+                    }
                 }
             }
             Some("end") => {
                 if let Some(p) = self.progress.remove(&token)
                     && profile.is_check(&token, p.title.as_deref())
                     && p.began > self.check_ended
+                    && (p.reported || self.last_publish_seq > p.began)
                 {
                     self.check_ended = p.began;
                     self.check_ended_began_at = Some(p.began_at);
+                    self.check_ended_at = Some(Instant::now());
                 }
             }
             _ => {}
@@ -342,6 +357,7 @@ impl ClientState {
                 self.progress.entry(token).or_insert(Progress {
                     title: None,
                     message: None,
+                    reported: false,
                     began: seq,
                     began_at: Instant::now(),
                 });

@@ -19,7 +19,7 @@ use tokio::time::Instant;
 use super::client::LspClient;
 use super::profile::SyncPull;
 use super::state::{LspDiagnostic, Pulled};
-use super::uri;
+use crate::uri;
 
 /// tsserver's requests whose answers together are what typescript-language-
 /// server publishes for a file (its syntax, semantic and suggestion waves).
@@ -54,14 +54,15 @@ impl LspClient {
         Some(diagnostics)
     }
 
-    /// Pulls again every open document whose last synchronous pull found
-    /// something, except the `fresh` URIs (pulled for this check already):
-    /// what is reported of other files is then what the server says now,
-    /// not the list from before the edit.
+    /// Pulls again every open document whose last pull (synchronous or
+    /// LSP) found something, except the `fresh` URIs (pulled for this check
+    /// already): what is reported of other files is then what the server
+    /// says now, not the list from before the edit.
     pub async fn repull_reported(&self, fresh: &HashSet<String>, deadline: Instant) {
-        let Some(kind) = self.inner.config.wait.sync_pull else {
+        let kind = self.inner.config.wait.sync_pull;
+        if kind.is_none() && !self.pulls_diagnostics() {
             return;
-        };
+        }
         let stale: Vec<String> = {
             let state = self.state();
             state
@@ -71,6 +72,9 @@ impl LspClient {
                 .filter(|(u, _)| state.documents.contains_key(*u))
                 .map(|(u, _)| u.clone())
                 .collect()
+        };
+        let Some(kind) = kind else {
+            return self.pull_each(stale, deadline).await;
         };
         for file in stale {
             if let Some(path) = uri::to_path(&file)

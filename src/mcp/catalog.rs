@@ -11,16 +11,19 @@ use schemars::JsonSchema;
 
 use super::inputs::{
     ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
-    EditFileInput, FileContextInput, FileInput, PositionInput, ReferencesInput, RenameInput,
-    StatusInput, WorkspaceSymbolsInput, WriteFileInput,
+    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
+    RenameInput, StatusInput, WorkspaceSymbolsInput, WriteFileInput,
 };
+use super::session_inputs::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
+use crate::impact::ImpactResult;
 use crate::navigation::diagnostics::{DiagnosticsResult, StatusResult};
 use crate::navigation::file_context::FileContextResult;
 use crate::navigation::{
     CallsResult, CodeActionsResult, HoverResult, LocationsResult, RenameResult, SignatureResult,
     SymbolsResult,
 };
+use crate::sessions::{ChainAnswer, SessionAnswer};
 
 /// Which tools a session shows.
 #[derive(Debug, Clone, Copy)]
@@ -35,6 +38,9 @@ enum Group {
     Navigation,
     Write,
     Status,
+    /// Speculative sessions: shown with the write tools (their commit
+    /// writes) when the servers run.
+    Session,
 }
 
 /// Every tool, for dispatch (`tools::call`); its name is in [`specs`].
@@ -53,11 +59,18 @@ pub(super) enum ToolId {
     CodeActions,
     Rename,
     FileContext,
+    Impact,
     Status,
     EditFile,
     WriteFile,
     ApplyPatch,
     ApplyFix,
+    SessionOpen,
+    SessionEdit,
+    SessionEvaluate,
+    SessionChain,
+    SessionCommit,
+    SessionDiscard,
 }
 
 struct Spec {
@@ -182,6 +195,13 @@ fn specs() -> Vec<Spec> {
             "One call to understand a file: its symbol outline, the signatures (hover) of symbols it uses from other files, and its current diagnostics, within a size `budget` in characters.",
             Navigation,
         ),
+        spec::<ImpactInput, ImpactResult>(
+            ToolId::Impact,
+            "lsp_impact",
+            "Impact",
+            "Who uses what you are about to change, before you change it: for a symbol (`path` + `line`/`column` or `symbol`, also a name path like `Shape.area`), every use the server finds grouped by file, test files apart; for a file (`path` alone), each exported symbol with its use count; for a `diff`, the symbols it changes and their users. Also the files that import the declaring file.",
+            Navigation,
+        ),
         spec::<StatusInput, StatusResult>(
             ToolId::Status,
             "lsp_status",
@@ -217,6 +237,48 @@ fn specs() -> Vec<Spec> {
             "Apply the language server's quick fix for one diagnostic (the `fix.id` an edit's answer gave it, or its line), recomputed for the file as it is now and refused if the file changed since it was offered; then report diagnostics like an edit.",
             Write,
         ),
+        spec::<SessionOpenInput, SessionAnswer>(
+            ToolId::SessionOpen,
+            "session_open",
+            "Open a speculative session",
+            "Start a what-if change over `paths` (every file it may touch; new files allowed): nothing is written until session_commit. Answers the session id and the diagnostics already there (the baseline).",
+            Session,
+        ),
+        spec::<SessionEditsInput, SessionAnswer>(
+            ToolId::SessionEdit,
+            "session_edit",
+            "Edit in a session",
+            "Apply `edits` to the session's text only (all or none; each {path, old_string, new_string}, {path, content} or {patch}), then evaluate: the errors the session's text has that the files did not have when it opened (`new_errors`), in its files and the files importing them. Nothing is written.",
+            Session,
+        ),
+        spec::<SessionInput, SessionAnswer>(
+            ToolId::SessionEvaluate,
+            "session_evaluate",
+            "Evaluate a session",
+            "The diagnostics of the session's text against its baseline, shaped as an edit's result, with `new_errors`. Nothing is written.",
+            Session,
+        ),
+        spec::<SessionChainInput, ChainAnswer>(
+            ToolId::SessionChain,
+            "session_chain",
+            "Chain edits in a session",
+            "Apply `edits` one step at a time, evaluating after each; by default stop after the first step that adds errors (it stays applied). Nothing is written.",
+            Session,
+        ),
+        spec::<SessionInput, ToolResult>(
+            ToolId::SessionCommit,
+            "session_commit",
+            "Commit a session",
+            "Write every file the session changed, all or none, as apply_patch does, then report their diagnostics; refused with nothing written if a file changed on disk since the session opened. Closes the session.",
+            Session,
+        ),
+        spec::<SessionInput, SessionAnswer>(
+            ToolId::SessionDiscard,
+            "session_discard",
+            "Discard a session",
+            "Forget the session's edits; nothing was or is written, and the servers answer for the disk's text.",
+            Session,
+        ),
     ]
 }
 
@@ -225,6 +287,7 @@ fn shown(group: Group, exposure: Exposure) -> bool {
         Group::Status => true,
         Group::Navigation => exposure.lsp && exposure.navigation,
         Group::Write => exposure.write,
+        Group::Session => exposure.write && exposure.lsp,
     }
 }
 
@@ -234,7 +297,7 @@ pub fn catalog(exposure: Exposure) -> Vec<Tool> {
         .into_iter()
         .filter(|s| shown(s.group, exposure))
         .map(|s| {
-            let read_only = s.group != Group::Write;
+            let read_only = !writes_files(&s);
             let annotations = ToolAnnotations::with_title(s.title)
                 .read_only(read_only)
                 .destructive(!read_only)
@@ -250,9 +313,11 @@ pub fn catalog(exposure: Exposure) -> Vec<Tool> {
 
 /// Whether the tool named `name` changes files (so resources may change).
 pub fn writes(name: &str) -> bool {
-    specs()
-        .iter()
-        .any(|s| s.name == name && s.group == Group::Write)
+    specs().iter().any(|s| s.name == name && writes_files(s))
+}
+
+fn writes_files(spec: &Spec) -> bool {
+    spec.group == Group::Write || spec.id == ToolId::SessionCommit
 }
 /// The tool named `name` when this session shows it.
 pub(super) fn shown_tool(name: &str, exposure: Exposure) -> Option<ToolId> {
@@ -274,7 +339,7 @@ mod tests {
             navigation: true,
             write: true,
         });
-        assert_eq!(all.len(), 18);
+        assert_eq!(all.len(), 25);
         for tool in &all {
             assert_eq!(
                 tool.input_schema.get("type"),
@@ -285,8 +350,14 @@ mod tests {
             let output = tool.output_schema.as_ref().expect("output schema");
             assert_eq!(output.get("type"), Some(&json!("object")), "{}", tool.name);
             let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
-            let writes = ["edit_file", "write_file", "apply_patch", "lsp_apply_fix"]
-                .contains(&tool.name.as_ref());
+            let writes = [
+                "edit_file",
+                "write_file",
+                "apply_patch",
+                "session_commit",
+                "lsp_apply_fix",
+            ]
+            .contains(&tool.name.as_ref());
             assert_eq!(read_only, Some(!writes), "{}", tool.name);
         }
         let status_only = catalog(Exposure {

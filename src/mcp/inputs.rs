@@ -150,3 +150,23 @@ pub struct ApplyPatchInput {
     /// A unified diff (git style) or a Codex `*** Begin Patch` patch; all or nothing.
     pub patch: String,
 }
+
+/// `lsp_impact`: a symbol (`path` with `line`/`column` or `symbol`, which
+/// may be a name path such as `Shape.area`), a whole file (`path` alone),
+/// or a diff.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactInput {
+    /// Workspace-relative path of the file that declares the symbol, or of
+    /// the file whose exported symbols are asked about.
+    pub path: Option<String>,
+    /// 1-based line of the symbol.
+    pub line: Option<u32>,
+    /// 1-based column, in characters.
+    pub column: Option<u32>,
+    /// The symbol's name, or a name path (`Class.method`) in `path`.
+    pub symbol: Option<String>,
+    /// A unified diff (`git diff` output) or Codex patch, already applied:
+    /// the symbols it changes and their users.
+    pub diff: Option<String>,
+}

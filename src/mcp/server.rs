@@ -7,17 +7,19 @@ use std::sync::Arc;
 use rmcp::ErrorData as McpError;
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 
 use super::catalog::{Exposure, catalog, writes};
+use super::prompts;
 use super::resources::{self, Resources};
 use super::tools::call;
 use crate::engine::Engine;
+use crate::evidence::{Origin, Surface};
 
 #[derive(Clone)]
 pub struct McpServer {
@@ -60,11 +62,15 @@ impl ServerHandler for McpServer {
         let capabilities = if self.exposure.lsp {
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_prompts()
                 .enable_resources()
                 .enable_resources_subscribe()
                 .build()
         } else {
-            ServerCapabilities::builder().enable_tools().build()
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build()
         };
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("squiggle", env!("CARGO_PKG_VERSION")))
@@ -86,11 +92,18 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.unwrap_or_default();
         tracing::debug!(tool = %request.name, "call");
-        let answer = call(&self.engine, self.exposure, &request.name, args).await;
+        // Who asks, for the evidence log: the client's name from initialize.
+        let agent = context
+            .peer
+            .peer_info()
+            .map(|info| info.client_info.name.clone());
+        let origin = Origin::new(Surface::Mcp, agent, request.name.as_ref());
+        let work = call(&self.engine, self.exposure, &request.name, args);
+        let answer = crate::evidence::origin::scope(origin, work).await;
         if writes(&request.name) {
             self.resources.poke(&self.engine);
         }
@@ -101,6 +114,26 @@ impl ServerHandler for McpServer {
                 None,
             )),
         }
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        Ok(ListPromptsResult::with_all_items(prompts::list(
+            self.exposure,
+        )))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        prompts::get(self.exposure, &request.name, request.arguments.as_ref())
+            .map(Into::into)
+            .map_err(|e| McpError::invalid_params(e, None))
     }
 
     async fn list_resources(

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use super::catalog::{Exposure, ToolId, shown_tool};
 use super::inputs::{
     ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
-    EditFileInput, FileContextInput, FileInput, PositionInput, ReferencesInput, RenameInput,
-    WorkspaceSymbolsInput, WriteFileInput,
+    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
+    RenameInput, WorkspaceSymbolsInput, WriteFileInput,
 };
 use crate::engine::Engine;
 use crate::engine::fixes::Which;
@@ -116,6 +116,12 @@ pub async fn call(
             }
             .await,
         ),
+        id @ (ToolId::SessionOpen
+        | ToolId::SessionEdit
+        | ToolId::SessionEvaluate
+        | ToolId::SessionChain
+        | ToolId::SessionCommit
+        | ToolId::SessionDiscard) => super::sessions::call(engine, id, args).await,
         navigation => navigate(engine, navigation, args).await,
     };
     Some(result)
@@ -209,6 +215,7 @@ async fn about_files(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> Call
             async { diagnostics(engine, parse::<DiagnosticsInput>(args)?.path.as_deref()).await }
                 .await,
         ),
+        ToolId::Impact => answer(async { impact(engine, parse::<ImpactInput>(args)?).await }.await),
         ToolId::FileContext => answer(
             async {
                 let a = parse::<FileContextInput>(args)?;
@@ -219,4 +226,33 @@ async fn about_files(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> Call
         ),
         _ => CallToolResult::error(vec![ContentBlock::text("not a navigation tool")]),
     }
+}
+
+/// `lsp_impact`: a diff, a symbol, or a whole file.
+async fn impact(
+    engine: &Arc<Engine>,
+    a: ImpactInput,
+) -> Result<(crate::impact::ImpactResult, String), NavError> {
+    let bounds = crate::impact::Bounds::for_engine(engine);
+    if let Some(diff) = &a.diff {
+        if a.path.is_some() || a.line.is_some() || a.symbol.is_some() {
+            return Err(NavError::new("give either `diff` or `path`, not both"));
+        }
+        return crate::impact::diff_impact(engine, diff, bounds).await;
+    }
+    let Some(path) = a.path else {
+        return Err(NavError::new(
+            "give `path` (with `line` or `symbol` for one symbol), or `diff`",
+        ));
+    };
+    if a.line.is_none() && a.symbol.is_none() {
+        return crate::impact::file_impact(engine, &path, bounds).await;
+    }
+    let args = crate::navigation::PositionArgs {
+        path,
+        line: a.line,
+        column: a.column,
+        symbol: a.symbol,
+    };
+    crate::impact::symbol_impact(engine, &args, bounds).await
 }

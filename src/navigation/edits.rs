@@ -12,8 +12,8 @@ use super::render::position as render_position;
 use super::session::{NavError, Need, Session, open};
 use super::{Location, PositionArgs};
 use crate::engine::Engine;
-use crate::lsp::uri;
 use crate::lsp::workspace_edit::{apply_edits, edits_per_uri};
+use crate::uri;
 use crate::workspace::PathClass;
 
 use super::requests::*;

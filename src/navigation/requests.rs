@@ -17,7 +17,7 @@ use super::session::{NavError, Need, Session, open};
 use super::{Location, PositionArgs, Symbol};
 use crate::engine::Engine;
 use crate::lsp::position::LineIndex;
-use crate::lsp::uri;
+use crate::uri;
 use crate::workspace::PathClass;
 
 /// What a navigation call returns: structure and the text for the model.

@@ -14,7 +14,7 @@ use crate::engine::lookup::LookupError;
 use crate::engine::pool::{Busy, Checkout};
 use crate::lsp::LspClient;
 use crate::lsp::position::{LineIndex, PositionEncoding};
-use crate::lsp::uri;
+use crate::uri;
 
 /// Why a navigation request has no answer. The text is for the model.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -39,6 +39,9 @@ pub struct Session {
     pub client: LspClient,
     /// Holds the instance: the pool does not stop it mid-request.
     _busy: Busy,
+    /// Holds the servers' view: no speculative session shows them its
+    /// text mid-request (`sessions::gate`).
+    _view: crate::sessions::gate::SharedView,
     pub server: String,
     pub relative: String,
     pub uri: String,
@@ -62,6 +65,7 @@ pub struct Need<'a> {
 /// Opens `path` in the first server that serves it and declared `need`.
 pub async fn open(engine: &Arc<Engine>, path: &str, need: &Need<'_>) -> Result<Session, NavError> {
     let files = engine.servers_for(Path::new(path))?;
+    let view = engine.shared_view().await;
     let mut lacking: Vec<String> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
     for candidate in &files.candidates {
@@ -107,6 +111,7 @@ pub async fn open(engine: &Arc<Engine>, path: &str, need: &Need<'_>) -> Result<S
             encoding,
             client,
             _busy: busy,
+            _view: view,
             deadline: started + budget,
         });
     }

@@ -12,11 +12,13 @@
 pub mod detect;
 pub mod languages;
 mod servers;
+pub mod toolchain;
 
 use std::path::Path;
 use std::time::Duration;
 
 pub use crate::lsp::profile::{OthersDone, ProgressPattern, WaitProfile};
+pub use toolchain::{Given, Majors, ProjectPackage};
 
 /// Everything squiggle needs to know to start and talk to one language server.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,9 +59,14 @@ pub struct ServerSpec {
     /// Whether the server runs without the user asking for it; alternatives to
     /// a default server are off until chosen.
     pub enabled_by_default: bool,
-    /// At most one enabled server of a group serves a file: the first in list
-    /// order wins.
+    /// At most one enabled server of a group serves a file: the first whose
+    /// project package is there in a version it takes (`packages`), else the
+    /// first in list order.
     pub exclusive_group: Option<String>,
+    /// The packages the server runs on when the project has one, the
+    /// project's compiler (`toolchain`): empty for a server that runs only
+    /// itself.
+    pub packages: Vec<ProjectPackage>,
 }
 
 /// One way to start a server: a program name (or absolute path) and its
@@ -172,6 +179,7 @@ fn spec(
         role: ServerRole::Primary,
         enabled_by_default: true,
         exclusive_group: None,
+        packages: Vec::new(),
     }
 }
 

@@ -54,6 +54,9 @@ fn every_served_language_is_in_the_language_map() {
     }
 }
 
+/// The first enabled entry of a group is its default; any enabled entry
+/// after it serves only where the project has its package (the project's
+/// TypeScript 7 chooses `tsgo`), so it must name one.
 #[test]
 fn every_exclusive_group_has_exactly_one_default() {
     let specs = builtin_servers();
@@ -62,12 +65,19 @@ fn every_exclusive_group_has_exactly_one_default() {
         .filter_map(|s| s.exclusive_group.as_deref())
         .collect();
     for group in groups {
-        let defaults: Vec<&str> = specs
+        let enabled: Vec<&ServerSpec> = specs
             .iter()
             .filter(|s| s.enabled_by_default && s.exclusive_group.as_deref() == Some(group))
-            .map(|s| s.id.as_str())
             .collect();
-        assert_eq!(defaults.len(), 1, "group {group} has defaults {defaults:?}");
+        assert!(!enabled.is_empty(), "group {group} has no default");
+        for later in &enabled[1..] {
+            assert!(
+                !later.packages.is_empty(),
+                "group {group}: {} is enabled after the default {} but chosen by no package",
+                later.id,
+                enabled[0].id
+            );
+        }
     }
 }
 
@@ -149,7 +159,10 @@ fn entries_the_rest_of_squiggle_relies_on() {
 
     let tsgo = builtin("tsgo");
     assert!(tsgo.wait.settle.is_zero());
-    assert!(!tsgo.enabled_by_default);
+    // Chosen by the project's TypeScript 7, after typescript-language-server.
+    assert!(tsgo.enabled_by_default);
+    assert_eq!(tsgo.packages[0].name, "typescript");
+    assert_eq!(tsgo.packages[0].majors.from, 7);
 
     assert_eq!(builtin("ruff").role, ServerRole::Linter);
     assert_eq!(
@@ -231,7 +244,7 @@ mod profiles {
         assert!(wait.is_check("rust-analyzer/flycheck/0", Some("cargo check")));
         assert!(wait.is_background("rustAnalyzer/cachePriming", Some("Indexing")));
         assert!(!wait.is_check("rustAnalyzer/Fetching", Some("Fetching")));
-        assert_eq!((wait.settle, wait.check_end_grace), (ms(300), ms(100)));
+        assert_eq!((wait.settle, wait.check_end_grace), (ms(300), ms(50)));
     }
 
     #[test]

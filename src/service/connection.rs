@@ -19,8 +19,10 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::methods;
+use super::{methods, sessions};
 use crate::engine::Engine;
+use crate::evidence::origin::scope;
+use crate::evidence::{Origin, Surface};
 use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, MessageError, RequestId, ResponseError, codes};
 
@@ -242,8 +244,12 @@ async fn answer(
 ) -> Result<Value, ResponseError> {
     let name = method.clone();
     let started = std::time::Instant::now();
-    let mut handler = AbortOnDrop(tokio::spawn(async move {
+    let origin = Origin::new(Surface::Service, None, method.as_str());
+    let mut handler = AbortOnDrop(tokio::spawn(scope(origin, async move {
         if let Some(reply) = methods::handle(&engine, &method, params.clone()).await {
+            return reply;
+        }
+        if let Some(reply) = sessions::handle(&engine, &method, params.clone()).await {
             return reply;
         }
         host.handle(&method, &params).unwrap_or_else(|| {
@@ -253,7 +259,7 @@ async fn answer(
                 data: None,
             })
         })
-    }));
+    })));
     let handled = (&mut handler.0).await;
     tracing::debug!(method = %name, us = started.elapsed().as_micros() as u64, "request handled");
     handled.unwrap_or_else(|e| {

@@ -230,7 +230,7 @@ mod tests {
         let edit = json!({"filePath": "a", "oldString": "a", "newString": "b", "dryrun": true});
         assert_eq!(
             message::<EditParams>(edit),
-            "dryrun: unknown field; expected one of filePath, oldString, newString, replaceAll, dryRun"
+            "dryrun: unknown field; expected one of filePath, oldString, newString, replaceAll, dryRun, origin"
         );
         assert_eq!(
             message::<NoParams>(json!({"verbose": true})),

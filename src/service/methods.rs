@@ -26,6 +26,7 @@ use crate::baseline::Before;
 use crate::diagnostic::Diagnostic;
 use crate::engine::tools::{Mode, Replace, ToolError, ToolResult, Touched};
 use crate::engine::{Engine, FileInput, HeldOthers};
+use crate::evidence::Origin;
 use crate::jsonrpc::message::ResponseError;
 use crate::render::{FileDiagnostics, render_feedback, render_files};
 
@@ -46,16 +47,30 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
             })
             .await
         }
-        Edit::NAME => respond::<Edit, _>(params, |p| edit(e, p)).await,
-        Write::NAME => respond::<Write, _>(params, |p| write(e, p)).await,
-        ApplyPatch::NAME => respond::<ApplyPatch, _>(params, |p| apply_patch(e, p)).await,
-        Fix::NAME => respond::<Fix, _>(params, |p| fix(e, p)).await,
+        Edit::NAME => respond::<Edit, _>(params, |p| as_told(p.origin.clone(), edit(e, p))).await,
+        Write::NAME => {
+            respond::<Write, _>(params, |p| as_told(p.origin.clone(), write(e, p))).await
+        }
+        ApplyPatch::NAME => {
+            respond::<ApplyPatch, _>(params, |p| as_told(p.origin.clone(), apply_patch(e, p))).await
+        }
+        Fix::NAME => respond::<Fix, _>(params, |p| as_told(p.origin.clone(), fix(e, p))).await,
         Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
         Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
         Warm::NAME => respond::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
         _ => return None,
     };
     Some(reply)
+}
+
+/// Runs `work` as coming from `origin` when the request says who asks
+/// (squiggle's own command line and hooks do); else under the origin the
+/// connection set (the service, the method).
+async fn as_told<F: Future>(origin: Option<Origin>, work: F) -> F::Output {
+    match origin {
+        Some(origin) => crate::evidence::origin::scope(origin, work).await,
+        None => work.await,
+    }
 }
 
 /// Reads `M`'s params, runs `answer` on them and serializes its answer; a
@@ -231,6 +246,7 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
         mut contents,
         mut before,
         options,
+        origin,
     } = p;
     // `contents`: the text to check instead of the disk's; `before`: the
     // text before the change. Both keyed as in `filePaths`.
@@ -257,9 +273,9 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
         })
         .collect();
     let opts = options.over(engine.render_options());
-    let (result, report) = engine
-        .report_change(String::new(), files, mutation, Mode::Apply, &opts)
-        .await;
+    let change = engine.report_change(String::new(), files, mutation, Mode::Apply, &opts);
+    // In process (a hook without a daemon) as through the daemon.
+    let (result, report) = as_told(origin, change).await;
     let text = render_files(&report.file_blocks(), &opts);
     Ok(CheckReply {
         report,

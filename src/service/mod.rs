@@ -14,6 +14,7 @@ mod connection;
 mod extract;
 mod failure;
 mod methods;
+mod sessions;
 pub mod wire;
 
 pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connection_with};

@@ -107,7 +107,19 @@ fn range_json(start: Position, end: Position) -> Value {
 
 /// The LSP diagnostics visible in wave `wave` (markers whose wave index is at most `wave`).
 pub fn diagnostics(text: &str, wave: usize, encoding: Encoding) -> Vec<Value> {
-    let markers: Vec<Marker> = parse(text).into_iter().filter(|m| m.wave <= wave).collect();
+    diagnostics_of_waves(text, 0..=wave, encoding)
+}
+
+/// The LSP diagnostics of the markers whose wave index is in `waves`.
+pub fn diagnostics_of_waves(
+    text: &str,
+    waves: impl std::ops::RangeBounds<usize>,
+    encoding: Encoding,
+) -> Vec<Value> {
+    let markers: Vec<Marker> = parse(text)
+        .into_iter()
+        .filter(|m| waves.contains(&m.wave))
+        .collect();
     if markers.is_empty() {
         return Vec::new();
     }

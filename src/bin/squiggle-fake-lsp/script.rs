@@ -37,6 +37,11 @@ pub struct Script {
     pub publish_on_save: bool,
     pub progress_on_save: bool,
     pub check_restart_gap_ms: Option<u64>,
+    pub aborted_check_first: bool,
+    pub pushed_from_wave: Option<usize>,
+    pub cancel_pulls: Option<CancelPulls>,
+    pub check_files_on_disk: bool,
+    pub stale_pull_ms: Option<u64>,
     pub progress_on_initialized: Option<Progress>,
     pub require_configuration: bool,
     pub server_requests: Vec<ServerRequest>,
@@ -74,6 +79,11 @@ impl Default for Script {
             publish_on_save: false,
             progress_on_save: false,
             check_restart_gap_ms: None,
+            aborted_check_first: false,
+            pushed_from_wave: None,
+            cancel_pulls: None,
+            check_files_on_disk: false,
+            stale_pull_ms: None,
             progress_on_initialized: None,
             require_configuration: false,
             server_requests: Vec::new(),
@@ -88,6 +98,15 @@ impl Default for Script {
             respell_uris: false,
         }
     }
+}
+
+/// The first `count` pulls are answered with ServerCancelled (-32802),
+/// whose data says whether to `retrigger` the request.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CancelPulls {
+    pub count: u64,
+    pub retrigger: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -193,6 +212,7 @@ pub enum Fault {
         bytes: usize,
     },
     PartialFrame,
+    StuckFrame,
     RequestStorm {
         #[serde(default = "default_storm_count")]
         count: usize,

@@ -28,6 +28,7 @@ const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_REQUEST: i64 = -32600;
 const SERVER_NOT_INITIALIZED: i64 = -32002;
 const REQUEST_CANCELLED: i64 = -32800;
+const SERVER_CANCELLED: i64 = -32802;
 
 /// How long a fake told to ignore `exit` (or to hang) outlives its closed stdin, so a client
 /// that forgets to kill it does not leak processes forever.
@@ -56,6 +57,14 @@ pub enum Action {
     StartCheck {
         uri: String,
         save: u64,
+    },
+    /// The real check after an aborted one (`abortedCheckFirst`): its
+    /// progress begins and its waves are scheduled, unless a later save
+    /// cancelled it meanwhile.
+    BeginCheck {
+        uri: String,
+        version: i64,
+        check: Check,
     },
     ProgressEnd {
         token: String,
@@ -89,6 +98,11 @@ struct Server {
     /// With `checkRestartGapMs`: saves seen, on-save checks started, and the
     /// one running (by number).
     saves: u64,
+    /// Pull requests answered with ServerCancelled so far (`cancelPulls`).
+    pulls_cancelled: u64,
+    /// With `stalePullMs`: per document, the text before its latest change
+    /// and until when pulls still answer for it.
+    stale_pulls: HashMap<String, (String, Instant)>,
     checks_started: u64,
     running_check: Option<u64>,
 }
@@ -123,6 +137,8 @@ pub fn run(script: Script, log: EventLog) -> ! {
         next_request_id: 1,
         outgoing: HashMap::new(),
         saves: 0,
+        pulls_cancelled: 0,
+        stale_pulls: HashMap::new(),
         checks_started: 0,
         running_check: None,
     };
@@ -285,6 +301,15 @@ impl Server {
             "initialize" => self.answer_initialize(id),
             "shutdown" => self.respond(id, Ok(Value::Null)),
             "textDocument/diagnostic" if self.script.diagnostic_mode != DiagnosticMode::Push => {
+                if let Some(cancel) = self.script.cancel_pulls
+                    && self.pulls_cancelled < cancel.count
+                {
+                    self.pulls_cancelled += 1;
+                    let data = json!({"retriggerRequest": cancel.retrigger});
+                    let error = json!({"code": SERVER_CANCELLED, "message": "server cancelled", "data": data});
+                    self.send(json!({"jsonrpc": "2.0", "id": id, "error": error}));
+                    return;
+                }
                 let report = self.pull_report(params);
                 self.respond(id, Ok(report));
             }
@@ -359,6 +384,9 @@ impl Server {
                         }
                     }
                 }
+                if check.is_some() && wave == self.last_wave() && self.script.check_files_on_disk {
+                    self.publish_neighbours_on_disk(&uri, wave);
+                }
                 if let Some(check) = check
                     && wave == self.last_wave()
                 {
@@ -371,6 +399,16 @@ impl Server {
             Action::StartCheck { uri, save } => {
                 if save == self.saves {
                     self.start_check(uri);
+                }
+            }
+            Action::BeginCheck {
+                uri,
+                version,
+                check,
+            } => {
+                if check.number.is_none() || check.number == self.running_check {
+                    self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
+                    self.schedule_waves(uri, version, Some(check));
                 }
             }
             Action::ProgressEnd { token } => self.progress_end(&token),

@@ -60,6 +60,11 @@ pub async fn run(
                 report: Some(ReportMode::All),
                 ..WireRenderOptions::default()
             },
+            origin: Some(crate::evidence::Origin::new(
+                crate::evidence::Surface::Cli,
+                None,
+                "check",
+            )),
             ..CheckParams::default()
         };
         let root = engine.workspace().root().to_path_buf();

@@ -15,7 +15,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::lsp::uri;
+use crate::uri;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 

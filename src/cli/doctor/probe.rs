@@ -17,6 +17,7 @@ use crate::diagnostic::Outcome;
 use crate::engine::ResolvedServer;
 use crate::lsp::capabilities::SyncKind;
 use crate::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
+use crate::registry::toolchain::Launch;
 
 /// The navigation features doctor asks about: (name shown, capability key).
 pub const NAVIGATION: &[(&str, &str)] = &[
@@ -67,6 +68,10 @@ pub struct ServerReport {
     pub path: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// The compiler the server runs on for this workspace, for a server
+    /// that runs on the project's (`typescript 7.0.2 (project: …)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compiler: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,6 +112,7 @@ impl ServerReport {
             status,
             path: None,
             version: None,
+            compiler: None,
             error: None,
             install_hint: None,
             start_ms: None,
@@ -125,16 +131,17 @@ impl ServerReport {
     }
 }
 
-/// Starts `server` (found at `program`) on its sample in a fresh temporary
+/// Starts `server` (as `launch` says) on its sample in a fresh temporary
 /// directory and reports on it. `timeout` bounds the start and, separately,
 /// the first check.
-pub async fn probe(
-    server: &ResolvedServer,
-    program: PathBuf,
-    args: Vec<String>,
-    timeout: Duration,
-) -> ServerReport {
+pub async fn probe(server: &ResolvedServer, launch: Launch, timeout: Duration) -> ServerReport {
     let mut report = ServerReport::new(server, Status::Working);
+    let Launch {
+        program,
+        args,
+        initialization_options,
+        ..
+    } = launch;
     report.path = Some(program.display().to_string());
     let sample = samples::for_server(server);
     let dir = match SampleDir::create(&server.spec.id) {
@@ -157,7 +164,7 @@ pub async fn probe(
         cwd: dir.path().to_path_buf(),
     };
     let mut config = ClientConfig::new(server.spec.id.clone(), spawn, dir.path().to_path_buf());
-    config.initialization_options = server.spec.initialization_options.clone();
+    config.initialization_options = initialization_options;
     config.settings = server.spec.settings.clone();
     config.wait = server.spec.wait.clone();
 

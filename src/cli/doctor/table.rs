@@ -1,6 +1,7 @@
 //! Doctor's text output, a pure function of the reports: one aligned row per
-//! server that was started, then the failures' errors in full, then the
-//! servers that are not installed with the command that installs them.
+//! server that was started, the compiler each runs on where it runs on the
+//! project's, then the failures' errors in full, then the servers that are
+//! not installed with the command that installs them.
 
 use super::probe::{NAVIGATION, ServerReport, Status};
 
@@ -43,6 +44,15 @@ pub fn render(reports: &[ServerReport]) -> String {
             }
             out.push_str(line.trim_end());
             out.push('\n');
+        }
+    }
+    let compilers: Vec<_> = reports.iter().filter(|r| r.compiler.is_some()).collect();
+    if !compilers.is_empty() {
+        let width = compilers.iter().map(|r| r.id.len()).max().unwrap_or(0);
+        out.push_str("\ncompiler (this workspace's):\n");
+        for r in compilers {
+            let compiler = r.compiler.as_deref().unwrap_or_default();
+            out.push_str(&format!("  {:<width$}  {compiler}\n", r.id));
         }
     }
     let failed: Vec<_> = started
@@ -164,6 +174,7 @@ mod tests {
             status,
             path: None,
             version: None,
+            compiler: None,
             error: None,
             install_hint: None,
             start_ms: None,
@@ -200,10 +211,16 @@ mod tests {
         broken.error = Some("fake is not running: crashed\nstderr line".into());
         let mut missing = report("jdtls", Status::NotInstalled);
         missing.install_hint = Some("brew install jdtls".into());
+        let mut tsgo = report("tsgo", Status::Working);
+        tsgo.compiler = Some("typescript 7.0.2 (project: /w/node_modules/typescript)".into());
         let expected = "\
 server   status   version  start  diagnostics     sync         encoding  first check           navigation              path
 pyright  working  1.1.400  812ms  pull (dynamic)  incremental  utf-16    yes (2), pulled 95ms  all but implementation  /bin/pyright-langserver
 fake     failed   -        -      -               -            -         -                     -                       /bin/fake
+tsgo     working  -        -      -               -            -         -                     none                    -
+
+compiler (this workspace's):
+  tsgo  typescript 7.0.2 (project: /w/node_modules/typescript)
 
 failed:
   fake: fake is not running: crashed
@@ -212,7 +229,7 @@ failed:
 not installed:
   jdtls  brew install jdtls
 ";
-        let actual = render(&[pyright, broken, missing]);
+        let actual = render(&[pyright, broken, missing, tsgo]);
         assert_eq!(
             short_version("Debian clangd version 14.0.6 linux+grpc"),
             "14.0.6"

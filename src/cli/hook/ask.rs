@@ -9,18 +9,21 @@ use std::path::{Path, PathBuf};
 use super::before::Told;
 use crate::cli::warm::Route;
 use crate::engine::Mutation;
+use crate::evidence::Origin;
 use crate::render::Escape;
 use crate::service::wire::{CheckParams, WireRenderOptions};
 
 /// The `squiggle/check` a hook sends: `files` after `mutation`, each one's
 /// text before as far as `told` says, the answer cut to `max_chars` and
-/// escaped as `escape` says (else as configured).
+/// escaped as `escape` says (else as configured), and who asks (`origin`,
+/// for the evidence log).
 pub(super) fn request(
     files: Vec<PathBuf>,
     mutation: Mutation,
     told: &BTreeMap<PathBuf, Told>,
     max_chars: usize,
     escape: Option<Escape>,
+    origin: Origin,
 ) -> CheckParams {
     let before = told
         .iter()
@@ -35,6 +38,7 @@ pub(super) fn request(
             escape,
             ..WireRenderOptions::default()
         },
+        origin: Some(origin),
         ..CheckParams::default()
     }
 }

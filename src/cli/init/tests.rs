@@ -1,5 +1,4 @@
-//! `init`'s settings edits: what each agent's file gets, kept members,
-//! refusals.
+//! `init`'s merging of hook groups and its reading of commands.
 
 use super::*;
 
@@ -67,4 +66,28 @@ fn wrong_shapes_are_named() {
         add_hook(&mut v, Agent::Claude),
         Err("`hooks` is an array, expected an object".into())
     );
+}
+
+#[test]
+fn a_hook_is_recognised_however_a_shell_spells_it() {
+    for command in [
+        "squiggle hook claude",
+        "squiggle.exe hook claude",
+        "SQUIGGLE.EXE hook claude --root .",
+        r#""C:\Program Files\squiggle\squiggle.exe" hook claude"#,
+        r#"& "C:\Program Files\squiggle\squiggle.exe" hook claude"#,
+        r"C:\tools\squiggle.exe hook claude",
+        "'/opt/my tools/squiggle' hook claude",
+    ] {
+        assert!(runs_hook(command, Agent::Claude), "{command}");
+    }
+    for command in [
+        "squiggle hook codex",
+        "squiggles hook claude",
+        r#""C:\Program Files\squiggle\squiggle.exe hook claude"#,
+        "squiggle check",
+        "echo squiggle hook claude",
+    ] {
+        assert!(!runs_hook(command, Agent::Claude), "{command}");
+    }
 }

@@ -6,6 +6,7 @@
 //! `errors` builds the messages, with near-miss suggestions for unknown keys.
 
 mod errors;
+mod features;
 mod values;
 
 use std::path::Path;
@@ -44,6 +45,9 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "documentIdleMinutes",
     "trustedWorkspaces",
     "servers",
+    "strict",
+    "sessions",
+    "evidence",
 ];
 
 pub(super) const SERVER_KEYS: &[&str] = &[
@@ -147,6 +151,7 @@ impl Reader<'_> {
                         out.servers.insert(id.clone(), self.server(&path, table)?);
                     }
                 }
+                _ if self.feature(key, &path, value, out)? => {}
                 _ => return Err(self.unknown(&path, key, LSP_KEYS)),
             }
         }

@@ -34,7 +34,7 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
-use crate::registry::detect::find_command;
+use crate::registry::toolchain::{Launch, launch};
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
 
@@ -47,6 +47,10 @@ pub struct Limits {
     pub server_idle: Duration,
     /// A document untouched this long is closed; zero never.
     pub document_idle: Duration,
+    /// How long a health probe waits (`lsp::health`): the warm check
+    /// deadline, so a server silent through a check and then through a
+    /// probe as long is unresponsive.
+    pub probe_timeout: Duration,
 }
 
 impl Limits {
@@ -55,6 +59,7 @@ impl Limits {
             max_per_server: config.max_instances_per_server.max(1),
             server_idle: config.server_idle,
             document_idle: config.document_idle,
+            probe_timeout: config.diagnostic_timeout,
         }
     }
 }
@@ -191,6 +196,12 @@ impl Pool {
                 reason: reason.clone(),
             });
         }
+        if let Some(reason) = &server.held {
+            return Err(Unavailable {
+                state: ServerState::NotStarted,
+                reason: format!("{} not started ({reason})", server.spec.id),
+            });
+        }
         let key = (server.spec.id.clone(), root.to_path_buf());
         let (busy, start_lock) = match self.shared.enter(&key) {
             Ok(checkout) => return Ok(checkout),
@@ -204,14 +215,14 @@ impl Pool {
                 busy,
             });
         }
-        let spawn = match spawn_for(server, root, workspace_root) {
-            Ok(spawn) => spawn,
+        let launch = match launch_for(server, root, workspace_root) {
+            Ok(launch) => launch,
             Err(unavailable) => {
                 self.shared.not_installed(&key, &unavailable.reason);
                 return Err(unavailable);
             }
         };
-        let client = self.start(server, &key, spawn, start_timeout).await?;
+        let client = self.start(server, &key, launch, start_timeout).await?;
         Ok(Checkout {
             client,
             cold: true,
@@ -225,14 +236,24 @@ impl Pool {
         &self,
         server: &ResolvedServer,
         key: &InstanceKey,
-        spawn: Spawn,
+        launch: Launch,
         start_timeout: Duration,
     ) -> Result<LspClient, Unavailable> {
         let mut starting = self.shared.begin_start(key)?;
+        if let Some(package) = &launch.package {
+            tracing::debug!(server = %key.0, root = %key.1.display(), package = %package.label(), dir = %package.dir.display(), "runs on the project's package");
+        }
+        let spawn = Spawn {
+            program: launch.program,
+            args: launch.args,
+            env: server.env.clone(),
+            cwd: key.1.clone(),
+        };
         let mut config = ClientConfig::new(server.spec.id.clone(), spawn, key.1.clone());
-        config.initialization_options = server.spec.initialization_options.clone();
+        config.initialization_options = launch.initialization_options;
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
+        config.probe_timeout = self.shared.limits.probe_timeout;
         let started = Instant::now();
         match LspClient::start(config, start_timeout).await {
             Ok(client) => {
@@ -344,25 +365,16 @@ pub fn not_installed(server: &ResolvedServer) -> String {
     )
 }
 
-/// How to run `server` for `root`, or why it cannot run.
-fn spawn_for(
+/// How to run `server` for `root` (with the project's package, if it runs
+/// on one), or why it cannot run.
+fn launch_for(
     server: &ResolvedServer,
     root: &Path,
     workspace_root: &Path,
-) -> Result<Spawn, Unavailable> {
+) -> Result<Launch, Unavailable> {
     let path_var = std::env::var_os("PATH");
-    let Some((program, candidate)) =
-        find_command(&server.spec, root, workspace_root, path_var.as_deref())
-    else {
-        return Err(Unavailable {
-            state: ServerState::Unavailable,
-            reason: not_installed(server),
-        });
-    };
-    Ok(Spawn {
-        program,
-        args: candidate.args.clone(),
-        env: server.env.clone(),
-        cwd: root.to_path_buf(),
+    launch(&server.spec, root, workspace_root, path_var.as_deref()).ok_or_else(|| Unavailable {
+        state: ServerState::Unavailable,
+        reason: not_installed(server),
     })
 }

@@ -23,6 +23,12 @@ pub enum ServerState {
     Starting,
     /// Running and initialized.
     Active,
+    /// Stopped answering (a request and then a health probe went
+    /// unanswered in silence, `lsp::health`): being stopped; the next file
+    /// it serves restarts it once, as after a crash.
+    Unresponsive,
+    /// Died; the next file it serves restarts it once.
+    Crashed,
     /// Stopped by the pool (evicted for the cap, or idle); it starts again
     /// on the next file it serves.
     Stopped,
@@ -34,6 +40,10 @@ pub enum ServerState {
     Disabled,
     /// Enabled, but its command is not installed.
     Unavailable,
+    /// Installed and enabled, but not started because the configuration
+    /// does not name it: `strict` in non-interactive use, or
+    /// `autoDetect = false` (`detail` says which).
+    NotStarted,
     /// The workspace configuration sets its `command`/`args`/`env` and the
     /// workspace is not trusted.
     Untrusted,
@@ -45,11 +55,14 @@ impl ServerState {
         match self {
             ServerState::Starting => "starting",
             ServerState::Active => "active",
+            ServerState::Unresponsive => "unresponsive",
+            ServerState::Crashed => "crashed",
             ServerState::Stopped => "stopped",
             ServerState::Broken => "broken",
             ServerState::Idle => "idle",
             ServerState::Disabled => "disabled",
             ServerState::Unavailable => "unavailable",
+            ServerState::NotStarted => "not_started",
             ServerState::Untrusted => "untrusted",
         }
     }
@@ -139,13 +152,14 @@ impl Shared {
                 .iter()
                 .map(|((id, root), i)| {
                     let client = i.alive();
+                    let (status, detail) = dead_state(i);
                     InstanceStatus {
                         id: id.clone(),
                         root: root.clone(),
-                        status: i.status,
+                        status,
                         server_pid: client.map(|c| c.pid()),
                         version: i.version.clone(),
-                        detail: i.detail.clone(),
+                        detail,
                         starts: i.starts,
                         rss_kb: None,
                         idle_ms: client.map(|_| {
@@ -187,6 +201,22 @@ impl Shared {
         };
         summary.servers_rss_kb = pids.into_iter().filter_map(rss_kb_tree).sum();
         summary
+    }
+}
+
+/// An instance's state and detail: an active one whose server died since
+/// is `crashed`, or `unresponsive` when squiggle stopped it for not
+/// answering (the next file it serves restarts it either way).
+fn dead_state(i: &super::Instance) -> (ServerState, Option<String>) {
+    match &i.client {
+        Some(client) if i.status == ServerState::Active && !client.is_alive() => {
+            let state = match client.unresponsive() {
+                Some(_) => ServerState::Unresponsive,
+                None => ServerState::Crashed,
+            };
+            (state, client.dead_reason())
+        }
+        _ => (i.status, i.detail.clone()),
     }
 }
 

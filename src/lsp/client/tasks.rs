@@ -107,6 +107,10 @@ impl Inner {
     async fn on_stream_closed(&self, why: &str) {
         let status = self.process.wait_exit(Duration::from_millis(200)).await;
         let status = status.map_or_else(|| "still running".to_string(), |s| s.to_string());
+        let why = match self.health.unresponsive() {
+            Some(reason) => reason.as_str(),
+            None => why,
+        };
         let tail = self.process.stderr_tail();
         let tail = tail.trim();
         let detail = if tail.is_empty() {

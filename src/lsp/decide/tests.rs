@@ -189,6 +189,31 @@ fn partial_pull_ends_a_grace_after_its_check_ends() {
 }
 
 #[test]
+fn a_check_ended_before_the_wait_began_is_not_waited_on_again() {
+    // The second phase's wait on another file: the check that answered the
+    // edit ended 300 ms before it began, and its grace is long over.
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let mut wait = PartialWait::new(t0 + ms(400), t0 + ms(10_000));
+    let done = PartialView {
+        check_done: true,
+        check_ended_at: Some(t0 + ms(100)),
+        ..PartialView::default()
+    };
+    wait.pulled(t0 + ms(405));
+    assert_eq!(wait.decide(&done, &p, t0 + ms(405)), MERGED);
+    // In the first phase the grace runs from the check's end.
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    let ended = PartialView {
+        check_ended_at: Some(t0 + ms(200)),
+        ..done
+    };
+    wait.pulled(t0 + ms(203));
+    assert_eq!(wait.decide(&ended, &p, t0 + ms(203)), at(t0, 300));
+    assert_eq!(wait.decide(&ended, &p, t0 + ms(300)), MERGED);
+}
+
+#[test]
 fn partial_pull_saves_again_once_when_no_check_began() {
     let t0 = Instant::now();
     let p = partial_profile();

@@ -108,9 +108,32 @@ fn an_ended_check_is_remembered_by_when_it_began() {
     let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
     state.on_progress(&begin, 20, &profile);
     assert_eq!(state.check_ended, 0, "still running");
+    let report = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "report", "message": "shapes (bin)"}});
+    state.on_progress(&report, 22, &profile);
     state.on_progress(&end, 25, &profile);
     assert_eq!(state.check_ended, 20);
     // An end for a token never begun changes nothing.
     state.on_progress(&end, 30, &profile);
     assert_eq!(state.check_ended, 20);
+}
+
+/// rust-analyzer 1.99 begins a check and ends it with nothing published
+/// and nothing reported once its workspace has loaded, then checks again:
+/// only a check that did something is an answer.
+#[test]
+fn a_check_that_did_nothing_is_not_remembered_as_ended() {
+    let profile = checks();
+    let mut state = ClientState::default();
+    let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
+    let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
+    let uri = "file:///a.rs";
+    let publish = json!({"uri": uri, "version": 2, "diagnostics": []});
+    state.on_publish(publish.clone(), 10);
+    state.on_progress(&begin, 20, &profile);
+    state.on_progress(&end, 21, &profile);
+    assert_eq!(state.check_ended, 0, "abandoned");
+    state.on_progress(&begin, 30, &profile);
+    state.on_publish(publish, 31);
+    state.on_progress(&end, 32, &profile);
+    assert_eq!(state.check_ended, 30, "it published");
 }

@@ -17,15 +17,21 @@ pub fn servers() -> Vec<ServerSpec> {
                 ProgressPattern::title("Indexing"),
             ],
             // cargo check (or clippy) after didSave, under a flycheck token;
-            // it publishes before its progress ends (docs/servers.md).
+            // it publishes around its progress's end: before it in 59 of 60
+            // probed edits, at most 3.6 ms after it (docs/servers.md). A
+            // check cancelled by a later save ends having published and
+            // reported nothing, and does not count as ended.
             check_progress: vec![
                 ProgressPattern::token("flycheck"),
                 ProgressPattern::title("check"),
                 ProgressPattern::title("clippy"),
             ],
-            check_end_grace: Duration::from_millis(100),
+            check_end_grace: Duration::from_millis(50),
             // It waits 50 ms after a save for more before it starts cargo.
             check_save_debounce: Duration::from_millis(50),
+            // cargo check checks the whole workspace: an importer opened
+            // after the edit is not saved (that would start a second check).
+            check_covers_project: true,
             ..settle(300)
         },
         ..spec(

@@ -1,14 +1,19 @@
-//! TypeScript and JavaScript: `typescript-language-server` as the type
-//! checker, the native-preview `tsgo` as its opt-in alternative, and the
-//! ESLint server as a linter alongside, started only where the project has an
-//! ESLint config, because without one it has nothing to say but errors.
+//! TypeScript and JavaScript: the project's own TypeScript checks it. With
+//! TypeScript 7 (or `@typescript/native-preview`) in the project, its native
+//! `tsc --lsp --stdio` (the `tsgo` entry); with TypeScript 6 or older, or
+//! none, `typescript-language-server`, on the project's `tsserver.js` when
+//! it has one (`registry::toolchain`). The ESLint server runs as a linter
+//! alongside, started only where the project has an ESLint config, because
+//! without one it has nothing to say but errors.
 
 use serde_json::json;
 
 use std::time::Duration;
 
 use crate::lsp::SyncPull;
-use crate::registry::{Declaration, ServerRole, ServerSpec, WaitProfile, settle, spec};
+use crate::registry::{
+    Declaration, Given, Majors, ProjectPackage, ServerRole, ServerSpec, WaitProfile, settle, spec,
+};
 
 const LANGUAGES: &[&str] = &[
     "typescript",
@@ -55,6 +60,20 @@ pub fn servers() -> Vec<ServerSpec> {
             // It answers tsserver's synchronous diagnostics requests on
             // the current text: the wait asks those first (docs/servers.md)
             // and falls back on the pushes only when they fail.
+            // The project's TypeScript before 7, through its tsserver.js
+            // (without it the server loads the nearest TypeScript it finds
+            // itself, or its own).
+            packages: vec![ProjectPackage {
+                name: "typescript".into(),
+                majors: Majors {
+                    from: 0,
+                    below: Some(7),
+                },
+                given: Given::InitOption {
+                    pointer: "/tsserver/path".into(),
+                    file: "lib/tsserver.js".into(),
+                },
+            }],
             wait: WaitProfile {
                 sync_pull: Some(SyncPull::Tsserver),
                 stale_window: Duration::from_millis(300),
@@ -71,20 +90,46 @@ pub fn servers() -> Vec<ServerSpec> {
             )
         },
         ServerSpec {
-            // tsgo answers pull requests only, once per document version.
+            // TypeScript 7's own language server: chosen where the project
+            // has TypeScript 7 (or the native preview), not by a switch;
+            // without either in the project, only when enabled in place of
+            // typescript-language-server (then the `tsgo` on PATH).
+            packages: vec![
+                native_typescript("typescript", "tsc", 7),
+                native_typescript("@typescript/native-preview", "tsgo", 0),
+            ],
+            // It answers pull requests only, for the version on the wire
+            // before the request, for any file asked (docs/servers.md).
             wait: settle(0),
-            enabled_by_default: false,
             exclusive_group: Some("ts-types".to_string()),
             ..spec(
                 "tsgo",
                 &["tsgo", "--lsp", "--stdio"],
                 LANGUAGES,
                 ROOT_MARKERS,
-                "npm i -g @typescript/native-preview",
+                "npm i -D typescript@7",
             )
         },
         eslint(),
     ]
+}
+
+/// A native TypeScript package from major `from` on: its program `bin`
+/// (a Node script that runs the platform build, which is started directly
+/// when npm installed it beside the package) with `--lsp --stdio`.
+fn native_typescript(name: &str, bin: &str, from: u64) -> ProjectPackage {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    ProjectPackage {
+        name: name.into(),
+        majors: Majors { from, below: None },
+        given: Given::Program {
+            bin: bin.into(),
+            args: vec!["--lsp".into(), "--stdio".into()],
+            native: Some(format!(
+                "@typescript/{base}-{{platform}}-{{arch}}/lib/{bin}"
+            )),
+        },
+    }
 }
 
 fn eslint() -> ServerSpec {

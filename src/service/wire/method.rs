@@ -14,8 +14,10 @@ use super::requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, EditParams, FixParams,
     NoParams, RenderParams, WriteParams,
 };
+use super::sessions::{SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams};
 use crate::engine::ServerStatus;
 use crate::engine::tools::ToolResult;
+use crate::sessions::{ChainAnswer, SessionAnswer};
 
 /// A JSON-RPC method of the service (or the daemon).
 pub trait Method {
@@ -65,4 +67,11 @@ methods! {
     Render = "squiggle/render", RenderParams => RenderReply;
     Check = "squiggle/check", CheckParams => CheckReply;
     Warm = "squiggle/warm", NoParams => WarmReply;
+    /// A speculative session over some files (`crate::sessions`).
+    SessionOpen = "squiggle/sessionOpen", SessionOpenParams => SessionAnswer;
+    SessionEdit = "squiggle/sessionEdit", SessionEditParams => SessionAnswer;
+    SessionEvaluate = "squiggle/sessionEvaluate", SessionParams => SessionAnswer;
+    SessionChain = "squiggle/sessionChain", SessionChainParams => ChainAnswer;
+    SessionCommit = "squiggle/sessionCommit", SessionParams => ToolResult;
+    SessionDiscard = "squiggle/sessionDiscard", SessionParams => SessionAnswer;
 }

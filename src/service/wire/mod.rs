@@ -10,12 +10,16 @@
 mod answers;
 pub mod method;
 mod requests;
+mod sessions;
 
 pub use answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
 pub use requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, EditParams, FixParams,
     NoParams, RenderParams, WireFileDiagnostics, WireRenderOptions, WriteParams,
+};
+pub use sessions::{
+    SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams, WireEdit,
 };
 
 pub use crate::engine::tools::ToolResult;

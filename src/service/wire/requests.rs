@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::evidence::Origin;
 use crate::render::{Escape, FileDiagnostics, RenderOptions, ReportMode};
 
 /// An optional member: absent or `null` reads as the type's default.
@@ -65,6 +66,15 @@ pub struct EditParams {
         skip_serializing_if = "is_false"
     )]
     pub dry_run: bool,
+    /// Who asks, for the evidence log (`docs/protocol.md`, "Evidence
+    /// log"): `{surface, agent?, tool?}`. squiggle's own command line and
+    /// hooks say so; absent, the service is the surface.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
 }
 
 /// `squiggle/write`: the whole file.
@@ -79,6 +89,15 @@ pub struct WriteParams {
         skip_serializing_if = "is_false"
     )]
     pub dry_run: bool,
+    /// Who asks, for the evidence log (`docs/protocol.md`, "Evidence
+    /// log"): `{surface, agent?, tool?}`. squiggle's own command line and
+    /// hooks say so; absent, the service is the surface.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
 }
 
 /// `squiggle/applyPatch`: a unified diff or a `*** Begin Patch` patch,
@@ -93,6 +112,15 @@ pub struct ApplyPatchParams {
         skip_serializing_if = "is_false"
     )]
     pub dry_run: bool,
+    /// Who asks, for the evidence log (`docs/protocol.md`, "Evidence
+    /// log"): `{surface, agent?, tool?}`. squiggle's own command line and
+    /// hooks say so; absent, the service is the surface.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
 }
 
 /// `squiggle/fix`: the fix a server offers for one diagnostic of a file,
@@ -116,6 +144,13 @@ pub struct FixParams {
         skip_serializing_if = "is_false"
     )]
     pub dry_run: bool,
+    /// Who asks, for the evidence log, as for `squiggle/edit`.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
 }
 
 impl FixParams {
@@ -173,6 +208,15 @@ pub struct CheckParams {
         skip_serializing_if = "WireRenderOptions::is_unset"
     )]
     pub options: WireRenderOptions,
+    /// Who asks, for the evidence log (`docs/protocol.md`, "Evidence
+    /// log"): `{surface, agent?, tool?}`. squiggle's own command line and
+    /// hooks say so; absent, the service is the surface.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
 }
 
 /// `squiggle/render`: pure, no server is touched.

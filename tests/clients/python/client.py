@@ -20,9 +20,14 @@ NAVIGATION = {
     "lsp_goto_definition", "lsp_find_references", "lsp_hover", "lsp_document_symbols",
     "lsp_workspace_symbols", "lsp_diagnostics", "lsp_goto_type_definition",
     "lsp_goto_implementation", "lsp_call_hierarchy", "lsp_signature_help",
-    "lsp_code_actions", "lsp_rename", "lsp_file_context", "lsp_status",
+    "lsp_code_actions", "lsp_rename", "lsp_file_context", "lsp_status", "lsp_impact",
 }
 WRITE = {"edit_file", "write_file", "apply_patch", "lsp_apply_fix"}
+# Speculative sessions: only session_commit writes.
+SESSION = {
+    "session_open", "session_edit", "session_evaluate", "session_chain",
+    "session_commit", "session_discard",
+}
 
 
 def text_of(result):
@@ -56,13 +61,13 @@ async def run(session):
     c = Checker(session)
     listed = await session.list_tools()
     tools = {t.name: t for t in listed.tools}
-    assert set(tools) == NAVIGATION | WRITE, sorted(tools)
+    assert set(tools) == NAVIGATION | WRITE | SESSION, sorted(tools)
     for name, tool in tools.items():
         assert tool.input_schema.get("type") == "object", name
         assert tool.output_schema and tool.output_schema.get("type") == "object", name
         assert tool.description, name
         read_only = tool.annotations.read_only_hint
-        assert read_only == (name not in WRITE), (name, read_only)
+        assert read_only == (name not in WRITE | {"session_commit"}), (name, read_only)
     print(f"tools/list: {len(tools)} tools with input and output schemas")
 
     # --- pyright
@@ -72,6 +77,11 @@ async def run(session):
 
     r, t = await c.call("lsp_find_references", {"path": "py/shapes.py", "symbol": "total_area"})
     c.expect(locs(r) == ["py/main.py:1:28", "py/main.py:6:11", "py/shapes.py:19:5"], "three references", t)
+    r, t = await c.call("lsp_impact", {"path": "py/shapes.py", "symbol": "total_area"})
+    impact = r.structured_content["symbols"][0]
+    c.expect((impact["uses"], impact["test_uses"]) == (2, 0), "two uses of total_area, none in tests", t)
+    c.expect(impact["files"] == [{"path": "py/main.py", "test": False, "lines": [1, 6]}], "both in main.py", t)
+    c.expect(r.structured_content["importers"][0]["path"] == "py/main.py", "main.py imports shapes.py", t)
     r, t = await c.call("lsp_find_references", {"path": "py/shapes.py", "symbol": "total_area", "include_declaration": False})
     c.expect(locs(r) == ["py/main.py:1:28", "py/main.py:6:11"], "references without the declaration", t)
 

@@ -48,6 +48,8 @@ async def run(session):
         with open(FILE, "rb") as f:
             on_disk = f.read()
         expect(on_disk == f"v{i + 1} @error(e)\n".encode(), f"edit {i} on disk byte for byte", on_disk)
+        if STATE == "broken":
+            await seen_dead(session)
     with anyio.fail_after(CALL_BOUND):
         result = await session.call_tool("lsp_status", {})
     expect(not result.is_error, "lsp_status to succeed", text(result))
@@ -56,6 +58,21 @@ async def run(session):
     expect(fake is not None, "the fake in lsp_status", result.structured_content)
     expect((fake["status"], fake["starts"]) == (STATE, STARTS), f"{STATE} with {STARTS} starts", fake)
     print(f"lsp_status: {fake['status']}, {fake['starts']} starts")
+
+
+async def seen_dead(session):
+    """A server that dies (or is stopped as unresponsive) must be seen dead
+    before the next edit, or the next edit would not be the restart: waits
+    until the fake's row has no live process (polled: the server's death is
+    another process's event)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        result = await session.call_tool("lsp_status", {})
+        fake = {s["id"]: s for s in result.structured_content["servers"]}.get("fake", {})
+        if "serverPid" not in fake:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{NAME}: the server still looks alive: {fake}")
 
 
 async def main():

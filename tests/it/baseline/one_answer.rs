@@ -9,7 +9,9 @@ use std::io::{BufRead, BufReader, Write};
 #[cfg(unix)]
 use std::os::unix::net::UnixListener;
 
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(unix)]
+use serde_json::json;
 
 use super::{Ws, block};
 
@@ -115,14 +117,19 @@ fn the_hook_prints_the_daemons_rendering_byte_for_byte() {
     assert_eq!(
         claude["params"],
         json!({"filePaths": [file], "before": {file.clone(): "x = 1\n"},
-            "options": {"maxChars": 10000}}),
-        "the Edit's before is the file before it, and the reply is capped for Claude Code"
+            "options": {"maxChars": 10000},
+            "origin": {"surface": "hook", "agent": "claude-code", "tool": "Edit"}}),
+        "the Edit's before is the file before it, the reply is capped for Claude Code, and who asks is said"
     );
     assert_eq!(
         requests[1]["params"]["options"],
         json!({"maxChars": 10000, "escape": "readable"})
     );
     assert_eq!(requests[1]["params"]["before"], json!({file: "x = 1\n"}));
+    assert_eq!(
+        requests[1]["params"]["origin"],
+        json!({"surface": "hook", "agent": "gemini-cli", "tool": "replace"})
+    );
 }
 
 /// Issue 24, finding 8: after an earlier file with an error was touched,

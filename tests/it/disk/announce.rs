@@ -15,7 +15,7 @@ use squiggle::config::Config;
 use squiggle::engine::HeldOthers;
 use squiggle::engine::tools::Mode;
 use squiggle::engine::{Engine, FileInput};
-use squiggle::lsp::uri;
+use squiggle::uri;
 
 use crate::support;
 use crate::support::fake_server::{FakeServer, logged};

@@ -5,5 +5,7 @@
 mod config_files;
 mod dependents_cache;
 mod fake;
+mod health;
 mod patch;
 mod pool;
+mod ra199_checks;

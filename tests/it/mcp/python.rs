@@ -28,3 +28,17 @@ fn python_sdk_client_calls_every_tool_against_real_servers() {
     command.env("PATH", mcp::path_with_tools());
     mcp::passes(command, "client.py");
 }
+
+/// The workflow prompts (issue 27, item 4) through the Python SDK: listed,
+/// each got with its arguments, every tool each names listed by the same
+/// session; a session without write tools lists only what it can do.
+#[test]
+fn python_sdk_client_lists_and_gets_the_workflow_prompts() {
+    let tools = mcp::tools();
+    let Some(python) = mcp::require(tools.join("venv/bin/python"), "the Python mcp SDK") else {
+        return;
+    };
+    let ws = crate::support::scratch::Scratch::bare();
+    let command = mcp::sdk_script(&python, "prompts.py", &ws.root, &ws.config_home);
+    mcp::passes(command, "prompts.py");
+}

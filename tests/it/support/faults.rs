@@ -78,7 +78,11 @@ pub fn faults() -> Vec<Fault> {
         ),
         // Settled or server_dead: the crash races the wait's end.
         row("crashAfterPublish", kind("crashAfterPublish"), broken, None),
-        row("hang", kind("hang"), active, timed_out),
+        // Silent after `initialize`: the wait and then a health probe go
+        // unanswered, so it is stopped as unresponsive, like a crash.
+        row("hang", kind("hang"), broken, timed_out),
+        // Half a frame, then silence: the reader waits for the rest forever.
+        row("stuckFrame", kind("stuckFrame"), broken, timed_out),
         row(
             "hangOnInitialize",
             kind("hangOnInitialize"),

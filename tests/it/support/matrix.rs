@@ -12,6 +12,8 @@ use squiggle::engine::Engine;
 use squiggle::engine::tools::ToolResult;
 use squiggle::engine::tools::{Mode, Replace};
 
+pub mod rust;
+
 pub const EDITED: &str = "Edit applied successfully.";
 pub const WRITTEN: &str = "File written successfully.";
 
@@ -32,7 +34,7 @@ pub fn link_node_modules(root: &Path, program: &Path) {
     if let Some(modules) = program.parent().and_then(Path::parent)
         && modules.ends_with("node_modules")
     {
-        std::os::unix::fs::symlink(modules, root.join("node_modules"))
+        crate::support::symlink(modules, root.join("node_modules"))
             .unwrap_or_else(|e| panic!("link node_modules: {e}"));
     }
 }

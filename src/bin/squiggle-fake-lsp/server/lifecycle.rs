@@ -55,6 +55,17 @@ impl Server {
                 self.hung = true;
                 self.timers.clear();
             }
+            Some(Fault::StuckFrame) => {
+                let half = json!({"jsonrpc": "2.0", "method": "window/logMessage",
+                    "params": {"type": 3, "message": "this frame is never finished"}});
+                let body = serde_json::to_vec(&half).expect("JSON values always serialize");
+                if let Err(err) = self.out.write_partial(&body) {
+                    eprintln!("squiggle-fake-lsp: writing stdout failed: {err}");
+                    self.exit(1);
+                }
+                self.hung = true;
+                self.timers.clear();
+            }
             _ => {}
         }
     }

@@ -78,6 +78,20 @@ impl Server {
                 check,
             } => {
                 if check.number.is_none() || check.number == self.running_check {
+                    if self.script.aborted_check_first {
+                        // rust-analyzer 1.99 once its workspace has loaded:
+                        // a check that begins and ends with nothing done.
+                        self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
+                        self.progress_end(SAVE_PROGRESS_TOKEN);
+                        let at = self.script.check_restart_gap_ms.unwrap_or(50);
+                        let action = Action::BeginCheck {
+                            uri,
+                            version,
+                            check,
+                        };
+                        self.timers.after(at, action);
+                        return;
+                    }
                     self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
                     self.schedule_waves(uri, version, Some(check));
                 }

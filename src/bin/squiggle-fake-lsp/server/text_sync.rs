@@ -59,6 +59,16 @@ impl Server {
             let diagnostics = markers::diagnostics(&old.text, self.last_wave(), self.encoding);
             self.publish(&uri, Some(version - 1), diagnostics);
         }
+        if let Some(ms) = self.script.stale_pull_ms
+            && let Some(old) = self.docs.get(&uri)
+        {
+            // rust-analyzer 1.99: a pull right after a change answers for
+            // the text before it; once the change is processed, a refresh.
+            let until = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+            self.stale_pulls
+                .insert(uri.clone(), (old.text.clone(), until));
+            self.timers.after(ms, super::Action::Refresh);
+        }
         let Some(clamps) = self.docs.change(&uri, version, &changes, self.encoding) else {
             eprintln!("squiggle-fake-lsp: didChange for {uri}, which is not open");
             self.log.event("changeUnopened", json!({"uri": uri}));
@@ -164,8 +174,46 @@ impl Server {
             return;
         };
         let version = doc.version;
-        let diagnostics = markers::diagnostics(&doc.text, wave, self.encoding);
+        let diagnostics = match self.script.pushed_from_wave {
+            Some(from) => markers::diagnostics_of_waves(&doc.text, from..=wave, self.encoding),
+            None => markers::diagnostics(&doc.text, wave, self.encoding),
+        };
         self.publish(uri, Some(version), diagnostics);
+    }
+
+    /// Publishes, without a version, every file beside `uri` on disk with
+    /// its extension that is not open, from its text on disk (as cargo
+    /// check reports files nobody opened). Only plain `file://` URIs.
+    pub(super) fn publish_neighbours_on_disk(&mut self, uri: &str, wave: usize) {
+        let Some(path) = uri.strip_prefix("file://").map(std::path::PathBuf::from) else {
+            return;
+        };
+        let (Some(dir), Some(ext)) = (path.parent(), path.extension()) else {
+            return;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut files: Vec<std::path::PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension() == Some(ext))
+            .collect();
+        files.sort();
+        for file in files {
+            let other = format!("file://{}", file.display());
+            if self.docs.get(&other).is_some() {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            let diagnostics = match self.script.pushed_from_wave {
+                Some(from) => markers::diagnostics_of_waves(&text, from..=wave, self.encoding),
+                None => markers::diagnostics(&text, wave, self.encoding),
+            };
+            self.publish(&other, None, diagnostics);
+        }
     }
 
     pub(super) fn pull_report(&self, params: &Value) -> Value {
@@ -178,7 +226,14 @@ impl Server {
         if params["previousResultId"].as_str() == Some(result_id.as_str()) {
             return json!({"kind": "unchanged", "resultId": result_id});
         }
-        let items = markers::diagnostics(&doc.text, self.last_wave(), self.encoding);
+        let text = match self.stale_pulls.get(uri) {
+            Some((old, until)) if std::time::Instant::now() < *until => old.as_str(),
+            _ => doc.text.as_str(),
+        };
+        let items = match self.script.pushed_from_wave {
+            Some(from) => markers::diagnostics_of_waves(text, ..from, self.encoding),
+            None => markers::diagnostics(text, self.last_wave(), self.encoding),
+        };
         json!({"kind": "full", "resultId": result_id, "items": items})
     }
 }

@@ -1,0 +1,209 @@
+//! `squiggle audit`: the evidence log read back. Which changes introduced
+//! errors that were never fixed — a `diagnostic_regression` (not a dry
+//! run) whose file no later written change brought back to the count of
+//! errors it had before — and the counts per file and per agent (the
+//! surface when no agent was known). Lines that are not records of a
+//! known version are counted and skipped.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::record::{Head, Record, VERSION};
+
+/// What the log says, summed up.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Summary {
+    /// The files read, oldest first.
+    pub files: Vec<String>,
+    pub changes: usize,
+    pub regressions: usize,
+    /// Regressions of dry runs (never written), among `regressions`.
+    pub dry_run_regressions: usize,
+    /// Lines skipped: not JSON, or a record of another version.
+    pub skipped: usize,
+    /// Regressions no later change fixed, oldest first.
+    pub unfixed: Vec<Unfixed>,
+    /// Per workspace-relative path.
+    pub by_file: BTreeMap<String, Counts>,
+    /// Per agent (or surface).
+    pub by_agent: BTreeMap<String, Counts>,
+}
+
+/// Counts for one file or agent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Counts {
+    pub changes: usize,
+    pub regressions: usize,
+    pub unfixed: usize,
+}
+
+/// A regression still open at the end of the log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Unfixed {
+    pub time: String,
+    pub workspace: String,
+    pub path: String,
+    /// The agent, else the surface.
+    pub by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub new_errors: usize,
+    /// The file's errors at the last change that recorded it.
+    pub errors_now: usize,
+    /// The count the regression must come back to.
+    #[serde(skip)]
+    errors_target: usize,
+}
+
+fn by(head: &Head) -> String {
+    head.agent.clone().unwrap_or_else(|| {
+        serde_json::to_value(head.surface)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    })
+}
+
+/// Reads `files` (oldest first) and sums them up.
+pub fn summarize(files: &[impl AsRef<Path>]) -> std::io::Result<Summary> {
+    let mut summary = Summary::default();
+    // The errors each (workspace, path) had at the last change recording it.
+    let mut errors: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for file in files {
+        let file = file.as_ref();
+        summary.files.push(file.display().to_string());
+        let text = std::fs::read_to_string(file)?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str::<Record>(line) {
+                Ok(record) if head(&record).v == VERSION => {
+                    take(&mut summary, &mut errors, record);
+                }
+                _ => summary.skipped += 1,
+            }
+        }
+    }
+    for open in &summary.unfixed {
+        summary
+            .by_file
+            .entry(open.path.clone())
+            .or_default()
+            .unfixed += 1;
+        summary.by_agent.entry(open.by.clone()).or_default().unfixed += 1;
+    }
+    Ok(summary)
+}
+
+fn head(record: &Record) -> &Head {
+    match record {
+        Record::Change(c) => &c.head,
+        Record::DiagnosticRegression(r) => &r.head,
+    }
+}
+
+fn take(summary: &mut Summary, errors: &mut BTreeMap<(String, String), usize>, record: Record) {
+    match record {
+        Record::Change(change) => {
+            summary.changes += 1;
+            summary
+                .by_agent
+                .entry(by(&change.head))
+                .or_default()
+                .changes += 1;
+            for f in &change.files {
+                if !f.other {
+                    summary.by_file.entry(f.path.clone()).or_default().changes += 1;
+                }
+                if change.dry_run {
+                    continue;
+                }
+                let key = (change.head.workspace.clone(), f.path.clone());
+                errors.insert(key, f.errors_after);
+                summary.unfixed.retain_mut(|open| {
+                    if open.workspace != change.head.workspace || open.path != f.path {
+                        return true;
+                    }
+                    open.errors_now = f.errors_after;
+                    f.errors_after > open.errors_target
+                });
+            }
+        }
+        Record::DiagnosticRegression(r) => {
+            summary.regressions += 1;
+            summary.by_agent.entry(by(&r.head)).or_default().regressions += 1;
+            if r.dry_run {
+                summary.dry_run_regressions += 1;
+            }
+            for f in &r.files {
+                summary
+                    .by_file
+                    .entry(f.path.clone())
+                    .or_default()
+                    .regressions += 1;
+                if r.dry_run {
+                    continue;
+                }
+                let key = (r.head.workspace.clone(), f.path.clone());
+                let now = errors.get(&key).copied().unwrap_or(f.new_errors);
+                summary.unfixed.push(Unfixed {
+                    time: r.head.time.clone(),
+                    workspace: r.head.workspace.clone(),
+                    path: f.path.clone(),
+                    by: by(&r.head),
+                    tool: r.head.tool.clone(),
+                    new_errors: f.new_errors,
+                    errors_now: now,
+                    errors_target: now.saturating_sub(f.new_errors),
+                });
+            }
+        }
+    }
+}
+
+/// The summary as text.
+pub fn render(summary: &Summary) -> String {
+    let mut out = vec![format!(
+        "{} change(s), {} regression(s) ({} in dry runs) in {}",
+        summary.changes,
+        summary.regressions,
+        summary.dry_run_regressions,
+        summary.files.join(", ")
+    )];
+    if summary.skipped > 0 {
+        out.push(format!(
+            "{} line(s) skipped (not a record of version {VERSION})",
+            summary.skipped
+        ));
+    }
+    if summary.unfixed.is_empty() {
+        out.push("Every error a change introduced was fixed later.".into());
+    } else {
+        out.push("Errors introduced and never fixed:".into());
+        for u in &summary.unfixed {
+            let tool = u
+                .tool
+                .as_deref()
+                .map(|t| format!(", {t}"))
+                .unwrap_or_default();
+            out.push(format!(
+                "  {}: {} new error(s) at {} by {}{tool}; {} error(s) at its last change",
+                u.path, u.new_errors, u.time, u.by, u.errors_now
+            ));
+        }
+    }
+    for (title, map) in [
+        ("By file:", &summary.by_file),
+        ("By agent:", &summary.by_agent),
+    ] {
+        out.push(title.into());
+        for (name, c) in map {
+            out.push(format!(
+                "  {name}: {} change(s), {} regression(s), {} never fixed",
+                c.changes, c.regressions, c.unfixed
+            ));
+        }
+    }
+    out.join("\n")
+}

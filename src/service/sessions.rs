@@ -1,0 +1,80 @@
+//! The speculative sessions' methods (`squiggle/session*`): params read
+//! into their structs, the engine's sessions called; a refusal is a
+//! `Failure::Refused` (JSON-RPC code `REFUSED`) with the session's message.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::failure::{Failure, Reply};
+use super::methods::respond;
+use super::wire::method::{
+    SessionChain, SessionCommit, SessionDiscard, SessionEdit, SessionEvaluate, SessionOpen,
+};
+use super::wire::{Method, WireEdit};
+use crate::engine::Engine;
+use crate::sessions::{Edit, SessionError};
+
+fn refused(e: impl ToString) -> Failure {
+    Failure::Refused(e.to_string())
+}
+
+fn edits(wire: &[WireEdit]) -> Result<Vec<Edit>, Failure> {
+    wire.iter()
+        .map(|e| e.edit().map_err(super::extract::invalid))
+        .collect()
+}
+
+fn answer<T>(result: Result<T, SessionError>) -> Result<T, Failure> {
+    result.map_err(refused)
+}
+
+/// Runs a session method, or `None` when `method` is not one.
+pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option<Reply> {
+    let e = engine;
+    let reply = match method {
+        SessionOpen::NAME => {
+            respond::<SessionOpen, _>(params, |p| async move {
+                let paths: Vec<String> = p.paths.iter().map(|p| p.display().to_string()).collect();
+                answer(e.session_open(&paths).await)
+            })
+            .await
+        }
+        SessionEdit::NAME => {
+            respond::<SessionEdit, _>(params, |p| async move {
+                let edits = edits(&p.edits)?;
+                let evaluate = p.evaluate.unwrap_or(true);
+                answer(e.session_edit(&p.session, &edits, evaluate).await)
+            })
+            .await
+        }
+        SessionEvaluate::NAME => {
+            respond::<SessionEvaluate, _>(params, |p| async move {
+                answer(e.session_evaluate(&p.session).await)
+            })
+            .await
+        }
+        SessionChain::NAME => {
+            respond::<SessionChain, _>(params, |p| async move {
+                let edits = edits(&p.edits)?;
+                let stop = p.stop_on_new_errors.unwrap_or(true);
+                answer(e.session_chain(&p.session, &edits, stop).await)
+            })
+            .await
+        }
+        SessionCommit::NAME => {
+            respond::<SessionCommit, _>(params, |p| async move {
+                answer(e.session_commit(&p.session).await)
+            })
+            .await
+        }
+        SessionDiscard::NAME => {
+            respond::<SessionDiscard, _>(params, |p| async move {
+                answer(e.session_discard(&p.session).await)
+            })
+            .await
+        }
+        _ => return None,
+    };
+    Some(reply)
+}

@@ -1,0 +1,347 @@
+//! The session calls on the engine: open (the disk's state checked as the
+//! baseline), edit, evaluate, chain, commit (through the engine's write
+//! transaction, refused when a file changed on disk) and discard.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::error::SessionError;
+use super::evaluate::verdict;
+use super::session::{File, Session, digest};
+use super::wire::{ChainAnswer, ChainStep, Edit, SessionAnswer};
+use crate::baseline::Classification;
+use crate::config::Mutation;
+use crate::engine::Engine;
+use crate::engine::tools::{Mode, ToolResult};
+use crate::workspace::PathClass;
+
+impl Engine {
+    /// Opens a session over `paths` (files that do not exist yet may be
+    /// created in it): reads each from disk and checks that state, which
+    /// becomes the baseline.
+    pub async fn session_open(
+        self: &Arc<Self>,
+        paths: &[String],
+    ) -> Result<SessionAnswer, SessionError> {
+        if paths.is_empty() {
+            return Err(SessionError::NoFiles);
+        }
+        let sessions = self.sessions();
+        let id = sessions.next_id()?;
+        let files = self.read_files(paths)?;
+        let mut session = Session {
+            id: id.clone(),
+            files,
+            baseline: HashMap::new(),
+        };
+        let bytes = session.bytes();
+        if bytes > sessions.limits().max_bytes {
+            return Err(SessionError::TooLarge {
+                session: id,
+                bytes,
+                max: sessions.limits().max_bytes,
+            });
+        }
+        // The disk's state, checked as an ordinary check (and remembered as
+        // the "before" of these files): the baseline.
+        let touched = session
+            .files
+            .iter()
+            .filter_map(|(p, f)| {
+                f.base
+                    .as_ref()
+                    .map(|t| (p.clone(), Some(t.to_string()), t.clone()))
+            })
+            .collect::<Vec<_>>();
+        let message = format!(
+            "Session {id} opened over {} file(s); the diagnostics below were there before it.",
+            session.files.len()
+        );
+        let mut result = self
+            .answer(message.clone(), touched, Mutation::Write, Mode::Apply)
+            .await;
+        // Everything found now was there before the session.
+        if result.classification != Classification::LspUnavailable {
+            result.classification = verdict(&[], &result.diagnostics);
+        }
+        result.baseline_known = true;
+        for d in &mut result.diagnostics {
+            d.new = false;
+        }
+        for d in &result.diagnostics {
+            session
+                .baseline
+                .entry(d.file.clone())
+                .or_default()
+                .push(d.diagnostic.clone());
+        }
+        let answer = SessionAnswer {
+            session: id.clone(),
+            message,
+            files: session.states(),
+            new_errors: Vec::new(),
+            result: Some(result),
+        };
+        sessions.insert(session)?;
+        Ok(answer)
+    }
+
+    /// Applies `edits` to the session's text (all or none); with
+    /// `evaluate`, evaluates the result.
+    pub async fn session_edit(
+        self: &Arc<Self>,
+        id: &str,
+        edits: &[Edit],
+        evaluate: bool,
+    ) -> Result<SessionAnswer, SessionError> {
+        let handle = self.sessions().get(id)?;
+        let mut session = handle.lock().await;
+        self.apply_edits(&mut session, edits)?;
+        let answer = if evaluate {
+            self.evaluate(&session).await
+        } else {
+            SessionAnswer {
+                session: session.id.clone(),
+                message: format!(
+                    "{} edit(s) applied to session {id}; nothing was written.",
+                    edits.len()
+                ),
+                files: session.states(),
+                new_errors: Vec::new(),
+                result: None,
+            }
+        };
+        self.sessions().touch(id);
+        Ok(answer)
+    }
+
+    /// The session's text against its baseline.
+    pub async fn session_evaluate(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<SessionAnswer, SessionError> {
+        let handle = self.sessions().get(id)?;
+        let session = handle.lock().await;
+        let answer = self.evaluate(&session).await;
+        self.sessions().touch(id);
+        Ok(answer)
+    }
+
+    /// Applies `edits` one step at a time, evaluating after each; with
+    /// `stop_on_new_errors`, stops after the first step that leaves errors
+    /// the session did not open with (it stays applied).
+    pub async fn session_chain(
+        self: &Arc<Self>,
+        id: &str,
+        edits: &[Edit],
+        stop_on_new_errors: bool,
+    ) -> Result<ChainAnswer, SessionError> {
+        let handle = self.sessions().get(id)?;
+        let mut session = handle.lock().await;
+        let mut steps = Vec::new();
+        let mut stopped_at = None;
+        let mut last = None;
+        let mut failed = None;
+        // One exclusive hold for the whole chain: the servers go back to
+        // the disk's text once, at its end.
+        self.sessions()
+            .gate()
+            .exclusive(async {
+                for (index, edit) in edits.iter().enumerate() {
+                    if let Err(e) = self.apply_edits(&mut session, std::slice::from_ref(edit)) {
+                        failed = Some((index + 1, e));
+                        break;
+                    }
+                    let answer = self.evaluate_now(&session).await;
+                    let classification = answer
+                        .result
+                        .as_ref()
+                        .map_or(Classification::LspUnavailable, |r| r.classification);
+                    steps.push(ChainStep {
+                        step: index + 1,
+                        classification,
+                        new_errors: answer.new_errors.clone(),
+                    });
+                    let adds = !answer.new_errors.is_empty();
+                    last = answer.result;
+                    if stop_on_new_errors && adds {
+                        stopped_at = Some(index + 1);
+                        break;
+                    }
+                }
+                self.restore_disk(&session).await;
+            })
+            .await;
+        self.sessions().touch(id);
+        let message = match (&failed, stopped_at) {
+            (Some((step, e)), _) => format!(
+                "Session {id}: step {step} could not be applied ({e}); the steps before it are applied."
+            ),
+            (None, Some(step)) => format!(
+                "Session {id}: stopped after step {step}, which added errors; it stays applied, the {} later step(s) were not. Nothing was written.",
+                edits.len() - step
+            ),
+            (None, None) => format!(
+                "Session {id}: {} step(s) applied and evaluated; nothing was written.",
+                steps.len()
+            ),
+        };
+        Ok(ChainAnswer {
+            session: id.to_string(),
+            message,
+            steps,
+            stopped_at,
+            files: session.states(),
+            result: last,
+        })
+    }
+
+    /// Writes every changed file of the session, all or none, and closes
+    /// it; refused, with nothing written, when a file changed on disk
+    /// since the session opened.
+    pub async fn session_commit(self: &Arc<Self>, id: &str) -> Result<ToolResult, SessionError> {
+        let handle = self.sessions().get(id)?;
+        let session = handle.lock().await;
+        for (canonical, file) in &session.files {
+            let now = match std::fs::read(canonical) {
+                Ok(bytes) => Some(digest(&bytes)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => {
+                    return Err(SessionError::Read {
+                        path: file.relative.clone(),
+                        reason: e.to_string(),
+                    });
+                }
+            };
+            if now != file.digest {
+                return Err(SessionError::ChangedOnDisk {
+                    session: id.to_string(),
+                    path: file.relative.clone(),
+                });
+            }
+        }
+        let changed: Vec<(PathBuf, Option<String>, String)> = session
+            .files
+            .iter()
+            .filter(|(_, f)| f.changed())
+            .filter_map(|(p, f)| {
+                let text = f.text.as_ref()?;
+                Some((
+                    p.clone(),
+                    f.base.as_deref().map(str::to_string),
+                    text.to_string(),
+                ))
+            })
+            .collect();
+        let message = format!("Session {id} committed: {} file(s) written.", changed.len());
+        let result = self
+            .write_all(message, changed)
+            .await
+            .map_err(|e| SessionError::Write(format!("{e}; session {id} is still open")))?;
+        drop(session);
+        self.sessions().remove(id);
+        Ok(result)
+    }
+
+    /// Forgets the session; every server has the disk's text.
+    pub async fn session_discard(
+        self: &Arc<Self>,
+        id: &str,
+    ) -> Result<SessionAnswer, SessionError> {
+        let handle = self.sessions().get(id)?;
+        let session = handle.lock().await;
+        // Evaluations already give the servers the disk's text back; this
+        // makes sure of it.
+        self.sessions()
+            .gate()
+            .exclusive(self.restore_disk(&session))
+            .await;
+        let answer = SessionAnswer {
+            session: id.to_string(),
+            message: format!("Session {id} discarded; nothing was written."),
+            files: session.states(),
+            new_errors: Vec::new(),
+            result: None,
+        };
+        drop(session);
+        self.sessions().remove(id);
+        Ok(answer)
+    }
+
+    /// Each of `paths` as it is on disk now (`None`: not there yet, to be
+    /// created), keyed by its canonical path.
+    fn read_files(&self, paths: &[String]) -> Result<BTreeMap<PathBuf, File>, SessionError> {
+        let mut files = BTreeMap::new();
+        for path in paths {
+            let (canonical, relative) = self.session_path(path)?;
+            let bytes = match std::fs::read(&canonical) {
+                Ok(bytes) => Some(bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => {
+                    return Err(SessionError::Read {
+                        path: relative,
+                        reason: e.to_string(),
+                    });
+                }
+            };
+            let base = match &bytes {
+                Some(b) => Some(Arc::<str>::from(String::from_utf8(b.clone()).map_err(
+                    |_| SessionError::Read {
+                        path: relative.clone(),
+                        reason: "it is not valid UTF-8 text".into(),
+                    },
+                )?)),
+                None => None,
+            };
+            let file = File {
+                relative,
+                digest: bytes.as_deref().map(digest),
+                text: base.clone(),
+                base,
+            };
+            files.insert(canonical, file);
+        }
+        Ok(files)
+    }
+
+    /// A path as given, resolved: canonical and workspace-relative.
+    fn session_path(&self, path: &str) -> Result<(PathBuf, String), SessionError> {
+        match self.workspace().classify(std::path::Path::new(path)) {
+            PathClass::Inside {
+                canonical,
+                relative,
+            }
+            | PathClass::Ignored {
+                canonical,
+                relative,
+                ..
+            } => Ok((canonical, relative)),
+            PathClass::Outside { canonical } => Err(SessionError::Outside {
+                path: canonical.display().to_string(),
+                root: self.workspace().root().display().to_string(),
+            }),
+        }
+    }
+
+    /// Applies `edits` to `session`, all or none, within its size bound.
+    fn apply_edits(&self, session: &mut Session, edits: &[Edit]) -> Result<(), SessionError> {
+        let resolve = |p: &str| self.session_path(p).map(|(c, _)| c);
+        let texts = session.apply(edits, &resolve)?;
+        let bytes: usize = texts.values().flatten().map(|t| t.len()).sum();
+        let max = self.sessions().limits().max_bytes;
+        if bytes > max {
+            return Err(SessionError::TooLarge {
+                session: session.id.clone(),
+                bytes,
+                max,
+            });
+        }
+        for (path, text) in texts {
+            if let Some(file) = session.files.get_mut(&path) {
+                file.text = text;
+            }
+        }
+        Ok(())
+    }
+}

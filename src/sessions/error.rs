@@ -1,0 +1,51 @@
+//! Why a session call was refused, each refusal naming what to do.
+
+/// Why a session call was refused. Nothing changed when it is returned.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SessionError {
+    #[error(
+        "no session {id} is open ({open}); a session is discarded after {idle} minutes untouched"
+    )]
+    Unknown { id: String, open: String, idle: u64 },
+    #[error(
+        "{max} sessions are open, the most lsp.sessions.maxOpen allows; commit or discard one first"
+    )]
+    TooMany { max: usize },
+    #[error(
+        "session {session} would hold {} of text, over the {} lsp.sessions.maxEditedMiB allows; nothing was changed",
+        size(*bytes), size(*max)
+    )]
+    TooLarge {
+        session: String,
+        bytes: usize,
+        max: usize,
+    },
+    #[error("{path} is not in session {session} (it holds {}); open a session over every file the change touches", held.join(", "))]
+    NotInSession {
+        session: String,
+        path: String,
+        held: Vec<String>,
+    },
+    #[error("{path} is outside the workspace {root}")]
+    Outside { path: String, root: String },
+    #[error("a session needs at least one file")]
+    NoFiles,
+    #[error("cannot read {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("{0}; the session is unchanged")]
+    Edit(String),
+    #[error(
+        "{path} changed on disk since session {session} opened; nothing was written; discard the session and redo the change on the file as it is now"
+    )]
+    ChangedOnDisk { session: String, path: String },
+    #[error("{0}")]
+    Write(String),
+}
+
+fn size(bytes: usize) -> String {
+    if bytes < 1024 * 1024 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}

@@ -1,0 +1,218 @@
+//! A session's evaluation: its changed texts shown to the servers inside
+//! the exclusive gate, checked as a dry-run edit, measured against the
+//! session's baseline (`new_errors`), and the disk's texts given back.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::session::{File, Session, digest};
+use super::wire::SessionAnswer;
+use crate::baseline::{Classification, classify};
+use crate::config::Mutation;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::tools::{Mode, ToolResult};
+use crate::engine::{Engine, Reported};
+
+impl Engine {
+    /// An evaluation with the servers to itself, then their disk texts back.
+    pub(super) async fn evaluate(self: &Arc<Self>, session: &Session) -> SessionAnswer {
+        self.sessions()
+            .gate()
+            .exclusive(async {
+                let answer = self.evaluate_now(session).await;
+                self.restore_disk(session).await;
+                answer
+            })
+            .await
+    }
+
+    /// Shows the servers the session's text and measures it against the
+    /// baseline. Inside the exclusive gate only.
+    pub(super) async fn evaluate_now(self: &Arc<Self>, session: &Session) -> SessionAnswer {
+        // Only the changed files are sent: an unchanged one is an importer
+        // like any other (the other-files phase waits until each server is
+        // done with the change), and sending its unchanged text again would
+        // wait for a publish some servers never send.
+        let touched = session
+            .files
+            .iter()
+            .filter(|(_, f)| f.changed())
+            .filter_map(|(p, f)| {
+                let text = f.text.clone()?;
+                Some((p.clone(), f.base.as_deref().map(str::to_string), text))
+            })
+            .collect::<Vec<_>>();
+        let changed = touched.len();
+        let moved: Vec<&str> = session
+            .files
+            .iter()
+            .filter(|(p, f)| std::fs::read(p).ok().map(|b| digest(&b)) != f.digest)
+            .map(|(_, f)| f.relative.as_str())
+            .collect();
+        let mut message = format!(
+            "Session {}: {changed} changed file(s) evaluated against the disk's state when it opened; nothing was written.",
+            session.id
+        );
+        if !moved.is_empty() {
+            message.push_str(&format!(
+                " {} changed on disk since; commit will refuse.",
+                moved.join(", ")
+            ));
+        }
+        if touched.is_empty() {
+            return SessionAnswer {
+                session: session.id.clone(),
+                message: format!(
+                    "Session {}: no file differs from the disk's state when it opened; nothing to evaluate.",
+                    session.id
+                ),
+                files: session.states(),
+                new_errors: Vec::new(),
+                result: None,
+            };
+        }
+        let texts: Vec<(PathBuf, Arc<str>)> = touched
+            .iter()
+            .map(|(p, _, t)| (p.clone(), t.clone()))
+            .collect();
+        self.show(&texts).await;
+        let mut result = self
+            .answer(message.clone(), touched, Mutation::Write, Mode::DryRun)
+            .await;
+        let new_errors = new_errors(session, &result);
+        // New as the session counts it: against the text it opened with.
+        for d in &mut result.diagnostics {
+            d.new = new_errors.contains(&d.diagnostic);
+        }
+        if result.classification != Classification::LspUnavailable {
+            result.classification = verdict(&new_errors, &result.diagnostics);
+        }
+        SessionAnswer {
+            session: session.id.clone(),
+            message,
+            files: session.states(),
+            new_errors,
+            result: Some(result),
+        }
+    }
+
+    /// Sends every changed file's text to each of its servers in one
+    /// write per server, before the check waits on any: a server that
+    /// analyses between two changes (pyright publishes an importer the
+    /// moment it has it) would otherwise answer for the importer's new
+    /// text against the imported file's old one, and the check could take
+    /// that answer before the corrected one. The check then finds the text
+    /// already sent and waits for the server's answer to it.
+    async fn show(self: &Arc<Self>, texts: &[(PathBuf, Arc<str>)]) {
+        let mut held = Vec::new();
+        for (path, text) in texts {
+            let Ok(files) = self.servers_for(path) else {
+                continue;
+            };
+            for candidate in &files.candidates {
+                if let Ok(checkout) = self.start_candidate(candidate).await {
+                    held.push((checkout, path, candidate.language.clone(), text.clone()));
+                }
+            }
+        }
+        let syncs = held
+            .iter()
+            .map(|(c, path, language, text)| c.client.sync_document(path, language, text.clone()));
+        in_order(syncs.collect()).await;
+    }
+
+    /// Puts every server's copy of the session's files back to the disk's
+    /// text (closing those the disk does not have).
+    pub(super) async fn restore_disk(&self, session: &Session) {
+        for canonical in session.files.keys() {
+            match std::fs::read_to_string(canonical) {
+                Ok(text) => self.restore(canonical, Arc::from(text)).await,
+                Err(_) => {
+                    for client in self.pool().clients() {
+                        client.close_document(canonical);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs `futures` together, polling each first in the order given: what
+/// each does before its first wait (a sync queues its message) happens in
+/// that order, before any of them waits.
+async fn in_order<F: std::future::Future>(futures: Vec<F>) {
+    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> =
+        futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    std::future::poll_fn(|cx| {
+        for slot in &mut pending {
+            if let Some(future) = slot
+                && future.as_mut().poll(cx).is_ready()
+            {
+                *slot = None;
+            }
+        }
+        if pending.iter().all(Option::is_none) {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+}
+
+/// The errors in `result` that the session's baseline does not explain:
+/// in its own files matched through a line diff against the text it
+/// opened with (`classify`), in other files by position and message.
+fn new_errors(session: &Session, result: &ToolResult) -> Vec<Diagnostic> {
+    let mut by_file: BTreeMap<&str, Vec<Diagnostic>> = BTreeMap::new();
+    for d in &result.diagnostics {
+        by_file
+            .entry(d.file.as_str())
+            .or_default()
+            .push(d.diagnostic.clone());
+    }
+    let own: HashMap<&str, &File> = session
+        .files
+        .values()
+        .map(|f| (f.relative.as_str(), f))
+        .collect();
+    let mut new = Vec::new();
+    for (file, after) in by_file {
+        let before = session.baseline.get(file).map_or(&[][..], Vec::as_slice);
+        match own.get(file) {
+            Some(f) => {
+                let before_text = f.base.as_deref().unwrap_or("");
+                let after_text = f.text.as_deref().unwrap_or("");
+                let delta = classify(before, before_text, &after, after_text, true);
+                new.extend(
+                    delta
+                        .introduced
+                        .iter()
+                        .map(|&i| after[i].clone())
+                        .filter(|d| d.severity == Severity::Error),
+                );
+            }
+            None => new.extend(after.into_iter().filter(|d| {
+                d.severity == Severity::Error
+                    && !before
+                        .iter()
+                        .any(|b| b.line == d.line && b.column == d.column && b.message == d.message)
+            })),
+        }
+    }
+    new
+}
+
+/// The session's verdict: new errors, else old errors, else warnings, else clean.
+pub(super) fn verdict(new_errors: &[Diagnostic], all: &[Reported]) -> Classification {
+    if !new_errors.is_empty() {
+        Classification::NewErrors
+    } else if all.iter().any(|d| d.severity == Severity::Error) {
+        Classification::BaselineError
+    } else if !all.is_empty() {
+        Classification::WarningsOnly
+    } else {
+        Classification::Clean
+    }
+}

@@ -1,0 +1,170 @@
+//! One session's state: each file's text on disk when the session opened
+//! (with its sha256, for commit's "changed on disk?"), its text now, and
+//! what the servers said of the disk's state then (the baseline every
+//! evaluation is measured against). Edits change only this state; nothing
+//! here talks to a server or writes a file.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use super::SessionError;
+use super::wire::{Edit, SessionFile};
+use crate::diagnostic::Diagnostic;
+use crate::edit::{PlannedChange, Replace, parse_patch, plan_patch, replace_exact};
+
+/// One file a session holds.
+#[derive(Debug, Clone)]
+pub(super) struct File {
+    pub(super) relative: String,
+    /// The disk's text when the session opened (`None`: no such file).
+    pub(super) base: Option<Arc<str>>,
+    /// sha256 of the disk's bytes then (`None`: no such file).
+    pub(super) digest: Option<[u8; 32]>,
+    /// The session's text (`None`: not created yet).
+    pub(super) text: Option<Arc<str>>,
+}
+
+impl File {
+    pub(super) fn changed(&self) -> bool {
+        self.text != self.base
+    }
+
+    fn state(&self) -> SessionFile {
+        SessionFile {
+            path: self.relative.clone(),
+            changed: self.changed(),
+            created: self.base.is_none() && self.text.is_some(),
+            bytes: self.text.as_ref().map_or(0, |t| t.len()),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct Session {
+    pub(super) id: String,
+    /// By canonical path.
+    pub(super) files: BTreeMap<PathBuf, File>,
+    /// Diagnostics per workspace-relative file when the session opened:
+    /// its files' and their importers'.
+    pub(super) baseline: HashMap<String, Vec<Diagnostic>>,
+}
+
+/// sha256 of `bytes`.
+pub(super) fn digest(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+impl Session {
+    pub(super) fn states(&self) -> Vec<SessionFile> {
+        self.files.values().map(File::state).collect()
+    }
+
+    /// Bytes of text the session holds.
+    pub(super) fn bytes(&self) -> usize {
+        self.files
+            .values()
+            .filter_map(|f| f.text.as_ref())
+            .map(|t| t.len())
+            .sum()
+    }
+
+    /// The file at `canonical`, or why the session does not hold it.
+    fn file(&self, canonical: &Path, asked: &str) -> Result<&File, SessionError> {
+        self.files
+            .get(canonical)
+            .ok_or_else(|| SessionError::NotInSession {
+                session: self.id.clone(),
+                path: asked.to_string(),
+                held: self.files.values().map(|f| f.relative.clone()).collect(),
+            })
+    }
+
+    /// The texts after `edits`, all or none: each edit sees the ones before
+    /// it. `resolve` turns a path as given into its canonical path.
+    pub(super) fn apply(
+        &self,
+        edits: &[Edit],
+        resolve: &dyn Fn(&str) -> Result<PathBuf, SessionError>,
+    ) -> Result<BTreeMap<PathBuf, Option<Arc<str>>>, SessionError> {
+        let mut texts: BTreeMap<PathBuf, Option<Arc<str>>> = self
+            .files
+            .iter()
+            .map(|(p, f)| (p.clone(), f.text.clone()))
+            .collect();
+        for edit in edits {
+            match edit {
+                Edit::Replace {
+                    path,
+                    old,
+                    new,
+                    all,
+                } => {
+                    let canonical = resolve(path)?;
+                    self.file(&canonical, path)?;
+                    let Some(Some(text)) = texts.get(&canonical) else {
+                        return Err(SessionError::Edit(format!(
+                            "{path} does not exist in the session; write it whole first"
+                        )));
+                    };
+                    let replace = if *all { Replace::All } else { Replace::Once };
+                    let replaced = replace_exact(text, old, new, replace)
+                        .map_err(|e| SessionError::Edit(format!("{path}: {e}")))?;
+                    texts.insert(canonical, Some(Arc::from(replaced.content)));
+                }
+                Edit::Write { path, content } => {
+                    let canonical = resolve(path)?;
+                    self.file(&canonical, path)?;
+                    texts.insert(canonical, Some(Arc::from(content.as_str())));
+                }
+                Edit::Patch { patch } => self.apply_patch(patch, resolve, &mut texts)?,
+            }
+        }
+        Ok(texts)
+    }
+
+    fn apply_patch(
+        &self,
+        patch: &str,
+        resolve: &dyn Fn(&str) -> Result<PathBuf, SessionError>,
+        texts: &mut BTreeMap<PathBuf, Option<Arc<str>>>,
+    ) -> Result<(), SessionError> {
+        let parsed = parse_patch(patch).map_err(|e| SessionError::Edit(e.to_string()))?;
+        let mut resolved: HashMap<String, PathBuf> = HashMap::new();
+        for path in parsed.paths() {
+            let canonical = resolve(path)?;
+            self.file(&canonical, path)?;
+            resolved.insert(path.to_string(), canonical);
+        }
+        let planned = plan_patch(&parsed, |p| {
+            let text = resolved
+                .get(p)
+                .and_then(|c| texts.get(c))
+                .cloned()
+                .flatten();
+            text.map(|t| t.to_string())
+                .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, p.to_string()))
+        })
+        .map_err(|e| SessionError::Edit(e.to_string()))?;
+        for change in planned {
+            match change {
+                PlannedChange::Write { path, content, .. } => {
+                    let canonical = resolved.get(&path).cloned().ok_or_else(|| {
+                        SessionError::Edit(format!(
+                            "the patch planner named {path}, which the patch did not"
+                        ))
+                    })?;
+                    texts.insert(canonical, Some(Arc::from(content)));
+                }
+                PlannedChange::Delete { path } | PlannedChange::Rename { from: path, .. } => {
+                    return Err(SessionError::Edit(format!(
+                        "{path}: a session cannot delete or rename files (the servers cannot be shown that without the disk); apply such a patch with apply_patch"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,133 @@
+//! Strict mode (issue 27, item 6; the reference design's "no auto-start in
+//! non-interactive use"): with `strict = true`, when squiggle runs
+//! non-interactively (stdin not a terminal, or `--non-interactive`), only
+//! servers named in the configuration start; a built-in server found on
+//! `PATH` but never named is listed as `not started (strict)` and never
+//! run. `autoDetect = false` holds the same servers back on a terminal too.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::support::fake_server::FakeServer;
+use crate::support::scratch::Scratch;
+
+/// A workspace naming the fake, with `lsp` lines in its `[lsp]` table, a
+/// `.py` file, and a stub `pyright-langserver` on `PATH` that records being
+/// run in `ran`.
+struct Setup {
+    ws: Scratch,
+    path: String,
+    ran: std::path::PathBuf,
+}
+
+fn setup(lsp: &str) -> Setup {
+    let ws = Scratch::bare();
+    let fake = FakeServer::new(json!({}));
+    ws.write(
+        ".squiggle.toml",
+        &crate::support::fake_server::squiggle_toml(lsp, &fake),
+    );
+    ws.write("a.fk", "@error(named)\n");
+    ws.write("b.py", "x: int = 'no'\n");
+    let bin = ws.outer.join("bin");
+    std::fs::create_dir_all(&bin).unwrap_or_else(|e| panic!("{e}"));
+    let ran = ws.outer.join("pyright-ran");
+    let stub = bin.join("pyright-langserver");
+    std::fs::write(
+        &stub,
+        format!("#!/bin/sh\ntouch '{}'\nexit 1\n", ran.display()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    Setup { ws, path, ran }
+}
+
+impl Setup {
+    fn run(&self, args: &[&str]) -> (String, String) {
+        let out = self
+            .ws
+            .command(args)
+            .arg("--trust-workspace")
+            .env("PATH", &self.path)
+            .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn row(&self, id: &str) -> Value {
+        let (stdout, stderr) = self.run(&["status", "--json", "--non-interactive"]);
+        let status: Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("status --json: {e}: {stdout}{stderr}"));
+        status["servers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|s| s["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {id} in {status:#}"))
+    }
+
+    fn stop(&self) {
+        self.ws.daemon(&["stop"]);
+    }
+}
+
+fn pyright_is_held(s: &Setup, cause: &str) {
+    let pyright = s.row("pyright");
+    assert_eq!(pyright["status"], "not_started", "{pyright:#}");
+    let detail = pyright["detail"].as_str().unwrap_or_default();
+    assert!(detail.starts_with(&format!("{cause}: ")), "{detail}");
+    assert!(detail.contains("[lsp.servers.pyright]"), "{detail}");
+    assert_eq!(s.row("fake")["status"], "idle");
+    let (table, _) = s.run(&["status", "--non-interactive"]);
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("pyright "))
+        .unwrap_or_default();
+    assert!(line.contains(&format!("not started ({cause})")), "{table}");
+
+    // A check of the Python file runs nothing; the named fake still checks.
+    let (out, err) = s.run(&["check", "--json", "--non-interactive", "b.py", "a.fk"]);
+    let report: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("check --json: {e}: {out}{err}"));
+    let text = report.to_string();
+    assert!(text.contains("pyright not started"), "{report:#}");
+    assert!(text.contains("named"), "the fake's diagnostic: {report:#}");
+    assert!(!exists(&s.ran), "pyright-langserver was run");
+    s.stop();
+}
+
+fn exists(path: &Path) -> bool {
+    path.exists()
+}
+
+#[test]
+fn strict_starts_only_the_servers_the_configuration_names() {
+    let s = setup("strict = true");
+    pyright_is_held(&s, "strict");
+}
+
+#[test]
+fn auto_detect_false_starts_only_the_servers_the_configuration_names() {
+    let s = setup("autoDetect = false");
+    pyright_is_held(&s, "autoDetect = false");
+}
+
+#[test]
+fn a_named_builtin_server_starts_in_strict_mode() {
+    let s = setup("strict = true\n[lsp.servers.pyright]\nenabled = true");
+    let pyright = s.row("pyright");
+    assert_eq!(pyright["status"], "idle", "{pyright:#}");
+    let _ = s.run(&["check", "--json", "--non-interactive", "b.py"]);
+    assert!(exists(&s.ran), "the named pyright was not started");
+    s.stop();
+}
