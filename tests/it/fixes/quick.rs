@@ -234,3 +234,56 @@ fn squiggle_fix_through_the_daemon_clears_the_error() {
     );
     let _ = ws.daemon(&["stop"]);
 }
+
+/// TypeScript 7's own `tsc --lsp` (the project's TypeScript, chosen by
+/// the registry): the deleted import's error carries its fix line too, and
+/// the fix clears it.
+#[tokio::test]
+async fn typescript_7_deleted_import_gets_a_fix_line_and_the_fix_clears_it() {
+    let Some(server) = support::require_program("typescript-language-server") else {
+        return;
+    };
+    let Some(modules) = server.parent().and_then(Path::parent) else {
+        return;
+    };
+    let seven = modules.join("typescript-7");
+    if support::require(
+        seven.is_dir().then_some(seven.clone()),
+        "typescript-7 (npm, in .tools/npm)",
+    )
+    .is_none()
+    {
+        return;
+    }
+    let dir = support::project(&[
+        PACKAGE_JSON,
+        TSCONFIG,
+        (
+            "src/lib.ts",
+            "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
+        ),
+        ("src/app.ts", TS_APP),
+    ]);
+    std::fs::create_dir(dir.path().join("node_modules")).unwrap_or_else(|e| panic!("{e}"));
+    support::symlink(seven, dir.path().join("node_modules/typescript"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let engine = engine_with(dir.path(), &[]);
+    let app = dir.path().join("src/app.ts");
+    let broken = support::edit_applied(&engine, &app, TS_IMPORT, "").await;
+    let servers: Vec<&str> = broken
+        .diagnostics
+        .iter()
+        .map(|d| d.server.as_str())
+        .collect();
+    assert_eq!(servers, ["tsgo"], "{}", broken.text());
+    let (message, title, id) = offered(&broken, "src/app.ts");
+    assert_eq!(message, "Cannot find name 'scale'.");
+    assert!(
+        broken.text().contains(&format!("\n  fix: {title}\n")),
+        "{}",
+        broken.text()
+    );
+    let result = fixed(&engine, &app, Which::Id(id)).await;
+    assert_eq!(result.text(), format!("Fix applied: {title}"));
+    engine.shutdown().await;
+}
