@@ -42,3 +42,9 @@ const TSCONFIG: (&str, &str) = (
     "tsconfig.json",
     "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2022\", \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"noEmit\": true}, \"include\": [\"src\"]}\n",
 );
+
+/// `scale`, which the tests' other files import.
+const TS_LIB: (&str, &str) = (
+    "src/lib.ts",
+    "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
+);

@@ -4,7 +4,7 @@
 
 use squiggle::engine::{FileInput, HeldOthers};
 
-use super::{PACKAGE_JSON, TSCONFIG, engine};
+use super::{PACKAGE_JSON, TS_LIB, TSCONFIG, engine};
 use crate::support;
 
 const OLD: &str = "Type 'string' is not assignable to type 'number'.";
@@ -17,10 +17,7 @@ async fn an_other_files_old_error_is_counted_and_its_new_one_shown() {
     let dir = support::project(&[
         PACKAGE_JSON,
         TSCONFIG,
-        (
-            "src/lib.ts",
-            "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
-        ),
+        TS_LIB,
         (
             "src/use.ts",
             "import { scale } from \"./lib\";\n\nexport const big: number = scale(2, 3);\nexport const bad: number = \"x\";\n",

@@ -11,7 +11,7 @@ use squiggle::engine::Engine;
 use squiggle::engine::fixes::{FixError, Which};
 use squiggle::engine::tools::{Mode, ToolResult};
 
-use super::{PACKAGE_JSON, TSCONFIG, engine_with};
+use super::{PACKAGE_JSON, TS_LIB, TSCONFIG, engine_with};
 use crate::support;
 use crate::support::scratch::Scratch;
 
@@ -24,15 +24,7 @@ const TS_IMPORT: &str = "import { scale } from \"./lib\";\n";
 /// `None` when typescript-language-server is not installed.
 async fn ts_import_deleted() -> Option<(tempfile::TempDir, Arc<Engine>, PathBuf, ToolResult)> {
     support::require_program("typescript-language-server")?;
-    let dir = support::project(&[
-        PACKAGE_JSON,
-        TSCONFIG,
-        (
-            "src/lib.ts",
-            "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
-        ),
-        ("src/app.ts", TS_APP),
-    ]);
+    let dir = support::project(&[PACKAGE_JSON, TSCONFIG, TS_LIB, ("src/app.ts", TS_APP)]);
     let engine = engine_with(dir.path(), &[]);
     let app = dir.path().join("src/app.ts");
     let broken = support::edit_applied(&engine, &app, TS_IMPORT, "").await;
@@ -176,15 +168,7 @@ fn squiggle_fix_through_the_daemon_clears_the_error() {
     if support::require_program("typescript-language-server").is_none() {
         return;
     }
-    let ws = Scratch::real_project(&[
-        PACKAGE_JSON,
-        TSCONFIG,
-        (
-            "src/lib.ts",
-            "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
-        ),
-        ("src/app.ts", TS_APP),
-    ]);
+    let ws = Scratch::real_project(&[PACKAGE_JSON, TSCONFIG, TS_LIB, ("src/app.ts", TS_APP)]);
     let run = |args: &[&str]| {
         let out = ws
             .command(args)
@@ -255,15 +239,7 @@ async fn typescript_7_deleted_import_gets_a_fix_line_and_the_fix_clears_it() {
     {
         return;
     }
-    let dir = support::project(&[
-        PACKAGE_JSON,
-        TSCONFIG,
-        (
-            "src/lib.ts",
-            "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
-        ),
-        ("src/app.ts", TS_APP),
-    ]);
+    let dir = support::project(&[PACKAGE_JSON, TSCONFIG, TS_LIB, ("src/app.ts", TS_APP)]);
     std::fs::create_dir(dir.path().join("node_modules")).unwrap_or_else(|e| panic!("{e}"));
     support::symlink(seven, dir.path().join("node_modules/typescript"))
         .unwrap_or_else(|e| panic!("{e}"));
