@@ -4,7 +4,8 @@
 //! then serves each connection with a fake of its own — this binary run
 //! again on stdio with the same script, bytes copied both ways — until it is
 //! killed. A connection that closes ends its fake; the listener runs on,
-//! which is what a test of "squiggle never stops an attached server" needs.
+//! which is what a test of "squiggle never stops an attached server" needs;
+//! it prints `connection closed: …` once that connection's fake has exited.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -55,7 +56,12 @@ fn serve(stream: TcpStream, mut child: Child) -> Result<()> {
     std::thread::spawn(move || {
         let _ = copy(&mut stdout, &mut to_client);
         let _ = to_client.shutdown(std::net::Shutdown::Both);
-        let _ = child.wait();
+        // The event a test waits on: this connection's fake has read all
+        // the client sent and logged it.
+        match child.wait() {
+            Ok(status) => println!("connection closed: the fake {status}"),
+            Err(err) => println!("connection closed: waiting for the fake failed: {err}"),
+        }
     });
     Ok(())
 }
