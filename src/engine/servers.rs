@@ -50,9 +50,12 @@ impl ResolvedServer {
     /// `status`, `doctor`, `check`, an edit's unknown line and `squiggle
     /// install --missing` all give.
     pub fn remedy(&self) -> String {
-        match &self.command_from {
-            Some(files) => format!("put it on PATH, or correct `command` in {files}"),
-            None => crate::install::hint(&self.spec.id, &self.spec.install_hint),
+        match (&self.command_from, &self.connect) {
+            (Some(files), Some(endpoint)) => {
+                format!("start it listening at {endpoint}, or correct `connect` in {files}")
+            }
+            (Some(files), None) => format!("put it on PATH, or correct `command` in {files}"),
+            (None, _) => crate::install::hint(&self.spec.id, &self.spec.install_hint),
         }
     }
 }
