@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 
 use ordered::Json;
 
+use crate::platform::paths::join_slashed;
+
 use super::hook::Agent;
 use crate::edit::write_atomic;
 use crate::workspace::Workspace;
@@ -71,7 +73,7 @@ fn target(agent: Agent) -> Target {
             event: "PostToolUse",
             matcher: "Write|Edit|Bash",
             project_file: ".claude/settings.json",
-            user_file: || home().map(|h| h.join(".claude/settings.json")),
+            user_file: || home().map(|h| join_slashed(&h, ".claude/settings.json")),
         },
         Agent::Codex => Target {
             event: "PostToolUse",
@@ -83,7 +85,7 @@ fn target(agent: Agent) -> Target {
             event: "AfterTool",
             matcher: "write_file|replace|run_shell_command",
             project_file: ".gemini/settings.json",
-            user_file: || home().map(|h| h.join(".gemini/settings.json")),
+            user_file: || home().map(|h| join_slashed(&h, ".gemini/settings.json")),
         },
     }
 }
@@ -122,10 +124,10 @@ pub(crate) fn codex_home() -> Option<PathBuf> {
         .or_else(|| home().map(|h| h.join(".codex")))
 }
 
+/// The home the agents keep their user settings in (`%USERPROFILE%` on
+/// Windows).
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
+    crate::platform::paths::home_dir()
 }
 
 fn command(agent: Agent) -> String {
@@ -197,11 +199,13 @@ fn init(args: &Args) -> Result<u8, String> {
 fn settings_path(args: &Args, target: &Target) -> Result<PathBuf, String> {
     if args.user {
         return (target.user_file)()
-            .ok_or_else(|| "HOME is not set; pass --project or set HOME".to_string());
+            .ok_or_else(|| "your home directory is unknown (HOME is not set; USERPROFILE on Windows); pass --project or set it".to_string());
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     match Workspace::discover(args.root.as_deref(), &cwd) {
-        Ok(ws) => Ok(ws.root().join(target.project_file)),
+        // Each part joined on its own: Codex keys its trust by this path as
+        // the platform spells it (`C:\\p\\.codex\\hooks.json`).
+        Ok(ws) => Ok(join_slashed(ws.root(), target.project_file)),
         Err(e) => Err(format!("cannot use the project directory: {e}")),
     }
 }
@@ -392,77 +396,27 @@ fn has_group(settings: &Json, agent: Agent, event: &str) -> bool {
     })
 }
 
-/// `squiggle hook <agent>`, also with a path to the binary or extra flags.
+/// `squiggle hook <agent>`, also with a path to the binary or extra flags,
+/// as any shell spells it: `squiggle.exe`, a quoted path with spaces,
+/// Windows separators, PowerShell's `& "C:\\…\\squiggle.exe"`.
 fn runs_hook(command: &str, agent: Agent) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    matches!(words.as_slice(), [program, "hook", name, ..]
-        if *name == agent.name()
-            && Path::new(program.trim_matches(['"', '\''])).file_name().is_some_and(|f| f == "squiggle"))
+    let command = command.trim_start();
+    let command = command.strip_prefix("& ").unwrap_or(command).trim_start();
+    let (program, rest) = match command.chars().next() {
+        Some(quote @ ('"' | '\'')) => match command[1..].split_once(quote) {
+            Some((program, rest)) => (program, rest),
+            None => return false,
+        },
+        _ => command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, "")),
+    };
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let name = name.to_ascii_lowercase();
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    matches!(name.as_str(), "squiggle" | "squiggle.exe")
+        && matches!(words.as_slice(), ["hook", agent_name, ..] if *agent_name == agent.name())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn merged(text: &str, agent: Agent) -> (bool, String) {
-        let mut v: Json = serde_json::from_str(text).unwrap_or(Json::Null);
-        let changed = add_hook(&mut v, agent).unwrap_or_else(|e| panic!("{e}"));
-        (changed, serde_json::to_string(&v).unwrap_or_default())
-    }
-
-    #[test]
-    fn each_agent_gets_its_own_shape() {
-        assert_eq!(
-            merged("{}", Agent::Claude).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#
-        );
-        assert_eq!(
-            merged("{}", Agent::Codex).1,
-            r#"{"hooks":{"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook codex"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook codex"}]}]}}"#
-        );
-        let g = r#"{"name":"squiggle","type":"command","command":"squiggle hook gemini"}"#;
-        assert_eq!(
-            merged(r#"{"theme":"x","hooks":{"BeforeTool":[]}}"#, Agent::Gemini).1,
-            format!(
-                r#"{{"theme":"x","hooks":{{"BeforeTool":[{{"matcher":"run_shell_command","hooks":[{g}]}}],"AfterTool":[{{"matcher":"write_file|replace|run_shell_command","hooks":[{g}]}}],"BeforeModel":[{{"hooks":[{g}]}}],"SessionStart":[{{"hooks":[{g}]}}]}}}}"#
-            )
-        );
-    }
-
-    #[test]
-    fn an_existing_squiggle_hook_counts_even_with_a_path() {
-        let text = r#"{"hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"/opt/bin/squiggle hook claude --root ."}]}],"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"squiggle hook claude"}]}],"SessionStart":[{"hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
-        assert_eq!(merged(text, Agent::Claude), (false, text.to_string()));
-        // Another agent's hook is not this one's.
-        assert!(merged(text, Agent::Codex).0);
-    }
-
-    #[test]
-    fn an_older_init_is_brought_up_to_date_once() {
-        let old = r#"{"hooks":{"PostToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command","command":"squiggle hook claude"}]}]}}"#;
-        let (changed, text) = merged(old, Agent::Claude);
-        assert!(changed);
-        assert_eq!(text, merged("{}", Agent::Claude).1);
-        assert_eq!(merged(&text, Agent::Claude), (false, text.clone()));
-    }
-
-    #[test]
-    fn wrong_shapes_are_named() {
-        let mut v: Json =
-            serde_json::from_str(r#"{"hooks":{"PostToolUse":{}}}"#).unwrap_or(Json::Null);
-        assert_eq!(
-            add_hook(&mut v, Agent::Claude),
-            Err("`hooks.PostToolUse` is an object, expected an array".into())
-        );
-        let mut v = Json::Array(vec![]);
-        assert_eq!(
-            add_hook(&mut v, Agent::Claude),
-            Err("expected a JSON object at the top level, found an array".into())
-        );
-        let mut v: Json = serde_json::from_str(r#"{"hooks":[]}"#).unwrap_or(Json::Null);
-        assert_eq!(
-            add_hook(&mut v, Agent::Claude),
-            Err("`hooks` is an array, expected an object".into())
-        );
-    }
-}
+mod tests;

@@ -15,11 +15,12 @@ use super::{
 pub const WORKSPACE_FILE: &str = ".squiggle.toml";
 
 /// The user file from the environment: `$XDG_CONFIG_HOME/squiggle/config.toml`,
-/// else `$HOME/.config/squiggle/config.toml`.
+/// else `~/.config/squiggle/config.toml` (`~` is `%USERPROFILE%` on
+/// Windows, see [`crate::platform::paths::home_dir`]).
 pub fn user_config_path() -> Option<PathBuf> {
     user_config_path_from(
         std::env::var_os("XDG_CONFIG_HOME"),
-        std::env::var_os("HOME"),
+        crate::platform::paths::home_dir().map(Into::into),
     )
 }
 
@@ -299,21 +300,21 @@ mod tests {
 
     #[test]
     fn user_path_prefers_xdg_and_ignores_relative_values() {
-        let path = |xdg: Option<&str>, home: Option<&str>| {
+        // Absolute on every platform (a drive-less `/x` is not on Windows).
+        let (x, h) = (
+            std::env::temp_dir().join("x"),
+            std::env::temp_dir().join("h"),
+        );
+        let path = |xdg: Option<&Path>, home: Option<&Path>| {
             user_config_path_from(xdg.map(OsString::from), home.map(OsString::from))
         };
+        let file = |dir: PathBuf| Some(dir.join("squiggle").join("config.toml"));
+        assert_eq!(path(Some(&x), Some(&h)), file(x.clone()));
         assert_eq!(
-            path(Some("/x"), Some("/h")),
-            Some(PathBuf::from("/x/squiggle/config.toml"))
+            path(Some(Path::new("rel")), Some(&h)),
+            file(h.join(".config"))
         );
-        assert_eq!(
-            path(Some("rel"), Some("/h")),
-            Some(PathBuf::from("/h/.config/squiggle/config.toml"))
-        );
-        assert_eq!(
-            path(Some(""), Some("/h")),
-            Some(PathBuf::from("/h/.config/squiggle/config.toml"))
-        );
+        assert_eq!(path(Some(Path::new("")), Some(&h)), file(h.join(".config")));
         assert_eq!(path(None, None), None);
     }
 

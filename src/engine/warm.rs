@@ -114,7 +114,7 @@ mod tests {
         }
         let names: Vec<String> = shallow_files(root)
             .iter()
-            .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+            .map(|p| crate::platform::paths::slashed(p.strip_prefix(root).unwrap()))
             .collect();
         assert_eq!(names, ["a.ts", "b/c.go", "deep/er/z.py"]);
     }

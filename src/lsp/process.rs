@@ -210,9 +210,11 @@ mod tests {
 
     #[tokio::test]
     async fn spawn_drains_stderr_and_reports_exit() {
+        let (program, args) =
+            crate::platform::process::test_shell("echo oops >&2; exit 7", "echo oops 1>&2& exit 7");
         let spec = Spawn {
-            program: "/bin/sh".into(),
-            args: vec!["-c".into(), "echo oops >&2; exit 7".into()],
+            program,
+            args,
             env: vec![],
             cwd: std::env::temp_dir(),
         };

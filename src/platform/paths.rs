@@ -136,6 +136,61 @@ pub fn canonicalize(path: &Path) -> io::Result<PathBuf> {
     Ok(canonical)
 }
 
+/// The user's home directory, where the agents keep their user settings:
+/// `HOME`; on Windows `USERPROFILE` first (what Node's `os.homedir()`,
+/// which Claude Code and Gemini CLI use, and Codex's `home_dir` read
+/// there; `HOME` is usually unset), then `HOME`. Empty values count as
+/// unset.
+pub fn home_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let windows = if cfg!(windows) {
+        var("USERPROFILE")
+    } else {
+        None
+    };
+    windows.or_else(|| var("HOME")).map(PathBuf::from)
+}
+
+/// Where a Python virtual environment keeps its programs: `.venv/bin`,
+/// `.venv\Scripts` on Windows.
+pub const VENV_BIN: &str = if cfg!(windows) { "Scripts" } else { "bin" };
+
+/// Whether the system settles `..` by the path's spelling before it looks
+/// anything up (Windows: `missing\..\a` is `a` even when `missing` does
+/// not exist), rather than part by part on disk (Unix: it fails there).
+pub const DOTDOT_BY_SPELLING: bool = cfg!(windows);
+
+/// `base` joined with the `/`-separated relative path `rel`, each part
+/// with the platform's own separator (a path written `a/b` in the code or
+/// a registry entry is `a\b` on Windows, as servers and agents spell it).
+pub fn join_slashed(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/')
+        .filter(|part| !part.is_empty())
+        .fold(base.to_path_buf(), |path, part| path.join(part))
+}
+
+/// `path` as text with `/` between its parts, for matching it against
+/// patterns written with `/` (tsconfig `paths`): Windows' `\` becomes `/`;
+/// elsewhere the text is as it is (a `\` is part of a Unix file name).
+pub fn forward_slashes(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if cfg!(windows) {
+        text.replace('\\', "/")
+    } else {
+        text.into_owned()
+    }
+}
+
+/// A relative path spelled with `/` between its parts on every platform,
+/// as rendered paths are (non-UTF-8 names lossily).
+pub fn slashed(relative: &Path) -> String {
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    parts.join("/")
+}
+
 /// `\\?\C:\x` → `C:\x`; `\\?\UNC\h\s` → `\\h\s`; anything else as is.
 /// Pure, tested on every platform.
 pub fn strip_verbatim(path: &str) -> String {

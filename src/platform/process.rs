@@ -266,6 +266,18 @@ mod windows {
 #[cfg(windows)]
 pub(crate) use windows::Handle as WindowsHandle;
 
+/// For tests that need a child doing one small thing: the system's shell
+/// and its arguments to run the script written for it (`/bin/sh -c unix`;
+/// `cmd /c windows` on Windows).
+#[cfg(test)]
+pub(crate) fn test_shell(unix: &str, windows: &str) -> (PathBuf, Vec<String>) {
+    if cfg!(windows) {
+        ("cmd".into(), vec!["/c".into(), windows.into()])
+    } else {
+        ("/bin/sh".into(), vec!["-c".into(), unix.into()])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,7 +28,9 @@ pub fn find_program(
     path_var: Option<&OsStr>,
 ) -> Option<PathBuf> {
     let as_path = Path::new(program);
-    if as_path.is_absolute() {
+    // Rooted counts as absolute: on Windows `\\tools\\x.exe` (no drive)
+    // names the current drive's file, as a shell reads it.
+    if as_path.has_root() {
         return is_executable(as_path).then(|| as_path.to_path_buf());
     }
     if as_path.components().count() > 1 {
@@ -39,7 +41,7 @@ pub fn find_program(
     let node_bins = project_dirs.iter().map(|dir| dir.join("node_modules/.bin"));
     let venv_bins = std::iter::once(stop_at)
         .chain(project_dirs.iter().copied().filter(|dir| *dir != stop_at))
-        .map(|dir| dir.join(".venv/bin"));
+        .map(|dir| dir.join(".venv").join(crate::platform::paths::VENV_BIN));
     let path_dirs = path_var.into_iter().flat_map(std::env::split_paths);
     // Last: what `squiggle install` put in squiggle's servers directory.
     let installed = crate::install::bin_dirs();
@@ -79,6 +81,7 @@ fn project_dirs<'a>(start_dir: &'a Path, stop_at: &Path) -> Vec<&'a Path> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::platform::paths::VENV_BIN;
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
 
@@ -148,7 +151,7 @@ mod tests {
     fn venv_bin_comes_after_node_modules_and_before_path() {
         let tree = Tree::new();
         tree.dir("ws/pkg");
-        let venv = tree.file("ws/.venv/bin/ruff", 0o755);
+        let venv = tree.file(&format!("ws/.venv/{VENV_BIN}/ruff"), 0o755);
         let global = tree.file("global/bin/ruff", 0o755);
         let global_dir = global.parent().unwrap().to_path_buf();
         assert_eq!(
@@ -164,7 +167,7 @@ mod tests {
     fn nested_venv_is_found_below_the_root() {
         let tree = Tree::new();
         tree.dir("ws/svc/src");
-        let nested = tree.file("ws/svc/.venv/bin/pylsp", 0o755);
+        let nested = tree.file(&format!("ws/svc/.venv/{VENV_BIN}/pylsp"), 0o755);
         assert_eq!(find(&tree, "pylsp", "ws/svc/src", &[]), Some(nested));
     }
 
@@ -188,7 +191,7 @@ mod tests {
         let tree = Tree::new();
         tree.dir("ws");
         tree.file("ws/node_modules/.bin/decoy", 0o644);
-        tree.dir("ws/.venv/bin/decoy");
+        tree.dir(&format!("ws/.venv/{VENV_BIN}/decoy"));
         let real = tree.file("bin/decoy", 0o755);
         let dirs = [real.parent().unwrap().to_path_buf()];
         assert_eq!(find(&tree, "decoy", "ws", &dirs), Some(real));
@@ -234,7 +237,7 @@ mod tests {
     fn find_command_takes_the_first_candidate_found() {
         let tree = Tree::new();
         tree.dir("ws");
-        tree.file("ws/.venv/bin/second", 0o755);
+        tree.file(&format!("ws/.venv/{VENV_BIN}/second"), 0o755);
         let mut spec = crate::registry::builtin_servers().remove(0);
         spec.commands = vec![
             CommandCandidate::new("first", &[]),

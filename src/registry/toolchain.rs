@@ -246,7 +246,7 @@ pub fn launch(
             }
         }
         Given::InitOption { pointer, file } => {
-            let path = found.dir.join(file);
+            let path = crate::platform::paths::join_slashed(&found.dir, &file);
             set_pointer(&mut options, &pointer, path.display().to_string().into());
             command(options, Some(found))
         }

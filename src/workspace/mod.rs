@@ -128,11 +128,7 @@ impl Workspace {
     /// names are rendered lossily, so use `canonical` to open files.
     pub fn relative(&self, canonical: &Path) -> Option<String> {
         let rest = canonical.strip_prefix(&self.root).ok()?;
-        let parts: Vec<_> = rest
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect();
-        Some(parts.join("/"))
+        Some(crate::platform::paths::slashed(rest))
     }
 }
 

@@ -9,6 +9,9 @@
 //! `set_current_dir`; a test that measures the whole process (its open file
 //! descriptors) runs alone in a fresh copy of it (`support::alone`).
 
+// The real agent CLIs, each isolated in a network namespace of its own
+// (Linux only).
+#[cfg(target_os = "linux")]
 mod agents;
 mod baseline;
 mod cli;

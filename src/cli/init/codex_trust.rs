@@ -193,7 +193,9 @@ pub fn record_or_check(path: &Path, hooks: &Json, wanted: Trust) -> u8 {
         return 0;
     }
     let Some(config_path) = super::codex_home().map(|d| d.join("config.toml")) else {
-        eprintln!("squiggle init: HOME is not set, so Codex's config.toml is unknown");
+        eprintln!(
+            "squiggle init: your home directory is unknown (HOME is not set; USERPROFILE on Windows), so Codex's config.toml is unknown"
+        );
         return 2;
     };
     let config = match std::fs::read_to_string(&config_path) {

@@ -10,7 +10,10 @@ use super::{Agent, codex_home, codex_trust, home, runs_hook};
 /// One line per hook that will not run, with the step that fixes it.
 pub fn notes(root: &Path) -> Vec<String> {
     let mut notes = Vec::new();
-    let mut codex_files = vec![root.join(".codex/hooks.json")];
+    let mut codex_files = vec![crate::platform::paths::join_slashed(
+        root,
+        ".codex/hooks.json",
+    )];
     codex_files.extend(codex_home().map(|d| d.join("hooks.json")));
     for path in codex_files {
         let Some(hooks) = read_json(&path) else {
@@ -30,7 +33,7 @@ pub fn notes(root: &Path) -> Vec<String> {
             ));
         }
     }
-    let gemini = root.join(".gemini/settings.json");
+    let gemini = crate::platform::paths::join_slashed(root, ".gemini/settings.json");
     if has_hook(&gemini, Agent::Gemini) && !gemini_trusts(root) {
         notes.push(format!(
             "gemini: {} has squiggle's hook, but Gemini CLI runs hooks only in a trusted folder and {} is not in ~/.gemini/trustedFolders.json; trust it when Gemini asks",
@@ -70,7 +73,13 @@ fn commands(v: &serde_json::Value) -> impl Iterator<Item = &str> {
 /// or above it.
 fn gemini_trusts(root: &Path) -> bool {
     let Some(folders) = home()
-        .and_then(|h| std::fs::read_to_string(h.join(".gemini/trustedFolders.json")).ok())
+        .and_then(|h| {
+            std::fs::read_to_string(crate::platform::paths::join_slashed(
+                &h,
+                ".gemini/trustedFolders.json",
+            ))
+            .ok()
+        })
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
     else {
         return false;

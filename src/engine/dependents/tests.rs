@@ -33,12 +33,13 @@ impl Project {
     /// The importers of `rel`, relative to the project root (the same
     /// from the disk and from a cache, cold and warm).
     pub(super) fn importers(&self, rel: &str) -> Vec<String> {
-        let root = std::fs::canonicalize(self.dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let root =
+            crate::platform::paths::canonicalize(self.dir.path()).unwrap_or_else(|e| panic!("{e}"));
         let relative = |found: Vec<std::path::PathBuf>| -> Vec<String> {
             found
                 .iter()
                 .map(|p| match p.strip_prefix(&root) {
-                    Ok(rel) => rel.display().to_string(),
+                    Ok(rel) => crate::platform::paths::slashed(rel),
                     Err(_) => p.display().to_string(),
                 })
                 .collect()

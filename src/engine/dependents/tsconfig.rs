@@ -69,7 +69,7 @@ impl TsConfig {
         let Some(base) = &self.paths_base else {
             return Vec::new();
         };
-        let full = target.to_string_lossy();
+        let full = crate::platform::paths::forward_slashes(target);
         let mut forms = vec![full.to_string()];
         if let Some(dot) = full
             .rfind('.')
@@ -87,7 +87,7 @@ impl TsConfig {
                 continue;
             }
             for sub in subs {
-                let joined = base.join(sub).to_string_lossy().into_owned();
+                let joined = crate::platform::paths::forward_slashes(&base.join(sub));
                 let Some((pre, post)) = joined.split_once('*') else {
                     continue;
                 };
@@ -178,7 +178,9 @@ fn load_raw(file: &Path, depth: usize, read: &mut Vec<PathBuf>) -> Option<Raw> {
     // Later entries of an `extends` list override earlier ones; the file
     // itself overrides them all.
     for parent in parents.iter().rev() {
-        if !(parent.starts_with('.') || parent.starts_with('/')) {
+        // Relative or rooted (`/x`, and `C:\x` on Windows), as TypeScript
+        // reads it; anything else names a package.
+        if !(parent.starts_with('.') || Path::new(parent).has_root()) {
             continue;
         }
         let mut path = dir.join(parent);

@@ -29,7 +29,7 @@ impl Tree {
     }
 
     fn path(&self, relative: &str) -> PathBuf {
-        self.dir.path().join(relative)
+        crate::platform::paths::join_slashed(self.dir.path(), relative)
     }
 
     /// `package.json` of a package at `dir` (relative to the temp dir).
@@ -152,7 +152,8 @@ fn typescript_6_is_given_to_typescript_language_server() {
     .unwrap();
     assert_eq!(started.program, server);
     assert_eq!(started.args, ["--stdio"]);
-    let path = dir.join("lib/tsserver.js").display().to_string();
+    let path = crate::platform::paths::join_slashed(&dir, "lib/tsserver.js");
+    let path = path.display().to_string();
     assert_eq!(
         started.initialization_options,
         json!({"tsserver": {"path": path}})

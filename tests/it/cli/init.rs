@@ -22,6 +22,8 @@ impl Project {
             .args(args)
             .current_dir(&self.root)
             .env("HOME", &self.home)
+            // Windows' home, which the agents (and init) read there.
+            .env("USERPROFILE", &self.home)
             .env_remove("CODEX_HOME")
             .output()
             .unwrap_or_else(|e| panic!("run squiggle: {e}"))
@@ -189,9 +191,16 @@ fn codex_trust_hook_is_recorded_once_and_kept_apart() {
         config.starts_with("model = \"gpt-5.5\"\n# mine\n"),
         "{config}"
     );
-    let hooks = p.root.join(".codex/hooks.json").display().to_string();
+    let hooks = p
+        .root
+        .join(".codex")
+        .join("hooks.json")
+        .display()
+        .to_string();
     for event in ["post_tool_use", "pre_tool_use", "session_start"] {
-        let header = format!("[hooks.state.\"{hooks}:{event}:0:0\"]\ntrusted_hash = \"sha256:");
+        // A key with `\` (Windows) is written as a TOML literal string.
+        let key = toml::Value::String(format!("{hooks}:{event}:0:0"));
+        let header = format!("[hooks.state.{key}]\ntrusted_hash = \"sha256:");
         assert!(config.contains(&header), "{config}");
     }
     let said = ok(&p.init(&["codex", "--trust-hook"]));
@@ -225,4 +234,99 @@ fn the_plugin_hooks_are_what_init_installs() {
     let plugin: serde_json::Value =
         serde_json::from_str(&plugin).unwrap_or_else(|e| panic!("hooks.json is not JSON: {e}"));
     assert_eq!(plugin["hooks"], printed["hooks"]);
+}
+
+/// Issue 23, item 5: a project and a home whose paths hold spaces, and
+/// `squiggle` (`squiggle.exe` on Windows) on PATH in a directory with a
+/// space. init writes each file where its agent reads it, and the command
+/// it wrote runs as the agent runs it: through the platform's shell, on
+/// Windows as Node's `spawn(…, {shell: true})` does (`cmd.exe /d /s /c
+/// "…"`), elsewhere through `sh -c`.
+#[test]
+fn settings_for_paths_with_spaces_run_from_the_platforms_shell() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let outer =
+        squiggle::platform::paths::canonicalize(tmp.path()).unwrap_or_else(|e| panic!("{e}"));
+    let (root, home, tools) = (
+        outer.join("my project"),
+        outer.join("my home"),
+        outer.join("my tools"),
+    );
+    for dir in [root.join(".git"), home.clone(), tools.clone()] {
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let exe = Path::new(env!("CARGO_BIN_EXE_squiggle"));
+    let name = exe.file_name().unwrap_or_default();
+    if std::fs::hard_link(exe, tools.join(name)).is_err() {
+        std::fs::copy(exe, tools.join(name)).unwrap_or_else(|e| panic!("copy squiggle: {e}"));
+    }
+    let init = |args: &[&str]| {
+        Command::new(exe)
+            .arg("init")
+            .args(args)
+            .current_dir(&root)
+            .env("HOME", &home)
+            .env("USERPROFILE", &home)
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap_or_else(|e| panic!("run squiggle: {e}"))
+    };
+    ok(&init(&["claude"]));
+    ok(&init(&["gemini", "--user"]));
+    ok(&init(&["codex", "--user", "--trust-hook"]));
+    // Each file where its agent reads it, spelled the platform's way
+    // (Codex keys its trust by that spelling).
+    let claude = root.join(".claude").join("settings.json");
+    let gemini = home.join(".gemini").join("settings.json");
+    let codex = home.join(".codex").join("hooks.json");
+    let config = read(&home.join(".codex").join("config.toml"));
+    assert!(
+        config.contains(&format!("{}:post_tool_use:0:0", codex.display())),
+        "{config}"
+    );
+    for (file, agent) in [(&claude, "claude"), (&gemini, "gemini"), (&codex, "codex")] {
+        let settings: serde_json::Value =
+            serde_json::from_str(&read(file)).unwrap_or_else(|e| panic!("{e}"));
+        let command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no command in {}", file.display()))
+            .to_string();
+        assert_eq!(command, format!("squiggle hook {agent}"));
+        // `--help`: proof that squiggle itself ran, found on PATH.
+        let line = format!("{command} --help");
+        let path = std::env::join_paths(std::iter::once(tools.clone()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut shell = platform_shell(&line);
+        let out = shell
+            .current_dir(&root)
+            .env("PATH", path)
+            .output()
+            .unwrap_or_else(|e| panic!("run {line:?}: {e}"));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("Usage:") && text.contains("hook"),
+            "{line:?} through the shell: {:?}\n{text}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// The shell an agent runs a hook command through.
+fn platform_shell(line: &str) -> Command {
+    #[cfg(windows)]
+    {
+        use std::os::windows::process::CommandExt;
+        let mut cmd = Command::new("cmd.exe");
+        cmd.raw_arg(format!("/d /s /c \"{line}\""));
+        cmd
+    }
+    #[cfg(not(windows))]
+    {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", line]);
+        cmd
+    }
 }

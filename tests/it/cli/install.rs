@@ -19,7 +19,7 @@ fn bare_path(tmp: &Path) -> Option<String> {
     for name in ["node", "npm"] {
         let found = support::require_program(name)?;
         let real = found.canonicalize().unwrap_or(found);
-        std::os::unix::fs::symlink(&real, bin.join(name))
+        crate::support::symlink(&real, bin.join(name))
             .unwrap_or_else(|e| panic!("link {name}: {e}"));
     }
     let dirs = [bin, PathBuf::from("/usr/bin"), PathBuf::from("/bin")];

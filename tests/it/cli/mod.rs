@@ -8,6 +8,8 @@ mod hook;
 mod init;
 mod install;
 mod status;
+// Unix only: its stub server is a `#!/bin/sh` script found on PATH.
+#[cfg(unix)]
 mod strict;
 mod tools;
 mod version;

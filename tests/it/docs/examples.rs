@@ -79,7 +79,7 @@ fn run(block: &Block, setup: Setup) -> Vec<String> {
     };
     let bin = ws.outer.join("bin");
     std::fs::create_dir_all(&bin).unwrap_or_else(|e| panic!("{e}"));
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_squiggle"), bin.join("squiggle"))
+    crate::support::symlink(env!("CARGO_BIN_EXE_squiggle"), bin.join("squiggle"))
         .unwrap_or_else(|e| panic!("{e}"));
     let inherited = std::env::var("PATH").unwrap_or_default();
     let path = format!("{}:{}", bin.display(), path.unwrap_or(&inherited));

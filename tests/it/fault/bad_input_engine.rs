@@ -129,8 +129,8 @@ async fn outside_through_dotdot_and_symlinks() {
     let secret = s.outer.join("secret.fk");
     std::fs::write(&secret, "secret\n").unwrap_or_else(|e| panic!("{e}"));
     std::fs::create_dir(s.outer.join("elsewhere")).unwrap_or_else(|e| panic!("{e}"));
-    std::os::unix::fs::symlink(&secret, s.root.join("link.fk")).unwrap_or_else(|e| panic!("{e}"));
-    std::os::unix::fs::symlink(s.outer.join("elsewhere"), s.root.join("linkdir"))
+    crate::support::symlink(&secret, s.root.join("link.fk")).unwrap_or_else(|e| panic!("{e}"));
+    crate::support::symlink(s.outer.join("elsewhere"), s.root.join("linkdir"))
         .unwrap_or_else(|e| panic!("{e}"));
     let engine = s.engine(json!({}));
 
@@ -180,7 +180,7 @@ async fn a_patch_touching_a_path_outside_is_refused_whole() {
         "link/evil.fk".to_string(),
         outside.display().to_string(),
     ] {
-        std::os::unix::fs::symlink(&s.outer, s.root.join("link")).ok();
+        crate::support::symlink(&s.outer, s.root.join("link")).ok();
         let codex = format!(
             "*** Begin Patch\n*** Update File: a.fk\n@@\n-one\n+ONE\n*** Add File: {evil}\n+x\n*** End Patch\n"
         );

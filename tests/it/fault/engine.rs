@@ -25,7 +25,7 @@ use crate::support;
 use crate::support::fake_server::FakeServer;
 use crate::support::faults::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
 use crate::support::poll_until_async;
-use crate::support::process::{alone, descendants_in, open_fds};
+use crate::support::process::{alone, descendants_in, fds_within, none_left_in, open_fds};
 
 const DIAGNOSTIC_TIMEOUT: Duration = Duration::from_millis(DIAGNOSTIC_TIMEOUT_MS);
 const FIRST_TOUCH_TIMEOUT: Duration = Duration::from_millis(FIRST_TOUCH_TIMEOUT_MS);
@@ -68,10 +68,12 @@ fn edits_and_fds(fault: Fault) {
         .unwrap_or_else(|e| panic!("runtime: {e}"));
     runtime.block_on(edits_then_shutdown(&fault));
     drop(runtime);
-    let settled = support::poll_until(Duration::from_secs(5), || open_fds(None) <= fds_before);
+    let settled = support::poll_until(Duration::from_secs(5), || {
+        fds_within(open_fds(None), fds_before, 0)
+    });
     assert!(
         settled,
-        "{name}: {} fds open after shutdown, {fds_before} before",
+        "{name}: {:?} fds open after shutdown, {fds_before:?} before",
         open_fds(None)
     );
 }
@@ -174,10 +176,7 @@ async fn edits_then_shutdown(fault: &Fault) {
     let took = started.elapsed();
     assert!(took < SHUTDOWN_BOUND, "{name}: shutdown took {took:?}");
     let me = std::process::id();
-    let clean = poll_until_async(Duration::from_secs(5), || {
-        descendants_in(me, &root).is_empty()
-    })
-    .await;
+    let clean = poll_until_async(Duration::from_secs(5), || none_left_in(me, &root)).await;
     assert!(
         clean,
         "{name}: server processes left after shutdown: {:?}",

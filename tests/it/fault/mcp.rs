@@ -18,7 +18,7 @@ use std::time::Duration;
 use crate::support::faults::{Fault, fault, squiggle_toml};
 use crate::support::mcp;
 use crate::support::poll_until;
-use crate::support::process::{descendants_in, subreaper};
+use crate::support::process::{descendants_in, none_left_in, subreaper};
 use crate::support::scratch::Scratch;
 
 /// How long closing the session may take, as `lsp/shutdown` in
@@ -63,9 +63,7 @@ fn run(fault: Fault) {
     );
 
     let me = std::process::id();
-    let clean = poll_until(Duration::from_secs(5), || {
-        descendants_in(me, &ws.root).is_empty()
-    });
+    let clean = poll_until(Duration::from_secs(5), || none_left_in(me, &ws.root));
     assert!(
         clean,
         "{name}: processes left after the session: {:?}",

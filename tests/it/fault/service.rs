@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 
 use crate::support::faults::{FIRST_TOUCH_TIMEOUT_MS, Fault, fault, squiggle_toml};
 use crate::support::poll_until;
-use crate::support::process::{descendants, descendants_in, open_fds, subreaper};
+use crate::support::process::{
+    descendants, descendants_in, fds_within, none_left_in, open_fds, subreaper,
+};
 use crate::support::service::{Service, Workspace};
 
 /// What a call may take beyond its deadline (scheduling, process start).
@@ -85,14 +87,14 @@ fn run(fault: Fault) {
     let fds = open_fds(Some(pid));
     if state == "broken" {
         assert!(
-            fds <= fds_before,
-            "{name}: {fds} fds with every server dead, {fds_before} before"
+            fds_within(fds, fds_before, 0),
+            "{name}: {fds:?} fds with every server dead, {fds_before:?} before"
         );
     } else {
         // One live server: its stdin, stdout and stderr pipes, and a pidfd.
         assert!(
-            fds <= fds_before + 4,
-            "{name}: {fds} fds with one server, {fds_before} before"
+            fds_within(fds, fds_before, 4),
+            "{name}: {fds:?} fds with one server, {fds_before:?} before"
         );
     }
 
@@ -105,9 +107,7 @@ fn run(fault: Fault) {
         "{name}: shutdown took {took:?}"
     );
     let me = std::process::id();
-    let clean = poll_until(Duration::from_secs(5), || {
-        descendants_in(me, &ws.root).is_empty()
-    });
+    let clean = poll_until(Duration::from_secs(5), || none_left_in(me, &ws.root));
     assert!(
         clean,
         "{name}: processes left after shutdown: {:?}",

@@ -3,14 +3,13 @@
 //! answer — applied (exit 0) or refused naming the problem (exit 1, the
 //! file as it was) — never a panic, a hang or a file quietly replaced.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::Path;
 
 use serde_json::json;
 
-use super::{IN_PROCESS, pull, squiggle, stderr, stdout, stop_daemon, workspace};
+use super::{IN_PROCESS, pull, squiggle, stop_daemon, workspace};
+#[cfg(unix)]
+use super::{stderr, stdout};
 use crate::support::both;
 
 fn read(path: &Path) -> Vec<u8> {
@@ -19,13 +18,18 @@ fn read(path: &Path) -> Vec<u8> {
 
 /// Both ways a wrapped tool runs: through the workspace's daemon, and in
 /// this process.
+#[cfg(unix)]
 const ROUTES: [&[(&str, &str)]; 2] = [&[], IN_PROCESS];
 
 /// Finding 1: a file name that is not UTF-8 panicked `edit` and `write`
 /// (exit 101). Through the daemon (which cannot carry the name in JSON, so
 /// the tool runs in process) and without it, both work.
+// Unix only: a Windows file name is UTF-16, never bytes that are not UTF-8.
+#[cfg(unix)]
 #[test]
 fn a_name_that_is_not_utf8_is_edited_and_written() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
     let ws = workspace("", pull());
     let name = OsStr::from_bytes(b"caf\xe9.fk");
     let path = ws.root.join(name);
@@ -66,8 +70,12 @@ fn a_name_that_is_not_utf8_is_edited_and_written() {
 /// stop` failed, and the stuck write later replaced the pipe with a file.
 /// A pipe, a socket and a device are refused at once, by every tool and
 /// route, and `check` does not open them either; the daemon still stops.
+// Unix only: mkfifo, Unix sockets and /dev have no counterpart in a
+// Windows directory.
+#[cfg(unix)]
 #[test]
 fn pipes_sockets_and_devices_are_refused_before_anything_opens_them() {
+    use std::os::unix::fs::FileTypeExt;
     let ws = workspace("", pull());
     let pipe = ws.root.join("pipe.fk");
     let made = std::process::Command::new("mkfifo").arg(&pipe).status();
@@ -112,6 +120,9 @@ fn pipes_sockets_and_devices_are_refused_before_anything_opens_them() {
 
 /// Finding 3: a symbolic link to itself was refused as "outside the
 /// workspace"; it is named as a loop.
+// Unix only: a symbolic link on Windows needs a privilege ordinary users
+// lack, and wine makes none.
+#[cfg(unix)]
 #[test]
 fn a_symlink_loop_is_named_as_one() {
     let ws = workspace("", pull());
@@ -202,8 +213,12 @@ fn a_patch_matches_a_bom_files_first_line_and_keeps_the_mark() {
 /// It is refused, exit 1, the file and its mode unchanged. The check reads
 /// the mode bits, so it holds for root too (where tests run here, and where
 /// `open` itself would succeed).
+// Unix only: the refusal names the mode bits, which Windows does not have
+// (its read-only attribute is another test's).
+#[cfg(unix)]
 #[test]
 fn a_read_only_file_is_refused_as_a_plain_write_would_be() {
+    use std::os::unix::fs::PermissionsExt;
     let ws = workspace("", pull());
     let path = ws.write("ro.fk", "x = 1\n");
     let mode = std::fs::Permissions::from_mode(0o444);

@@ -67,8 +67,7 @@ pub fn bounded(command: &mut Command, stdin: &[u8]) -> Output {
     match rx.recv_timeout(HANG) {
         Ok(out) => out.unwrap_or_else(|e| panic!("wait for {command:?}: {e}")),
         Err(_) => {
-            // SAFETY: a plain kill(2) of the child this test started.
-            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            crate::support::process::kill(pid);
             panic!("{command:?} hung");
         }
     }

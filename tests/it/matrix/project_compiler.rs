@@ -111,7 +111,7 @@ async fn a_typescript_7_project_is_checked_by_its_own_tsc_lsp() {
     };
     let dir = fixture("typescript/app");
     std::fs::create_dir(dir.path().join("node_modules")).unwrap_or_else(|e| panic!("{e}"));
-    std::os::unix::fs::symlink(
+    crate::support::symlink(
         modules.join("typescript-7"),
         dir.path().join("node_modules/typescript"),
     )
@@ -176,7 +176,7 @@ fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&entry.path(), &target);
         } else if kind.is_symlink() {
             let link = std::fs::read_link(entry.path()).unwrap_or_else(|e| panic!("{e}"));
-            std::os::unix::fs::symlink(link, &target).unwrap_or_else(|e| panic!("{e}"));
+            crate::support::symlink(link, &target).unwrap_or_else(|e| panic!("{e}"));
         } else {
             std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("{e}"));
         }

@@ -23,7 +23,7 @@ fn cmdline(pid: u32) -> String {
 
 fn link(target: &Path, at: &Path) {
     std::fs::create_dir_all(at.parent().unwrap_or(at)).unwrap_or_else(|e| panic!("{e}"));
-    std::os::unix::fs::symlink(target, at).unwrap_or_else(|e| panic!("{e}"));
+    crate::support::symlink(target, at).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[tokio::test]

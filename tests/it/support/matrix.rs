@@ -34,7 +34,7 @@ pub fn link_node_modules(root: &Path, program: &Path) {
     if let Some(modules) = program.parent().and_then(Path::parent)
         && modules.ends_with("node_modules")
     {
-        std::os::unix::fs::symlink(modules, root.join("node_modules"))
+        crate::support::symlink(modules, root.join("node_modules"))
             .unwrap_or_else(|e| panic!("link node_modules: {e}"));
     }
 }

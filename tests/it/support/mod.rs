@@ -19,6 +19,7 @@ use squiggle::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
 use squiggle::workspace::Workspace;
 use tokio::time::Instant;
 
+#[cfg(target_os = "linux")]
 pub mod agents;
 pub mod fake_server;
 pub mod faults;
@@ -302,6 +303,27 @@ pub fn copy_dir(from: &Path, to: &Path) {
             copy_dir(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy: {e}"));
+        }
+    }
+}
+
+/// A symbolic link at `at` to `target`, on every platform (Windows tells
+/// a directory's link from a file's).
+pub fn symlink(target: impl AsRef<Path>, at: impl AsRef<Path>) -> std::io::Result<()> {
+    let (target, at) = (target.as_ref(), at.as_ref());
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(target, at);
+    #[cfg(windows)]
+    {
+        let dir = if target.is_absolute() {
+            target.is_dir()
+        } else {
+            at.parent().unwrap_or(at).join(target).is_dir()
+        };
+        if dir {
+            std::os::windows::fs::symlink_dir(target, at)
+        } else {
+            std::os::windows::fs::symlink_file(target, at)
         }
     }
 }

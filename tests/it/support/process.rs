@@ -1,19 +1,26 @@
 //! Processes, for the fault, bad-input, daemon and soak tests: which
-//! processes descend from a pid (walking `/proc`), which of them work in a
-//! given directory, how many file descriptors a process holds; the test
-//! process as a child subreaper; a daemon killed when its test ends; and a
-//! test run alone in a fresh copy of this binary, for a test that measures
-//! the whole process.
+//! processes descend from a pid (walking `/proc` on Linux, squiggle's own
+//! process listing elsewhere), which of them work in a given directory,
+//! how many file descriptors a process holds; the test process as a child
+//! subreaper; a daemon killed when its test ends; and a test run alone in
+//! a fresh copy of this binary, for a test that measures the whole process.
+//!
+//! Linux is where all of it is measured. Elsewhere (Windows under wine)
+//! two facts have no counterpart the tests can trust: a process's working
+//! directory (so [`descendants_in`] cannot tell one test's servers from
+//! another's: it answers `None`) and its open descriptors (wine's handle
+//! count is a stub: [`open_fds`] answers `None`). Tests skip only those
+//! assertions there and say so.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
 use squiggle::daemon::client::alive;
 
 /// Every live (non-zombie) process with its parent, from `/proc/*/stat`.
-fn parents() -> HashMap<u32, u32> {
-    let mut map = HashMap::new();
+#[cfg(target_os = "linux")]
+fn parents() -> std::collections::HashMap<u32, u32> {
+    let mut map = std::collections::HashMap::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return map;
     };
@@ -43,6 +50,23 @@ fn parents() -> HashMap<u32, u32> {
 }
 
 /// The live descendants of `pid` (children, grandchildren, …).
+#[cfg(not(target_os = "linux"))]
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut found: Vec<u32> = Vec::new();
+    let mut frontier = vec![pid];
+    while let Some(p) = frontier.pop() {
+        for child in squiggle::platform::proc_info::children(p) {
+            if !found.contains(&child) && alive(child) {
+                found.push(child);
+                frontier.push(child);
+            }
+        }
+    }
+    found
+}
+
+/// The live descendants of `pid` (children, grandchildren, …).
+#[cfg(target_os = "linux")]
 pub fn descendants(pid: u32) -> Vec<u32> {
     let parents = parents();
     let mut found = Vec::new();
@@ -60,26 +84,59 @@ pub fn descendants(pid: u32) -> Vec<u32> {
 
 /// The live descendants of `pid` whose working directory is under `dir`:
 /// the servers one test started, even while other tests of the same binary
-/// run their own.
-pub fn descendants_in(pid: u32, dir: &Path) -> Vec<u32> {
-    descendants(pid)
-        .into_iter()
-        .filter(|p| {
-            std::fs::read_link(format!("/proc/{p}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir))
-        })
-        .collect()
+/// run their own. `None` where a process's working directory cannot be
+/// read (off Linux).
+pub fn descendants_in(pid: u32, dir: &Path) -> Option<Vec<u32>> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    Some(
+        descendants(pid)
+            .into_iter()
+            .filter(|p| {
+                std::fs::read_link(format!("/proc/{p}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir))
+            })
+            .collect(),
+    )
 }
 
-/// Open file descriptors of `pid` (`None` for this process).
-pub fn open_fds(pid: Option<u32>) -> usize {
+/// Open file descriptors of `pid` (this process for `None`); `None` off
+/// Linux, where there is no count to trust (wine's handle count is a stub).
+pub fn open_fds(pid: Option<u32>) -> Option<usize> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
     let dir = match pid {
         Some(pid) => format!("/proc/{pid}/fd"),
         None => "/proc/self/fd".to_string(),
     };
-    std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0)
+    Some(std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0))
+}
+
+/// Whether `now` open descriptors are at most `before` plus `slack`; true
+/// where descriptors are not counted (`None`, off Linux).
+pub fn fds_within(now: Option<usize>, before: Option<usize>, slack: usize) -> bool {
+    match (now, before) {
+        (Some(now), Some(before)) => now <= before + slack,
+        _ => true,
+    }
+}
+
+/// Whether no descendant of `pid` works under `dir` (the servers of one
+/// test are gone); true where that cannot be told (`None`, off Linux).
+pub fn none_left_in(pid: u32, dir: &Path) -> bool {
+    descendants_in(pid, dir).is_none_or(|d| d.is_empty())
+}
+
+/// Resident set size of `pid` in KiB, from squiggle's own process facts
+/// off Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    squiggle::platform::proc_info::rss_kb(pid)
 }
 
 /// Resident set size of `pid` in KiB, from `/proc/PID/status`.
+#[cfg(target_os = "linux")]
 pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
@@ -95,9 +152,14 @@ pub fn rss_kib(pid: u32) -> Option<u64> {
 /// test's leftovers filter by working directory ([`descendants_in`]), and
 /// why liveness checks count a zombie as gone (an orphan re-parented here
 /// is never reaped before the binary exits).
+/// Elsewhere it does nothing: there is no subreaper off Linux (an orphan
+/// keeps its dead parent's pid on Windows).
 pub fn subreaper() {
+    #[cfg(target_os = "linux")]
     // SAFETY: prctl with an integer argument; it only marks this process.
-    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    };
 }
 
 /// Kills a daemon the test started if the test ends with it alive.
@@ -106,8 +168,32 @@ pub struct Reaper(pub u32);
 impl Drop for Reaper {
     fn drop(&mut self) {
         if alive(self.0) {
-            // SAFETY: a plain kill(2) of the daemon this test started.
-            unsafe { libc::kill(self.0 as i32, libc::SIGKILL) };
+            kill(self.0);
+        }
+    }
+}
+
+/// Kills process `pid` now (SIGKILL; TerminateProcess on Windows).
+pub fn kill(pid: u32) {
+    #[cfg(unix)]
+    // SAFETY: a plain kill(2) of a process the test started.
+    unsafe {
+        libc::kill(pid as i32, libc::SIGKILL);
+    }
+    #[cfg(windows)]
+    {
+        use windows_sys::Win32::Foundation::CloseHandle;
+        use windows_sys::Win32::System::Threading::{
+            OpenProcess, PROCESS_TERMINATE, TerminateProcess,
+        };
+        // SAFETY: no pointers; a null handle is a failure, and the handle
+        // opened here is closed once.
+        unsafe {
+            let handle = OpenProcess(PROCESS_TERMINATE, 0, pid);
+            if !handle.is_null() {
+                TerminateProcess(handle, 1);
+                CloseHandle(handle);
+            }
         }
     }
 }
@@ -128,7 +214,13 @@ pub fn alone(name: &str, body: impl FnOnce()) {
         return;
     }
     let exe = std::env::current_exe().unwrap_or_else(|e| panic!("this test binary: {e}"));
-    let out = Command::new(&exe)
+    // Under an emulator with no binfmt_misc (qemu-user: scripts/cross-test
+    // sets SQUIGGLE_TEST_RUNNER), the copy starts through the emulator.
+    let runner = std::env::var("SQUIGGLE_TEST_RUNNER").unwrap_or_default();
+    let mut argv: Vec<std::ffi::OsString> = runner.split_whitespace().map(Into::into).collect();
+    argv.push(exe.clone().into());
+    let out = Command::new(&argv[0])
+        .args(&argv[1..])
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env(ALONE, name)
         .output()

@@ -47,7 +47,8 @@ impl Scratch {
     /// The directories only, nothing in them.
     pub fn bare() -> Scratch {
         let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let outer = tmp.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+        let outer =
+            squiggle::platform::paths::canonicalize(tmp.path()).unwrap_or_else(|e| panic!("{e}"));
         let root = outer.join("ws");
         let config_home = outer.join("config");
         let runtime_dir = outer.join("run");
@@ -55,9 +56,12 @@ impl Scratch {
         for dir in [&root, &config_home, &runtime_dir, &home] {
             std::fs::create_dir(dir).unwrap_or_else(|e| panic!("mkdir: {e}"));
         }
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
-            .unwrap_or_else(|e| panic!("chmod: {e}"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&runtime_dir, std::fs::Permissions::from_mode(0o700))
+                .unwrap_or_else(|e| panic!("chmod: {e}"));
+        }
         Scratch {
             tmp,
             outer,
@@ -209,7 +213,8 @@ pub fn trusting(root: &Path) -> String {
 
 /// Writes `bytes` to `dir/name`, creating the directories between.
 pub fn write_under(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
-    let path = dir.join(name);
+    // Spelled the platform's way (`a\\b` on Windows), as squiggle names it.
+    let path = squiggle::platform::paths::join_slashed(dir, name);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("mkdir for {name}: {e}"));
     }

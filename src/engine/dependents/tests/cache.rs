@@ -18,7 +18,8 @@ struct Watched {
 impl Watched {
     fn new(files: &[(&str, &str)]) -> Watched {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let root = std::fs::canonicalize(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let root =
+            crate::platform::paths::canonicalize(dir.path()).unwrap_or_else(|e| panic!("{e}"));
         let project = Watched {
             watch: DiskWatch::start(&root).unwrap_or_else(|e| panic!("{e}")),
             cache: ScanCache::new(&root),
@@ -75,7 +76,7 @@ impl Watched {
         found
             .iter()
             .map(|p| match p.strip_prefix(&self.root) {
-                Ok(rel) => rel.display().to_string(),
+                Ok(rel) => crate::platform::paths::slashed(rel),
                 Err(_) => p.display().to_string(),
             })
             .collect()

@@ -88,8 +88,7 @@ pub async fn run_agent(
         Ok(Ok(Err(e))) => panic!("wait for the agent: {e}"),
         Ok(Err(e)) => panic!("wait for the agent: {e}"),
         Err(_) => {
-            // SAFETY: kill(2) on the pid of our own child; no memory involved.
-            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            crate::support::process::kill(pid);
             panic!(
                 "the agent ran past {RUN_BOUND:?}; requests: {:?}",
                 lock(&model).paths
