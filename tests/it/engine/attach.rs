@@ -242,6 +242,41 @@ async fn the_fake_attached_over_tcp_sees_no_shutdown_and_keeps_listening() {
 }
 
 #[tokio::test]
+async fn a_stop_by_the_pool_disconnects_and_the_next_file_attaches_again() {
+    let ws = fake_ws();
+    let (mut server, mut stdout, endpoint) = fake_listening(&ws.log);
+    let engine = fake_attached(&ws.root, &endpoint);
+    let path = ws.root.join("a.fk");
+    let check = || engine.check_files(vec![FileInput::on_disk(&path)], HeldOthers::Skip);
+    check().await;
+    // What an eviction, an idle stop and a settings change all do.
+    assert_eq!(engine.pool().retire("fake"), 1);
+    engine.pool().wait_stops().await;
+    let closed = next_line(&mut stdout);
+    assert!(closed.starts_with("connection closed"), "{closed}");
+    assert!(server.still_running());
+    let again = check().await;
+    let outcome = &again.files[0].outcomes[0];
+    assert!(
+        matches!(outcome.outcome, Outcome::Pulled | Outcome::Settled),
+        "{outcome:?}"
+    );
+    let row = engine.status().into_iter().find(|r| r.id == "fake");
+    let row = row.unwrap_or_else(|| panic!("no fake row"));
+    assert_eq!(
+        (row.status, row.starts),
+        (ServerState::Active, 2),
+        "{row:?}"
+    );
+    assert_eq!(row.endpoint, Some(endpoint.to_string()), "{row:?}");
+    engine.shutdown().await;
+    let log = logged(&ws.log);
+    assert_eq!(received(&log, "initialize").len(), 2);
+    assert!(received(&log, "shutdown").is_empty(), "{log:?}");
+    assert!(received(&log, "exit").is_empty(), "{log:?}");
+}
+
+#[tokio::test]
 async fn nobody_listening_is_unavailable_naming_the_endpoint() {
     let ws = fake_ws();
     let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
@@ -290,9 +325,10 @@ mod config {
     fn files(user: &str, workspace: &str) -> Files {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
         let base = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
-        let user_file = base.join("config.toml");
+        let user_file = base.join("squiggle/config.toml");
         let root = base.join("repo");
         std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(base.join("squiggle")).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(&user_file, user).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(root.join(".squiggle.toml"), workspace).unwrap_or_else(|e| panic!("{e}"));
         Files {
@@ -300,6 +336,14 @@ mod config {
             user: user_file,
             workspace: root,
         }
+    }
+
+    /// The `XDG_CONFIG_HOME` under which `f.user` is the user file.
+    fn xdg(f: &Files) -> &Path {
+        f.user
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("/"))
     }
 
     fn load(f: &Files) -> Result<config::Config, String> {
@@ -414,12 +458,45 @@ mod config {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_squiggle"))
             .arg("status")
             .current_dir(&f.workspace)
-            .env("XDG_CONFIG_HOME", f.user.parent().unwrap_or(Path::new("/")))
+            .env("XDG_CONFIG_HOME", xdg(&f))
             .env_remove("SQUIGGLE_DAEMON")
             .output()
             .unwrap_or_else(|e| panic!("squiggle status: {e}"));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains("lsp.servers.gopls.connect"), "{stderr}");
+    }
+
+    #[test]
+    fn status_shows_where_a_server_is_attached() {
+        let f = files(
+            "[lsp.servers.mine]\nconnect = \"127.0.0.1:4389\"\nextensions = [\".mine\"]\n",
+            "",
+        );
+        let status = |args: &[&str]| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_squiggle"))
+                .args(args)
+                .current_dir(&f.workspace)
+                .env("XDG_CONFIG_HOME", xdg(&f))
+                .env_remove("SQUIGGLE_DAEMON")
+                .output()
+                .unwrap_or_else(|e| panic!("squiggle status: {e}"));
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let text = status(&["status"]);
+        let line = text.lines().find(|l| l.contains("mine"));
+        assert!(
+            line.is_some_and(|l| l.contains("idle") && l.contains("attaches to 127.0.0.1:4389")),
+            "{text}"
+        );
+        let json = status(&["status", "--json"]);
+        let json: serde_json::Value =
+            serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        let servers = json["servers"].as_array().cloned().unwrap_or_default();
+        let mine = servers.iter().find(|s| s["id"] == "mine");
+        assert!(
+            mine.is_some_and(|m| m["endpoint"] == "127.0.0.1:4389" && m.get("command").is_none()),
+            "{json}"
+        );
     }
 }
