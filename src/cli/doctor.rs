@@ -134,14 +134,15 @@ async fn probe_all<'a>(
     for server in selected {
         let found = launch(&server.spec, &root, &root, path_var.as_deref());
         let compiler = lookup(&server.spec, &root, &root);
-        let mut report = match (found, &server.untrusted) {
-            (_, Some(reason)) => {
+        let mut report = match (found, &server.untrusted, &server.connect) {
+            (_, Some(reason), _) => {
                 let mut report = ServerReport::new(server, Status::Untrusted);
                 report.error = Some(reason.clone());
                 report
             }
-            (None, None) => not_installed(server),
-            (Some(launch), None) => {
+            (_, None, Some(endpoint)) => probe::attached(server, endpoint, timeout).await,
+            (None, None, None) => not_installed(server),
+            (Some(launch), None, None) => {
                 if progress {
                     eprintln!("squiggle doctor: starting {}…", server.spec.id);
                 }

@@ -116,6 +116,9 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
         }
         let what = match (&s.detail, &s.command) {
             (Some(detail), _) => detail.clone(),
+            (None, None) if s.endpoint.is_some() => {
+                format!("attaches to {}", s.endpoint.as_deref().unwrap_or_default())
+            }
             (None, Some(command)) => match &s.compiler {
                 Some(compiler) => format!("{} · compiler: {}", command.display(), compiler.text),
                 None => command.display().to_string(),
@@ -125,8 +128,16 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
         return format!("{:<12} {what}", s.status).trim_end().to_string();
     };
     let mut line = format!("{:<12} {}", s.status, root.display());
-    if let Some(pid) = s.server_pid {
-        line.push_str(&format!(" (pid {pid}"));
+    // A live instance: its process, or where it is attached.
+    let head = match (s.server_pid, &s.endpoint) {
+        (Some(pid), _) => Some(format!("pid {pid}")),
+        (None, Some(endpoint)) if s.open_documents.is_some() => {
+            Some(format!("attached at {endpoint}"))
+        }
+        _ => None,
+    };
+    if let Some(head) = head {
+        line.push_str(&format!(" ({head}"));
         if let Some(kb) = s.rss_kb {
             line.push_str(&format!(", {}", kib(kb)));
         }

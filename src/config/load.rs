@@ -115,7 +115,7 @@ fn check_server_ids(
                 continue;
             }
             let key = format!("lsp.servers.{}", segment(id));
-            if !any(id, |s| s.command.is_some()) {
+            if !any(id, |s| s.command.is_some() || s.connect.is_some()) {
                 let builtins = if known.is_empty() {
                     "there are no built-in servers".to_string()
                 } else {
@@ -130,7 +130,7 @@ fn check_server_ids(
                     path: path.to_path_buf(),
                     key,
                     message: format!(
-                        "unknown server id \"{id}\"; {builtins}; a custom server needs command and extensions"
+                        "unknown server id \"{id}\"; {builtins}; a custom server needs command (or connect) and extensions"
                     ),
                 });
             }
@@ -138,7 +138,8 @@ fn check_server_ids(
                 .filter_map(|(_, p)| p.servers.get(id)?.enabled)
                 .next_back();
             let disabled = enabled == Some(false);
-            if server.command.is_some() && !disabled && !any(id, |s| s.extensions.is_some()) {
+            let custom = server.command.is_some() || server.connect.is_some();
+            if custom && !disabled && !any(id, |s| s.extensions.is_some()) {
                 return Err(ConfigError::Invalid {
                     path: path.to_path_buf(),
                     key,
@@ -221,6 +222,7 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
     let ServerOverride {
         enabled,
         command,
+        connect,
         args,
         extensions,
         language_id,
@@ -235,7 +237,16 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
         trust,
     } = over;
     set_some(&mut base.enabled, enabled);
+    // A layer that names a command or an endpoint replaces the other.
+    if command.is_some() {
+        base.connect = None;
+    }
+    if connect.is_some() {
+        base.command = None;
+        base.args = None;
+    }
     set_some(&mut base.command, command);
+    set_some(&mut base.connect, connect);
     set_some(&mut base.args, args);
     set_some(&mut base.extensions, extensions);
     set_some(&mut base.language_id, language_id);

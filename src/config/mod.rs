@@ -182,6 +182,9 @@ impl OtherFiles {
 pub struct ServerOverride {
     pub enabled: Option<bool>,
     pub command: Option<String>,
+    /// Attach to a server that already runs there instead of starting
+    /// `command` (never both in one file; a later layer's one wins).
+    pub connect: Option<crate::platform::endpoint::Endpoint>,
     pub args: Option<Vec<String>>,
     /// File extensions with the leading dot (`.py`).
     pub extensions: Option<Vec<String>>,
@@ -201,7 +204,7 @@ pub struct ServerOverride {
     /// this long (`lsp::WaitProfile::others_quiet`).
     pub others_quiet_ms: Option<u64>,
     /// Whether the server may run as configured. `Untrusted` means an
-    /// untrusted workspace file asked for a `command`, `args` or `env` that
+    /// untrusted workspace file asked for a `command`, `connect`, `args` or `env` that
     /// was dropped; the caller shows the server as `untrusted` rather than
     /// running a program the user never chose.
     pub trust: Trust,

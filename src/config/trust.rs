@@ -1,7 +1,8 @@
 //! Whether a workspace file may choose the programs squiggle runs.
 //!
 //! Running squiggle in a freshly cloned repository must not run a program
-//! that repository names. So `command`, `args` and `env` from `.squiggle.toml`
+//! that repository names, nor send the user's files to a port it names. So
+//! `command`, `connect`, `args` and `env` from `.squiggle.toml`
 //! are honoured only when the user's own file lists the workspace in
 //! `trustedWorkspaces`, or the user passed `--trust-workspace` for this run.
 //! Everything else in the workspace file (timeouts, caps, disabling servers,
@@ -33,6 +34,9 @@ pub(super) fn restrict(
         let mut asked = Vec::new();
         if server.command.take().is_some() {
             asked.push("command");
+        }
+        if server.connect.take().is_some() {
+            asked.push("connect");
         }
         if server.args.take().is_some() {
             asked.push("args");

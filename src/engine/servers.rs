@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::config::{Config, ServerOverride, Trust};
+use crate::platform::endpoint::Endpoint;
 use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
 
 /// A server entry after configuration.
@@ -28,6 +29,9 @@ pub struct ResolvedServer {
     /// custom server, or a built-in one pointed elsewhere): what to correct
     /// when that program is not found.
     pub command_from: Option<String>,
+    /// Where the server already runs (`connect`): squiggle attaches to it
+    /// instead of starting a program, and never stops it.
+    pub connect: Option<Endpoint>,
 }
 
 impl ResolvedServer {
@@ -46,9 +50,12 @@ impl ResolvedServer {
     /// `status`, `doctor`, `check`, an edit's unknown line and `squiggle
     /// install --missing` all give.
     pub fn remedy(&self) -> String {
-        match &self.command_from {
-            Some(files) => format!("put it on PATH, or correct `command` in {files}"),
-            None => crate::install::hint(&self.spec.id, &self.spec.install_hint),
+        match (&self.command_from, &self.connect) {
+            (Some(files), Some(endpoint)) => {
+                format!("start it listening at {endpoint}, or correct `connect` in {files}")
+            }
+            (Some(files), None) => format!("put it on PATH, or correct `command` in {files}"),
+            (None, _) => crate::install::hint(&self.spec.id, &self.spec.install_hint),
         }
     }
 }
@@ -68,6 +75,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 untrusted: None,
                 held: None,
                 command_from: None,
+                connect: None,
             }
         })
         .collect();
@@ -78,8 +86,12 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                 // A custom server needs a command; an untrusted workspace's
                 // was dropped, but the server is still listed (as untrusted,
                 // never run), so that `status` can say why it does not run.
+                // One that attaches (`connect`) has no command either.
                 let untrusted = matches!(o.trust, Trust::Untrusted { .. });
-                let Some(command) = o.command.clone().or_else(|| untrusted.then(String::new))
+                let Some(command) = o
+                    .command
+                    .clone()
+                    .or_else(|| (untrusted || o.connect.is_some()).then(String::new))
                 else {
                     continue;
                 };
@@ -100,7 +112,10 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     initialization_options: serde_json::Value::Null,
                     settings: serde_json::Value::Null,
                     wait: crate::lsp::WaitProfile::default(),
-                    install_hint: format!("put `{command}` on PATH"),
+                    install_hint: match &o.connect {
+                        Some(endpoint) => format!("start it listening at {endpoint}"),
+                        None => format!("put `{command}` on PATH"),
+                    },
                     role: ServerRole::Primary,
                     enabled_by_default: true,
                     exclusive_group: None,
@@ -116,6 +131,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     untrusted: None,
                     held: None,
                     command_from: None,
+                    connect: None,
                 };
                 apply(&mut server, o, config);
                 servers.push(server);
@@ -175,6 +191,10 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride, config: &Config) {
             program: command.clone(),
             args,
         }];
+    } else if let Some(endpoint) = &o.connect {
+        server.command_from = Some(sources(config));
+        server.connect = Some(endpoint.clone());
+        server.spec.commands = Vec::new();
     } else if let Some(args) = &o.args {
         for c in &mut server.spec.commands {
             c.args = args.clone();

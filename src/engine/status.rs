@@ -38,6 +38,10 @@ pub struct ServerStatus {
     pub root: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_pid: Option<u32>,
+    /// Where the server listens when squiggle attaches to it (`connect`):
+    /// it has no command or pid, since squiggle neither starts nor stops it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
     /// What the server said its version is, once started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
@@ -129,6 +133,9 @@ impl Engine {
             .map(|i| {
                 let server = self.servers.iter().find(|s| s.spec.id == i.id);
                 let mut row = instance_row(i, &clients);
+                if row.endpoint.is_none() {
+                    row.endpoint = server.and_then(|s| s.connect.as_ref().map(ToString::to_string));
+                }
                 row.language = server.map(language).unwrap_or_default();
                 row.command = server.and_then(|s| found(s, &i.root));
                 row.compiler = server.and_then(|s| {
@@ -149,7 +156,7 @@ impl Engine {
                 (ServerState::Untrusted, Some(reason.clone()))
             } else if !server.enabled || !self.config.enabled {
                 (ServerState::Disabled, None)
-            } else if command.is_none() {
+            } else if command.is_none() && server.connect.is_none() {
                 (ServerState::Unavailable, Some(not_installed(server)))
             } else if let Some(reason) = &server.held {
                 (ServerState::NotStarted, Some(reason.clone()))
@@ -171,6 +178,7 @@ impl Engine {
                 },
                 root: None,
                 server_pid: None,
+                endpoint: server.connect.as_ref().map(ToString::to_string),
                 version: None,
                 detail,
                 starts: 0,
@@ -197,10 +205,10 @@ fn language(server: &ResolvedServer) -> String {
 
 /// An instance's row; a live one's counts and open progress included.
 fn instance_row(i: &InstanceStatus, clients: &[LspClient]) -> ServerStatus {
-    let live = i.server_pid.is_some();
+    let live = i.server_pid.is_some() || i.endpoint.is_some();
     let progress = clients
         .iter()
-        .find(|c| Some(c.pid()) == i.server_pid && c.server_id() == i.id)
+        .find(|c| c.server_id() == i.id && c.root() == i.root)
         .map(|c| {
             c.active_progress()
                 .into_iter()
@@ -216,6 +224,7 @@ fn instance_row(i: &InstanceStatus, clients: &[LspClient]) -> ServerStatus {
         compiler: None,
         root: Some(i.root.clone()),
         server_pid: i.server_pid,
+        endpoint: i.endpoint.clone(),
         version: i.version.clone(),
         detail: i.detail.clone(),
         starts: i.starts,

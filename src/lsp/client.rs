@@ -1,4 +1,5 @@
-//! One language server, driven over stdio.
+//! One language server, driven over its stdio (a server squiggle spawned)
+//! or a connection (one it attached to, `lsp::link`).
 //!
 //! Three tasks per server, as in the best clients: one writes stdin in queue
 //! order, one reads stdout and dispatches, one drains stderr. A request's
@@ -19,17 +20,16 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::client_config::ClientConfig;
 
-use super::capabilities::{ServerFacts, client_capabilities};
+use super::capabilities::ServerFacts;
 use super::health::state::Health;
-use super::process::ServerProcess;
+use super::link::Link;
 use super::profile::WaitProfile;
 use super::state::ClientState;
 use super::wakeups::SharedState;
 use crate::jsonrpc::message::{Message, RequestId, ResponseError};
 use crate::mutex::lock;
 use crate::uri;
-use tasks::{read_loop, write_loop};
-
+mod lifecycle;
 mod tasks;
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -67,7 +67,7 @@ struct Outgoing {
 /// Private to `lsp`: other modules use `LspClient`'s methods.
 pub(super) struct Inner {
     pub(super) config: ClientConfig,
-    pub(super) process: ServerProcess,
+    pub(super) link: Link,
     out: mpsc::UnboundedSender<Outgoing>,
     next_id: AtomicI64,
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Reply>>>,
@@ -91,75 +91,6 @@ pub struct LspClient {
 }
 
 impl LspClient {
-    /// Spawns the server and completes `initialize` / `initialized` within `init_timeout`.
-    pub async fn start(
-        config: ClientConfig,
-        init_timeout: Duration,
-    ) -> Result<LspClient, ClientError> {
-        let server = config.server_id.clone();
-        let (process, stdin, stdout) =
-            ServerProcess::spawn(&config.spawn, &server).map_err(|e| ClientError::Spawn {
-                server: server.clone(),
-                program: config.spawn.program.display().to_string(),
-                reason: e.to_string(),
-            })?;
-        let (out_tx, out_rx) = mpsc::unbounded_channel();
-        let max_frame = config.max_frame;
-        let inner = Arc::new(Inner {
-            config,
-            process,
-            out: out_tx,
-            next_id: AtomicI64::new(1),
-            pending: Mutex::new(HashMap::new()),
-            facts: OnceLock::new(),
-            state: SharedState::new(),
-            received: AtomicU64::new(0),
-            last_response: Mutex::new(None),
-            dead: OnceLock::new(),
-            health: Health::default(),
-        });
-        tokio::spawn(write_loop(stdin, out_rx));
-        tokio::spawn(read_loop(Arc::downgrade(&inner), stdout, max_frame));
-        let client = LspClient { inner };
-        match client.initialize(init_timeout).await {
-            Ok(()) => Ok(client),
-            Err(e) => {
-                client.inner.process.kill();
-                Err(e)
-            }
-        }
-    }
-
-    async fn initialize(&self, timeout: Duration) -> Result<(), ClientError> {
-        let root = &self.inner.config.root;
-        let root_uri = uri::from_path(root);
-        let name = root
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "root".into());
-        let mut params = json!({
-            "processId": std::process::id(),
-            "clientInfo": { "name": "squiggle", "version": env!("CARGO_PKG_VERSION") },
-            "locale": "en",
-            "rootPath": root.display().to_string(),
-            "rootUri": root_uri,
-            "workspaceFolders": [{ "uri": root_uri, "name": name }],
-            "capabilities": client_capabilities(),
-            "trace": "off",
-        });
-        if !self.inner.config.initialization_options.is_null() {
-            params["initializationOptions"] = self.inner.config.initialization_options.clone();
-        }
-        let result = self
-            .request_with_timeout("initialize", params, timeout)
-            .await?;
-        let facts = ServerFacts::from_initialize_result(&result);
-        tracing::debug!(server = %self.server_id(), name = ?facts.name, version = ?facts.version, encoding = facts.encoding.as_lsp(), pull = facts.static_pull, "initialized");
-        let _ = self.inner.facts.set(facts);
-        self.notify("initialized", json!({}));
-        Ok(())
-    }
-
     /// The state, locked: for `lsp`'s own reads and bookkeeping (a change
     /// the server causes goes through `SharedState::change` instead).
     pub(super) fn state(&self) -> MutexGuard<'_, ClientState> {
@@ -170,13 +101,28 @@ impl LspClient {
         &self.inner.config.server_id
     }
 
-    pub fn pid(&self) -> u32 {
-        self.inner.process.pid
+    /// The spawned server's process id; none for an attached server.
+    pub fn pid(&self) -> Option<u32> {
+        self.inner.link.pid()
     }
 
-    /// When the server process was spawned.
+    /// Where an attached server listens; none for a spawned one.
+    pub fn endpoint(&self) -> Option<String> {
+        self.inner.link.endpoint().map(ToString::to_string)
+    }
+
+    fn is_attached(&self) -> bool {
+        self.inner.link.endpoint().is_some()
+    }
+
+    /// The project root this instance serves.
+    pub fn root(&self) -> &std::path::Path {
+        &self.inner.config.root
+    }
+
+    /// When the server process was spawned (or the connection opened).
     pub fn spawned(&self) -> std::time::Instant {
-        self.inner.process.spawned
+        self.inner.link.started()
     }
 
     pub fn facts(&self) -> Option<&ServerFacts> {
@@ -196,7 +142,7 @@ impl LspClient {
     }
 
     pub fn stderr_tail(&self) -> String {
-        self.inner.process.stderr_tail()
+        self.inner.link.stderr_tail()
     }
 
     /// Sends a request with the configured default timeout.
@@ -291,34 +237,18 @@ impl LspClient {
         rx
     }
 
-    /// `shutdown` (no params member), `exit`, up to 2 s for the process to
-    /// leave, then kill. Clears documents and diagnostics. Never leaves the
-    /// process (or its process group) running.
-    pub async fn shutdown(&self) {
-        let grace = Duration::from_secs(2);
-        if self.is_alive() {
-            tracing::debug!(server = %self.server_id(), "stopping: shutdown sent");
-            let answered = self
-                .request_with_timeout("shutdown", Value::Null, grace)
-                .await;
-            if let Err(e) = answered {
-                tracing::debug!(server = %self.server_id(), "shutdown request failed: {e}");
-            }
-            self.notify("exit", Value::Null);
-            if self.inner.process.wait_exit(grace).await.is_none() {
-                tracing::debug!(server = %self.server_id(), "server ignored exit; killing it");
-            }
-        }
-        self.inner.process.kill();
-        self.inner.process.wait_exit(grace).await;
-        self.state().clear();
-        let _ = self.inner.dead.set("shut down".into());
-        self.inner.state.died();
+    /// Resolves once everything queued so far is on the wire (or the
+    /// server is gone): an empty message is acknowledged, never written.
+    pub(crate) fn flushed(&self) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        self.inner.send(Vec::new(), Some(tx));
+        rx
     }
 
-    /// Kills the server without the shutdown handshake.
+    /// Kills the server without the shutdown handshake (an attached
+    /// server: closes the connection, leaving it running).
     pub fn kill(&self) {
-        self.inner.process.kill();
+        self.inner.cut("disconnected");
     }
 
     /// Open work-done progress ("is the server still indexing?"): the title
@@ -400,6 +330,26 @@ impl Inner {
 
     pub(super) fn is_dead(&self) -> bool {
         self.dead.get().is_some()
+    }
+
+    /// Kills the process (whose reader then sees the stream end and fails
+    /// what is pending), or closes the connection and fails what is
+    /// pending now, for `why` (the reader is gone with the connection).
+    pub(super) fn cut(&self, why: &str) {
+        self.link.kill();
+        if self.link.endpoint().is_some() {
+            self.gone(why);
+        }
+    }
+
+    /// Marks the client dead for `why`, waking whoever waits on it.
+    pub(super) fn gone(&self, why: &str) {
+        let _ = self.dead.set(why.to_string());
+        let pending: Vec<_> = lock(&self.pending).drain().collect();
+        for (_, tx) in pending {
+            let _ = tx.send(Err(self.dead_error(why)));
+        }
+        self.state.died();
     }
 }
 

@@ -17,6 +17,7 @@ use crate::jsonrpc::framing::DEFAULT_MAX_FRAME;
 pub struct ClientConfig {
     /// The server's id in squiggle's registry (`pyright`), for logs and results.
     pub server_id: String,
+    /// What to run; not used when the client attaches to a running server.
     pub spawn: Spawn,
     /// The project root this instance serves: `rootUri` and the one workspace folder.
     pub root: PathBuf,
@@ -45,5 +46,17 @@ impl ClientConfig {
             probe_timeout: Duration::from_secs(3),
             max_frame: DEFAULT_MAX_FRAME,
         }
+    }
+
+    /// The configuration of a client that attaches to a running server
+    /// (`LspClient::attach`): nothing to spawn.
+    pub fn attached(server_id: impl Into<String>, root: PathBuf) -> Self {
+        let spawn = Spawn {
+            program: PathBuf::new(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: root.clone(),
+        };
+        ClientConfig::new(server_id, spawn, root)
     }
 }

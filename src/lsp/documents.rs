@@ -260,6 +260,18 @@ impl LspClient {
         over
     }
 
+    /// Closes every open document, forgetting what was known of them;
+    /// resolves once the last `didClose` is on the wire.
+    pub(crate) fn close_all_documents(&self) -> tokio::sync::oneshot::Receiver<()> {
+        let mut state = self.state();
+        let uris: Vec<String> = state.documents.keys().cloned().collect();
+        for uri in &uris {
+            self.close_uri(&mut state, uri);
+        }
+        drop(state);
+        self.flushed()
+    }
+
     /// How many documents the server has open.
     pub fn open_document_count(&self) -> usize {
         self.state().documents.len()

@@ -12,6 +12,7 @@ mod decide;
 pub mod diagnostics;
 pub mod documents;
 pub mod health;
+mod link;
 pub mod normalize;
 pub mod other_files;
 pub mod position;

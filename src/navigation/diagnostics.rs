@@ -208,6 +208,8 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
         }
         if let Some(pid) = s.server_pid {
             text.push_str(&format!(", pid {pid}"));
+        } else if let Some(endpoint) = &s.endpoint {
+            text.push_str(&format!(", attached at {endpoint}"));
         }
         text.push_str(&format!(", started {} time(s)", s.starts));
         if !s.progress.is_empty() {

@@ -5,6 +5,7 @@
 //! differ, their parts) side by side: whoever changes one sees the others.
 //! `docs/architecture.md` ("Platform seams") maps concern to module.
 
+pub mod endpoint;
 pub mod paths;
 pub mod proc_info;
 pub mod process;

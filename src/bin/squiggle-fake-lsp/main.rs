@@ -5,10 +5,11 @@
 //! diagnostics, stale publishes, pull-only servers, crashes, hangs, junk on the wire.
 //! See docs/fake-server.md for the script format. Exit codes: 0 after `shutdown` + `exit`,
 //! 1 after `exit` without `shutdown` (or stdin closing), 2 for a bad script, 3..5 for the
-//! scripted crashes.
+//! scripted crashes. `--listen ADDRESS` serves LSP over TCP instead (`listen`).
 
 mod documents;
 mod eventlog;
+mod listen;
 mod markers;
 mod position;
 mod scheduler;
@@ -21,6 +22,15 @@ use script::Script;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, address, rest @ ..] = args.as_slice()
+        && flag == "--listen"
+    {
+        if let Err(err) = listen::run(address, rest) {
+            eprintln!("squiggle-fake-lsp: {err:#}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let script = match Script::load(&args) {
         Ok(script) => script,
         Err(err) => {

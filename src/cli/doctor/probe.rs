@@ -1,5 +1,6 @@
 //! One server on its sample: start it as the pool would (same command,
-//! environment, settings, settle window), time the start, open the sample's
+//! environment, settings, settle window; or attach to it where it runs,
+//! `connect`), time the start, open the sample's
 //! main file, wait for its first diagnostics, read back what the server
 //! declared, and shut it down. The result is a plain `ServerReport`; nothing
 //! of the LSP vocabulary leaves this module.
@@ -17,6 +18,7 @@ use crate::diagnostic::Outcome;
 use crate::engine::ResolvedServer;
 use crate::lsp::capabilities::SyncKind;
 use crate::lsp::{ClientConfig, DocumentVersion, LspClient, Spawn};
+use crate::platform::endpoint::{Endpoint, connect};
 use crate::registry::toolchain::Launch;
 
 /// The navigation features doctor asks about: (name shown, capability key).
@@ -143,20 +145,10 @@ pub async fn probe(server: &ResolvedServer, launch: Launch, timeout: Duration) -
         ..
     } = launch;
     report.path = Some(program.display().to_string());
-    let sample = samples::for_server(server);
-    let dir = match SampleDir::create(&server.spec.id) {
-        Ok(dir) => dir,
-        Err(e) => return report.failed(format!("cannot create the sample directory: {e}")),
+    let (sample, dir) = match prepare(server, Some(&program)) {
+        Ok(prepared) => prepared,
+        Err(e) => return report.failed(e),
     };
-    let written = sample
-        .write(dir.path())
-        .and_then(|()| samples::link_node_modules(dir.path(), &program));
-    if let Err(e) = written {
-        return report.failed(format!(
-            "cannot write the sample in {}: {e}",
-            dir.path().display()
-        ));
-    }
     let spawn = Spawn {
         program,
         args,
@@ -177,6 +169,53 @@ pub async fn probe(server: &ResolvedServer, launch: Launch, timeout: Duration) -
     let report = examine(report, &client, &sample, dir.path(), timeout).await;
     client.shutdown().await;
     report
+}
+
+/// Attaches to `server`, which runs at `endpoint` (`connect`), with its
+/// sample's directory as the root, reports on it as on a spawned one, and
+/// disconnects: the server is not squiggle's to stop.
+pub async fn attached(
+    server: &ResolvedServer,
+    endpoint: &Endpoint,
+    timeout: Duration,
+) -> ServerReport {
+    let mut report = ServerReport::new(server, Status::Working);
+    report.path = Some(endpoint.to_string());
+    let (sample, dir) = match prepare(server, None) {
+        Ok(prepared) => prepared,
+        Err(e) => return report.failed(e),
+    };
+    let connection = match connect(endpoint).await {
+        Ok(connection) => connection,
+        Err(e) => return report.failed(e.to_string()),
+    };
+    let mut config = ClientConfig::attached(server.spec.id.clone(), dir.path().to_path_buf());
+    config.initialization_options = server.spec.initialization_options.clone();
+    config.settings = server.spec.settings.clone();
+    config.wait = server.spec.wait.clone();
+    let started = Instant::now();
+    let client = match LspClient::attach(config, endpoint.clone(), connection, timeout).await {
+        Ok(client) => client,
+        Err(e) => return report.failed(e.to_string()),
+    };
+    report.start_ms = Some(millis(started.elapsed()));
+    let report = examine(report, &client, &sample, dir.path(), timeout).await;
+    client.shutdown().await;
+    report
+}
+
+/// The server's sample, written into a fresh directory (with the
+/// `node_modules` beside `program`, when it has one).
+fn prepare(server: &ResolvedServer, program: Option<&Path>) -> Result<(Sample, SampleDir), String> {
+    let sample = samples::for_server(server);
+    let dir = SampleDir::create(&server.spec.id)
+        .map_err(|e| format!("cannot create the sample directory: {e}"))?;
+    let written = sample.write(dir.path()).and_then(|()| match program {
+        Some(program) => samples::link_node_modules(dir.path(), program),
+        None => Ok(()),
+    });
+    written.map_err(|e| format!("cannot write the sample in {}: {e}", dir.path().display()))?;
+    Ok((sample, dir))
 }
 
 /// Reads the server's declarations and runs the first check.

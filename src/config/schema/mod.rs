@@ -53,6 +53,7 @@ pub(super) const LSP_KEYS: &[&str] = &[
 pub(super) const SERVER_KEYS: &[&str] = &[
     "enabled",
     "command",
+    "connect",
     "args",
     "extensions",
     "languageId",
@@ -167,6 +168,7 @@ impl Reader<'_> {
                 "command" => {
                     out.command = Some(self.name(&path, value, "a program name or path")?)
                 }
+                "connect" => out.connect = Some(self.endpoint(&path, value)?),
                 "args" => out.args = Some(self.strings(&path, value)?),
                 "extensions" => out.extensions = Some(self.extensions(&path, value)?),
                 "languageId" => out.language_id = Some(self.name(&path, value, "a language id")?),
@@ -182,6 +184,19 @@ impl Reader<'_> {
                 "othersQuietMs" => out.others_quiet_ms = Some(self.ms(&path, value)?),
                 _ => return Err(self.unknown(&path, key, SERVER_KEYS)),
             }
+        }
+        let launched = [
+            ("command", out.command.is_some()),
+            ("args", out.args.is_some()),
+            ("env", out.env.is_some()),
+        ];
+        if out.connect.is_some()
+            && let Some((key, _)) = launched.iter().find(|(_, set)| *set)
+        {
+            return Err(self.invalid(
+                &format!("{base}.connect"),
+                format!("connect attaches to a server that already runs; it cannot be combined with {key}, which start one"),
+            ));
         }
         Ok(out)
     }

@@ -10,6 +10,7 @@ use toml::Value;
 use super::errors::{SEVERITIES, describe, segment};
 use super::{FileKind, Reader};
 use crate::config::{ConfigError, OtherFiles, Report, Severity};
+use crate::platform::endpoint::{EXPECTED, Endpoint};
 
 impl Reader<'_> {
     pub(super) fn boolean(&self, path: &str, value: &Value) -> Result<bool, ConfigError> {
@@ -116,6 +117,12 @@ impl Reader<'_> {
             "" => Err(self.invalid(path, format!("expected {expected}, found an empty string"))),
             s => Ok(s.to_string()),
         }
+    }
+
+    /// A `connect` value: a loopback `address:port` or a socket path.
+    pub(super) fn endpoint(&self, path: &str, value: &Value) -> Result<Endpoint, ConfigError> {
+        let text = self.string(path, value, EXPECTED)?;
+        Endpoint::parse(text).map_err(|e| self.invalid(path, format!("expected {EXPECTED}: {e}")))
     }
 
     pub(super) fn array<'v>(

@@ -34,6 +34,7 @@ use super::servers::ResolvedServer;
 use crate::config::Config;
 use crate::lsp::{ClientConfig, LspClient, Spawn};
 use crate::mutex::lock;
+use crate::platform::endpoint::{Endpoint, connect};
 use crate::registry::toolchain::{Launch, launch};
 pub use lifecycle::{Busy, MAX_OPEN_DOCUMENTS};
 pub use status::{InstanceStatus, PoolSummary, ServerState, StopReason, rss_kb, rss_kb_tree};
@@ -215,6 +216,14 @@ impl Pool {
                 busy,
             });
         }
+        if let Some(endpoint) = &server.connect {
+            let client = self.attach(server, &key, endpoint, start_timeout).await?;
+            return Ok(Checkout {
+                client,
+                cold: true,
+                busy,
+            });
+        }
         let launch = match launch_for(server, root, workspace_root) {
             Ok(launch) => launch,
             Err(unavailable) => {
@@ -239,7 +248,7 @@ impl Pool {
         launch: Launch,
         start_timeout: Duration,
     ) -> Result<LspClient, Unavailable> {
-        let mut starting = self.shared.begin_start(key)?;
+        let starting = self.shared.begin_start(key)?;
         if let Some(package) = &launch.package {
             tracing::debug!(server = %key.0, root = %key.1.display(), package = %package.label(), dir = %package.dir.display(), "runs on the project's package");
         }
@@ -251,11 +260,58 @@ impl Pool {
         };
         let mut config = ClientConfig::new(server.spec.id.clone(), spawn, key.1.clone());
         config.initialization_options = launch.initialization_options;
+        self.configure(&mut config, server);
+        let started = Instant::now();
+        let result = LspClient::start(config, start_timeout).await;
+        self.started(key, starting, started, result)
+    }
+
+    /// Attaches the instance `key` to the server listening at `endpoint`.
+    /// Nobody listening is `unavailable`, like a server not installed:
+    /// it spends no restart budget, and the next file tries again.
+    async fn attach(
+        &self,
+        server: &ResolvedServer,
+        key: &InstanceKey,
+        endpoint: &Endpoint,
+        start_timeout: Duration,
+    ) -> Result<LspClient, Unavailable> {
+        let connection = match connect(endpoint).await {
+            Ok(connection) => connection,
+            Err(e) => {
+                let reason = format!("{} is not listening: {e}", server.spec.id);
+                self.shared.not_installed(key, &reason);
+                return Err(Unavailable {
+                    state: ServerState::Unavailable,
+                    reason,
+                });
+            }
+        };
+        let starting = self.shared.begin_start(key)?;
+        let mut config = ClientConfig::attached(server.spec.id.clone(), key.1.clone());
+        config.initialization_options = server.spec.initialization_options.clone();
+        self.configure(&mut config, server);
+        let started = Instant::now();
+        let result = LspClient::attach(config, endpoint.clone(), connection, start_timeout).await;
+        self.started(key, starting, started, result)
+    }
+
+    /// What every instance of `server` is answered and waited with.
+    fn configure(&self, config: &mut ClientConfig, server: &ResolvedServer) {
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
         config.probe_timeout = self.shared.limits.probe_timeout;
-        let started = Instant::now();
-        match LspClient::start(config, start_timeout).await {
+    }
+
+    /// Records how a start (or an attach) of `key` ended.
+    fn started(
+        &self,
+        key: &InstanceKey,
+        mut starting: lifecycle::Starting<'_>,
+        started: Instant,
+        result: Result<LspClient, crate::lsp::ClientError>,
+    ) -> Result<LspClient, Unavailable> {
+        match result {
             Ok(client) => {
                 tracing::debug!(server = %key.0, root = %key.1.display(), ms = started.elapsed().as_millis() as u64, "server started");
                 starting.succeeded(client.clone());

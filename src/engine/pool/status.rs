@@ -1,4 +1,5 @@
-//! What `status` reports about the pool: each instance (state, pid, memory,
+//! What `status` reports about the pool: each instance (state, pid or
+//! endpoint, memory,
 //! idle time, checks in flight) and the pool as a whole (live instances,
 //! the cap, the moments it was exceeded, stops by reason). Memory is the
 //! server's own resident memory plus that of every process it spawned
@@ -83,6 +84,9 @@ pub struct InstanceStatus {
     pub status: ServerState,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_pid: Option<u32>,
+    /// Where an attached server listens (`connect`): it has no pid here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,7 +161,8 @@ impl Shared {
                         id: id.clone(),
                         root: root.clone(),
                         status,
-                        server_pid: client.map(|c| c.pid()),
+                        server_pid: client.and_then(|c| c.pid()),
+                        endpoint: client.and_then(|c| c.endpoint()),
                         version: i.version.clone(),
                         detail,
                         starts: i.starts,
@@ -190,7 +195,7 @@ impl Shared {
             let pids: Vec<u32> = live
                 .iter()
                 .filter_map(|i| i.alive())
-                .map(|c| c.pid())
+                .filter_map(|c| c.pid())
                 .collect();
             let summary = PoolSummary {
                 cap: self.limits.max_per_server,

@@ -8,8 +8,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncWriteExt, BufReader};
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{ClientError, Inner, Outgoing};
@@ -105,28 +104,23 @@ impl Inner {
 
     /// The stream is over: fail everything pending at once with the reason.
     async fn on_stream_closed(&self, why: &str) {
-        let status = self.process.wait_exit(Duration::from_millis(200)).await;
-        let status = status.map_or_else(|| "still running".to_string(), |s| s.to_string());
+        let ended = self.link.ended(Duration::from_millis(200)).await;
         let why = match self.health.unresponsive() {
             Some(reason) => reason.as_str(),
             None => why,
         };
-        let tail = self.process.stderr_tail();
+        let tail = self.link.stderr_tail();
         let tail = tail.trim();
         let detail = if tail.is_empty() {
-            format!("{why}; process {status}")
+            format!("{why}; {ended}")
         } else {
             let start = tail.char_indices().rev().nth(1999).map_or(0, |(i, _)| i);
-            format!("{why}; process {status}; stderr: {}", &tail[start..])
+            format!("{why}; {ended}; stderr: {}", &tail[start..])
         };
         tracing::debug!(server = %self.config.server_id, "{detail}");
-        let _ = self.dead.set(detail.clone());
-        let pending: Vec<_> = lock(&self.pending).drain().collect();
-        for (_, tx) in pending {
-            let _ = tx.send(Err(self.dead_error(&detail)));
-        }
-        self.process.kill();
-        self.state.died();
+        self.gone(&detail);
+        // Last: for a connection this ends the reader, the task running it.
+        self.link.kill();
     }
 }
 
@@ -136,7 +130,7 @@ impl Inner {
 const MAX_WRITE_BATCH: usize = 256 * 1024;
 
 pub(super) async fn write_loop(
-    mut stdin: ChildStdin,
+    mut stdin: impl AsyncWrite + Unpin,
     mut queue: mpsc::UnboundedReceiver<Outgoing>,
 ) {
     let mut batch: Vec<u8> = Vec::new();
@@ -145,7 +139,9 @@ pub(super) async fn write_loop(
         batch.clear();
         let mut item = Some(first);
         while let Some(next) = item.take() {
-            push_frame(&mut batch, &next.bytes);
+            if !next.bytes.is_empty() {
+                push_frame(&mut batch, &next.bytes);
+            }
             acks.extend(next.written);
             if batch.len() < MAX_WRITE_BATCH {
                 item = queue.try_recv().ok();
@@ -167,7 +163,11 @@ pub(super) async fn write_loop(
     }
 }
 
-pub(super) async fn read_loop(inner: Weak<Inner>, stdout: ChildStdout, max_frame: usize) {
+pub(super) async fn read_loop(
+    inner: Weak<Inner>,
+    stdout: impl AsyncRead + Unpin,
+    max_frame: usize,
+) {
     let mut reader =
         FrameReader::with_limit(BufReader::with_capacity(64 * 1024, stdout), max_frame);
     let why = loop {

@@ -66,8 +66,8 @@ impl Inner {
     /// the stream end and fails every pending request at once.
     fn condemn(&self, reason: String) {
         tracing::info!(server = %self.config.server_id, "{reason}; stopping it");
-        if self.health.condemned(reason) {
-            self.process.kill();
+        if self.health.condemned(reason.clone()) {
+            self.cut(&reason);
         }
     }
 }

@@ -225,7 +225,7 @@ async fn crash_fails_pending_requests_at_once_with_status_and_stderr() {
             "fault": {"kind": "crashOnRequest", "method": "textDocument/hover"}
         }))
         .await;
-    let pid = client.pid();
+    let pid = client.pid().expect("a spawned server has a pid");
     // The slow request would be answered in 20 s and time out in 30 s:
     // failing as dead, with the exit status, means it failed at the crash.
     let slow = client.request_with_timeout("workspace/symbol", json!({}), Duration::from_secs(30));
@@ -250,7 +250,7 @@ async fn crash_fails_pending_requests_at_once_with_status_and_stderr() {
 async fn shutdown_sends_shutdown_without_params_then_exit() {
     let fake = Fake::new();
     let client = fake.start(json!({})).await;
-    let pid = client.pid();
+    let pid = client.pid().expect("a spawned server has a pid");
     client.shutdown().await;
     let shutdown = &fake.received("shutdown")[0];
     assert!(
@@ -265,7 +265,7 @@ async fn shutdown_sends_shutdown_without_params_then_exit() {
 async fn a_server_that_ignores_exit_is_killed() {
     let fake = Fake::new();
     let client = fake.start(json!({"fault": {"kind": "ignoreExit"}})).await;
-    let pid = client.pid();
+    let pid = client.pid().expect("a spawned server has a pid");
     client.shutdown().await;
     assert!(
         !process_exists(pid),
@@ -277,7 +277,7 @@ async fn a_server_that_ignores_exit_is_killed() {
 async fn dropping_the_client_kills_the_server() {
     let fake = Fake::new();
     let client = fake.start(json!({"fault": {"kind": "ignoreExit"}})).await;
-    let pid = client.pid();
+    let pid = client.pid().expect("a spawned server has a pid");
     drop(client);
     let until = Instant::now() + Duration::from_secs(5);
     while process_exists(pid) && Instant::now() < until {

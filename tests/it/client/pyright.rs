@@ -90,7 +90,7 @@ async fn pyright_reports_a_type_error_at_the_right_place_and_clears_it() {
         "stale error survived the fix: {remaining:#?}"
     );
 
-    let pid = client.pid();
+    let pid = client.pid().expect("a spawned server has a pid");
     client.shutdown().await;
     assert!(!support::process_exists(pid));
 }

@@ -275,7 +275,7 @@ fn unknown_keys_name_file_and_key() {
         Some("[lsp.servers.pyright]\nbanana = 1\n"),
         None,
         "{user}: lsp.servers.pyright.banana: unknown key; expected one of enabled, command, \
-         args, extensions, languageId, env, rootMarkers, initializationOptions, settings, settleMs, \
+         connect, args, extensions, languageId, env, rootMarkers, initializationOptions, settings, settleMs, \
          staleWindowMs, unchangedQuietMs, othersQuietMs",
     );
 }
@@ -365,13 +365,13 @@ fn unknown_server_ids_are_errors() {
         None,
         Some("[lsp.servers.pyrite]\nenabled = false\n"),
         "{workspace}: lsp.servers.pyrite.enabled: unknown server id \"pyrite\"; built-in servers \
-         are pyright, rust-analyzer, typescript; a custom server needs command and extensions",
+         are pyright, rust-analyzer, typescript; a custom server needs command (or connect) and extensions",
     );
     check_error(
         Some("[lsp.servers.\"my.server\"]\nsettleMs = 5\n"),
         None,
         "{user}: lsp.servers.\"my.server\": unknown server id \"my.server\"; built-in servers \
-         are pyright, rust-analyzer, typescript; a custom server needs command and extensions",
+         are pyright, rust-analyzer, typescript; a custom server needs command (or connect) and extensions",
     );
     check_error(
         Some("[lsp.servers.mine]\ncommand = \"mine\"\n"),

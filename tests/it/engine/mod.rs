@@ -2,6 +2,7 @@
 //! edits, the instance pool, the importer-scan cache; and the pieces it
 //! is built from that need files on disk (configuration loading, patches).
 
+mod attach;
 mod config_files;
 mod dependents_cache;
 mod fake;

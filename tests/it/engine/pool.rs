@@ -179,7 +179,7 @@ async fn p0_held(cap: usize) -> (Monorepo, Arc<Engine>, Checkout) {
 async fn the_cap_evicts_the_least_recently_used_idle_instance_never_a_busy_one() {
     // p0 is held first, so it is the least recently used of the two, and busy.
     let (repo, engine, held) = p0_held(2).await;
-    let p0 = held.client.pid();
+    let p0 = held.client.pid().expect("a spawned server has a pid");
     check(&engine, &repo, 1, "first in p1").await;
     let p1 = instance(&engine, &repo, 1).server_pid;
 
