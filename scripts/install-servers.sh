@@ -37,7 +37,10 @@ APT_PACKAGES=(clangd gopls golang-go shellcheck)
 RA_TOOLCHAIN=1.99.1
 
 # Servers whose absence fails the script; everything else only warns.
-REQUIRED=(pyright typescript-language-server typescript typescript-7 clangd gopls rust-analyzer "rust-analyzer-$RA_TOOLCHAIN" ruff bash-language-server claude codex gemini)
+REQUIRED=(pyright typescript-language-server typescript typescript-7 clangd gopls rust-analyzer "rust-analyzer-$RA_TOOLCHAIN" ruff
+  basedpyright ty pyrefly bash-language-server shellcheck yaml-language-server vscode-langservers-extracted tombi
+  vue-typescript-plugin vue svelte-language-server svelte intelephense dockerfile-language-server-nodejs
+  claude codex gemini)
 
 ONLY=""
 FORCE=0
@@ -60,8 +63,10 @@ log() { printf '[install-servers] %s\n' "$*" >&2; }
 group_of() {
   case "$1" in
     npm|pyright|typescript-language-server|typescript|typescript-7|tsgo|native-preview|vscode-langservers-extracted|\
-    vscode-*-language-server|bash-language-server|yaml-language-server|eslint|vscode-jsonrpc) echo npm ;;
-    venv|pip|pypi|ruff|basedpyright|ty|tombi|mcp) echo venv ;;
+    vscode-*-language-server|bash-language-server|yaml-language-server|eslint|vscode-jsonrpc|\
+    vue|vue-typescript-plugin|svelte|svelte-language-server|intelephense|dockerfile-language-server-nodejs|\
+    docker-langserver) echo npm ;;
+    venv|pip|pypi|ruff|basedpyright|ty|pyrefly|tombi|mcp) echo venv ;;
     apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
     rust|rust-analyzer|rust-analyzer-*) echo rust ;;
     agents|claude|claude-code|codex|gemini|gemini-cli) echo agents ;;
@@ -254,10 +259,17 @@ SERVERS=(
   "bash-language-server|npm|bash-language-server --version|bash-language-server"
   "yaml-language-server|npm|node -p require('$TOOLS/npm/node_modules/yaml-language-server/package.json').version|yaml-language-server"
   "eslint|npm|eslint --version|eslint"
+  "vue-typescript-plugin|npm|node -p require('$TOOLS/npm/node_modules/@vue/typescript-plugin/package.json').version|"
+  "vue|npm|node -p require('$TOOLS/npm/node_modules/vue/package.json').version|"
+  "svelte-language-server|npm|node -p require('$TOOLS/npm/node_modules/svelte-language-server/package.json').version|svelteserver"
+  "svelte|npm|node -p require('$TOOLS/npm/node_modules/svelte/package.json').version|"
+  "intelephense|npm|node -p require('$TOOLS/npm/node_modules/intelephense/package.json').version|intelephense"
+  "dockerfile-language-server-nodejs|npm|node -p require('$TOOLS/npm/node_modules/dockerfile-language-server-nodejs/package.json').version|docker-langserver"
   "vscode-jsonrpc|npm|node -p require('$TOOLS/npm/node_modules/vscode-jsonrpc/package.json').version|"
   "ruff|venv|ruff --version|ruff"
   "basedpyright|venv|basedpyright --version|basedpyright-langserver"
   "ty|venv|ty --version|ty"
+  "pyrefly|venv|pyrefly --version|pyrefly"
   "tombi|venv|tombi --version|tombi"
   "mcp|venv|$TOOLS/venv/bin/python -c import importlib.metadata as m; print(m.version('mcp'))|"
   "clangd|apt|clangd --version|clangd"

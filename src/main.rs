@@ -26,6 +26,8 @@ enum Command {
     Write(squiggle::cli::tools::WriteArgs),
     /// Apply a unified diff or `*** Begin Patch` patch (on stdin), all or nothing.
     ApplyPatch(squiggle::cli::tools::ApplyPatchArgs),
+    /// Apply a server's quick fix for a diagnostic, checked like an edit.
+    Fix(squiggle::cli::tools::FixArgs),
     /// Check files (pre-commit): report their diagnostics, exit 1 on findings.
     Check(squiggle::cli::check::Args),
     /// Start each available server on a sample and report what it can do.
@@ -111,6 +113,7 @@ async fn run(command: Command) -> ExitCode {
         Command::Edit(args) => squiggle::cli::tools::edit(args).await,
         Command::Write(args) => squiggle::cli::tools::write(args).await,
         Command::ApplyPatch(args) => squiggle::cli::tools::apply_patch(args).await,
+        Command::Fix(args) => squiggle::cli::tools::fix(args).await,
         Command::Check(args) => squiggle::cli::check::run(args).await,
         Command::Doctor(args) => squiggle::cli::doctor::run(args).await,
         Command::Hook(args) => squiggle::cli::hook::run(args).await,

@@ -73,7 +73,8 @@ class Careful:
     def _on_request(self, msg):
         m = msg["method"]
         if m == "workspace/configuration":
-            return [{} for _ in msg["params"].get("items", [])]
+            settings = self.spec.get("settings") or {}
+            return [settings.get(item.get("section") or "", {}) for item in msg["params"].get("items", [])]
         if m == "client/registerCapability":
             for r in msg["params"].get("registrations", []):
                 if r.get("method") == "textDocument/diagnostic":

@@ -25,6 +25,7 @@ sys.path.insert(0, str(HERE))
 
 import fetch
 import gen
+import variants
 
 SMOKE_PROJECTS = ["py-tomli", "ts-redux", "go-uuid", "rs-semver", "c-cjson"]
 SMOKE_KINDS = ["signature_change", "undefined_name", "rename"]
@@ -82,7 +83,6 @@ def cmd_gen(args):
 def cmd_verify(args):
     import os
 
-    import variants
 
     variants.environment(os.environ, args)
     cases = load_cases()
@@ -114,6 +114,8 @@ def main():
             sp.add_argument("--rust-toolchain", default=None,
                             help="run rust-analyzer and cargo from this rustup toolchain (e.g. 1.99.1)")
         if name == "run":
+            sp.add_argument("--python", choices=sorted(variants.PYTHON), default=None,
+                            help="the Python type checker both clients run (scripts/truth/variants.py)")
             sp.add_argument("--smoke", action="store_true", help="one project per language, 3 cases each")
             sp.add_argument("--squiggle", type=Path, default=REPO / "target" / "release" / "squiggle")
             sp.add_argument("--clients", default="squiggle,careful",

@@ -4,7 +4,10 @@ scripts/install-servers.sh) into each TypeScript workspace's
 `node_modules/typescript`, so squiggle checks it with that TypeScript's own
 `tsc --lsp --stdio` and the careful client runs the same server, by pull;
 `--rust-toolchain T` runs rust-analyzer (and the cargo its check runs) from
-rustup toolchain T for both clients (`RUSTUP_TOOLCHAIN`).
+rustup toolchain T for both clients (`RUSTUP_TOOLCHAIN`); `--python S`
+checks the Python projects with type checker S (pyright, basedpyright, ty,
+pyrefly) in both clients: squiggle through a workspace `.squiggle.toml`
+that enables S in place of pyright, the careful client on S's own signal.
 
 Why a module of its own: the run, the careful client and `verify` (TS7's
 own `tsc --noEmit` as the checker) all need the same paths.
@@ -39,8 +42,25 @@ def native_tsc():
     return exe
 
 
+# The careful client's Python server per `--python` choice: pull where the
+# server registers it; pyrefly pushes one versioned set per version (with
+# type errors shown only when told: `displayTypeErrors`).
+PYTHON = {
+    "pyright": {"cmd": ["pyright-langserver", "--stdio"], "mode": "pull"},
+    "basedpyright": {"cmd": ["basedpyright-langserver", "--stdio"], "mode": "pull",
+                     "settings": {"basedpyright": {"analysis": {"typeCheckingMode": "standard"}}}},
+    "ty": {"cmd": ["ty", "server"], "mode": "pull"},
+    "pyrefly": {"cmd": ["pyrefly", "lsp"], "mode": "versioned",
+                "settings": {"python": {"pyrefly": {"displayTypeErrors": "force-on"}}}},
+}
+
+
 def prepare_workspace(project, root, args):
     """Put the variant's compiler into a fresh working copy."""
+    python = getattr(args, "python", None)
+    if python and python != "pyright" and project["lang"] == "python":
+        (root / ".squiggle.toml").write_text(
+            f"[lsp.servers.pyright]\nenabled = false\n\n[lsp.servers.{python}]\nenabled = true\n")
     if getattr(args, "typescript", None) == "7" and project["lang"] == "typescript":
         (root / "node_modules").mkdir(exist_ok=True)
         (root / "node_modules" / "typescript").symlink_to(typescript7())
@@ -58,6 +78,9 @@ def environment(env, args):
 def careful_servers(servers, args):
     """The careful client's server table for the variant."""
     servers = dict(servers)
+    python = getattr(args, "python", None)
+    if python:
+        servers["python"] = dict(PYTHON[python], lang_id="python", quiet=0)
     if getattr(args, "typescript", None) == "7":
         servers["typescript"] = {"cmd": [str(native_tsc()), "--lsp", "--stdio"], "lang_id": "typescript",
                                  "mode": "pull", "quiet": 0}
@@ -70,4 +93,6 @@ def describe(args):
         parts.append(f"typescript {args.typescript}")
     if getattr(args, "rust_toolchain", None):
         parts.append(f"rust toolchain {args.rust_toolchain}")
+    if getattr(args, "python", None):
+        parts.append(f"python {args.python}")
     return ", ".join(parts) or "default servers"

@@ -14,8 +14,8 @@
 //! - [`undo_replacements`]: the text before an edit from the edit itself
 //!   (an agent's payload says what it replaced), so that no other agent's
 //!   later look at the file can stand in for it.
-//! - [`other_file_verdict`] and [`worst`]: the rule for files the edit did
-//!   not touch, and the one order in which verdicts combine.
+//! - [`new_in_other_file`], [`other_file_verdict`] and [`worst`]: the rule
+//!   for files the edit did not touch, and the one order in which verdicts combine.
 //!
 //! Nothing here reports a diagnostic: a baseline only ever hides what the
 //! servers say now, never adds to it.
@@ -29,4 +29,4 @@ mod verdict;
 pub use classify::{Classification, EditDelta, classify};
 pub use store::{Before, History, MAX_SNAPSHOTS, Snapshot};
 pub use undo::{Replacement, undo_replacements};
-pub use verdict::{WORST_FIRST, new_other_errors, other_file_verdict, worst};
+pub use verdict::{WORST_FIRST, new_in_other_file, new_other_errors, other_file_verdict, worst};

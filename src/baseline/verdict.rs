@@ -28,15 +28,30 @@ pub fn worst(verdicts: &[Classification]) -> Classification {
         .unwrap_or(Classification::LspUnavailable)
 }
 
-/// The verdict on a file the mutation did not touch, from its diagnostics
-/// now (`after`) and what the servers had reported for it before the edit
-/// (`before`): new errors when it has an error not reported before at the
-/// same line and column with the same severity and message, an old error
-/// when all its errors were there before, warnings only otherwise. A file
-/// with nothing to report adds no verdict.
+/// Which of a file's diagnostics the edit did not touch are new: for each
+/// of `after` (its diagnostics now), whether no diagnostic the servers had
+/// reported for it before the edit (`before`) has the same line, column,
+/// severity and message.
 ///
 /// The position must match exactly here, unlike in an edited file: the
 /// edit did not change this file's text, so its errors do not move.
+pub fn new_in_other_file(after: &[Diagnostic], before: &[Diagnostic]) -> Vec<bool> {
+    let known = |d: &Diagnostic| {
+        before.iter().any(|b| {
+            b.line == d.line
+                && b.column == d.column
+                && b.severity == d.severity
+                && b.message == d.message
+        })
+    };
+    after.iter().map(|d| !known(d)).collect()
+}
+
+/// The verdict on a file the mutation did not touch, from its diagnostics
+/// now (`after`) and what the servers had reported for it before the edit
+/// (`before`): new errors when it has an error [`new_in_other_file`] calls
+/// new, an old error when all its errors were there before, warnings only
+/// otherwise. A file with nothing to report adds no verdict.
 pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option<Classification> {
     if !new_other_errors(after, before).is_empty() {
         Some(Classification::NewErrors)
@@ -50,19 +65,13 @@ pub fn other_file_verdict(after: &[Diagnostic], before: &[Diagnostic]) -> Option
 }
 
 /// The errors of a file the mutation did not touch that were not reported
-/// before (the rule of [`other_file_verdict`]).
+/// before (the rule of [`new_in_other_file`]).
 pub fn new_other_errors<'a>(after: &'a [Diagnostic], before: &[Diagnostic]) -> Vec<&'a Diagnostic> {
-    let known = |d: &Diagnostic| {
-        before.iter().any(|b| {
-            b.line == d.line
-                && b.column == d.column
-                && b.severity == d.severity
-                && b.message == d.message
-        })
-    };
     after
         .iter()
-        .filter(|d| d.severity == Severity::Error && !known(d))
+        .zip(new_in_other_file(after, before))
+        .filter(|(d, new)| *new && d.severity == Severity::Error)
+        .map(|(d, _)| d)
         .collect()
 }
 

@@ -32,6 +32,7 @@ mod gemini_model;
 mod reply;
 mod session;
 mod shell;
+mod stop;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -233,6 +234,13 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
         }
         return;
     }
+    if agent == Agent::Claude && payload["hook_event_name"] == stop::EVENT {
+        let cwd = event_cwd(&payload, &cwd);
+        if let Some(reply) = stop::gate(&payload, root.as_deref(), &cwd, route).await {
+            emit(&reply);
+        }
+        return;
+    }
     if agent == Agent::Gemini && other_event(&payload, gemini::EVENT) {
         if payload["hook_event_name"] == gemini_model::EVENT
             && let Some(reply) = gemini_model::before_model(&payload)
@@ -284,6 +292,9 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
         tool: payload["tool_name"].as_str().map(str::to_string),
     };
     let params = request(files, mutation, &told, agent.max_context(), escape, origin);
+    if agent == Agent::Claude {
+        stop::record(&payload, &params.before);
+    }
     if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await {
         reply_to(agent, &payload, &feedback);
     }

@@ -56,6 +56,11 @@ pub struct Args {
     /// each edit.
     #[arg(long)]
     pub batch: bool,
+    /// Claude only: also run the hook at `Stop`, which keeps a turn going
+    /// once when errors the turn introduced are still in the files it
+    /// touched (never twice in a row, never for errors from before).
+    #[arg(long)]
+    pub stop_gate: bool,
 }
 
 /// Where and how one agent runs its hooks.
@@ -153,14 +158,14 @@ fn init(args: &Args) -> Result<u8, String> {
     if args.batch && args.agent != Agent::Claude {
         return Err("--batch is for claude only (Claude Code alone has PostToolBatch)".into());
     }
+    if args.stop_gate && args.agent != Agent::Claude {
+        return Err("--stop-gate is for claude only (a Stop hook that keeps the turn going is Claude Code's)".into());
+    }
     let target = target(args.agent);
     let path = settings_path(args, &target)?;
     let (existing, mut settings) = read_settings(&path)?;
-    let added = if args.batch {
-        add_batch_hook(&mut settings)
-    } else {
-        add_hook(&mut settings, args.agent)
-    };
+    let wanted = events(args.agent, args.batch, args.stop_gate);
+    let added = add_hooks(&mut settings, args.agent, &wanted);
     let changed = added.map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
     let content = match (&existing, changed) {
         (Some(text), false) => text.clone(),
@@ -254,7 +259,7 @@ fn write_settings(args: &Args, path: &Path, content: Option<&str>) -> Result<(),
         "added `{}` to {} for {}{batch}",
         command(args.agent),
         path.display(),
-        describe_events(&events(args.agent, args.batch))
+        describe_events(&events(args.agent, args.batch, args.stop_gate))
     );
     Ok(())
 }
@@ -269,42 +274,43 @@ fn note(agent: Agent) -> Option<&'static str> {
     }
 }
 
-/// Adds the agent's hook group under `hooks.<event>` (for Gemini also
+/// Adds the agent's hook group under each of `events` (for Gemini also
 /// under `hooks.BeforeModel`, which hands the block over unescaped; see
 /// `hook/gemini_model.rs`); `Ok(false)` when every `squiggle hook <agent>`
 /// command is already there.
-fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
+fn add_hooks(
+    settings: &mut Json,
+    agent: Agent,
+    events: &[(&'static str, Option<&'static str>)],
+) -> Result<bool, String> {
     let mut changed = false;
-    for (event, matcher) in events(agent, false) {
-        changed |= add_group(settings, agent, event, matcher)?;
+    for (event, matcher) in events {
+        changed |= add_group(settings, agent, event, *matcher)?;
     }
     Ok(changed)
 }
 
-/// Batch mode for Claude Code: `PostToolBatch` reports once per model turn
-/// (edit tools and shell commands alike), `PreToolUse` on `Bash` keeps the
-/// shell snapshot; no per-edit `PostToolUse`.
-fn add_batch_hook(settings: &mut Json) -> Result<bool, String> {
-    let mut changed = false;
-    for (event, matcher) in events(Agent::Claude, true) {
-        changed |= add_group(settings, Agent::Claude, event, matcher)?;
-    }
-    Ok(changed)
-}
-
-/// Every (event, matcher) `init` adds the hook under, in order.
-fn events(agent: Agent, batch: bool) -> Vec<(&'static str, Option<&'static str>)> {
-    if batch {
-        return vec![
+/// Every (event, matcher) `init` adds the hook under, in order. Batch mode
+/// for Claude Code: `PostToolBatch` reports once per model turn (edit
+/// tools and shell commands alike), `PreToolUse` on `Bash` keeps the shell
+/// snapshot; no per-edit `PostToolUse`. The stop gate adds `Stop`.
+fn events(agent: Agent, batch: bool, stop_gate: bool) -> Vec<(&'static str, Option<&'static str>)> {
+    let mut events = if batch {
+        vec![
             ("PostToolBatch", None),
             ("PreToolUse", Some("Bash")),
             ("SessionStart", None),
-        ];
+        ]
+    } else {
+        let target = target(agent);
+        std::iter::once((target.event, Some(target.matcher)))
+            .chain(extra_events(agent).iter().copied())
+            .collect()
+    };
+    if stop_gate {
+        events.push(("Stop", None));
     }
-    let target = target(agent);
-    std::iter::once((target.event, Some(target.matcher)))
-        .chain(extra_events(agent).iter().copied())
-        .collect()
+    events
 }
 
 /// `3 events: PostToolUse (matcher "Write|Edit|Bash"), PreToolUse (matcher

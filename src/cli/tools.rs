@@ -1,5 +1,5 @@
-//! `squiggle edit`, `write` and `apply-patch`: the wrapped edit tools an agent
-//! builder calls in place of their own. Each applies the mutation (or refuses
+//! `squiggle edit`, `write`, `apply-patch` and `fix`: the wrapped edit tools
+//! an agent builder calls in place of their own. Each applies the mutation (or refuses
 //! it, writing nothing), then prints exactly what the agent's tool should
 //! return: the tool's message and any `<diagnostics>` blocks, or with
 //! `--json` the structured result. Exit 0 when the mutation was applied
@@ -23,11 +23,11 @@ use serde_json::json;
 use super::warm::Route;
 use crate::daemon::DaemonError;
 use crate::engine::Engine;
-use crate::engine::tools::{Mode, Replace, ToolError, ToolResult};
+use crate::engine::tools::{Mode, Replace, ToolResult};
 use crate::evidence::origin::scope;
 use crate::evidence::{Origin, Surface};
 use crate::service::REFUSED;
-use crate::service::wire::{ApplyPatchParams, EditParams, Method, WriteParams, method};
+use crate::service::wire::{ApplyPatchParams, EditParams, FixParams, Method, WriteParams, method};
 
 /// The flags every edit tool takes.
 #[derive(clap::Args, Debug, Clone)]
@@ -101,6 +101,53 @@ pub struct ApplyPatchArgs {
     pub dry_run: bool,
     #[command(flatten)]
     pub common: ToolArgs,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct FixArgs {
+    /// The file whose diagnostic to fix.
+    pub path: PathBuf,
+    /// The fix an earlier answer offered (its `fix.id`); refused when the
+    /// file has changed since.
+    #[arg(long, conflicts_with_all = ["line", "column"], required_unless_present = "line")]
+    pub id: Option<String>,
+    /// The diagnostic's line (1-based): its server's preferred or only fix.
+    #[arg(long)]
+    pub line: Option<u32>,
+    /// The diagnostic's column (1-based, characters), when its line has several.
+    #[arg(long, requires = "line")]
+    pub column: Option<u32>,
+    /// Check the fixed files against the servers without writing them.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub common: ToolArgs,
+}
+
+/// `squiggle fix`: the server's quick fix for one diagnostic, recomputed
+/// for the text now and applied like a patch.
+pub async fn fix(args: FixArgs) -> u8 {
+    let Some(engine) = engine(&args.common) else {
+        return 2;
+    };
+    let params = FixParams {
+        file_path: absolute(&args.path),
+        id: args.id,
+        line: args.line,
+        column: args.column,
+        dry_run: args.dry_run,
+        origin: Some(cli("fix")),
+    };
+    let Some(which) = params.which() else {
+        eprintln!("squiggle: give --id, or --line (and --column)");
+        return 2;
+    };
+    if let Some(code) = through_daemon::<method::Fix>(&engine, &args.common, &params).await {
+        return code;
+    }
+    let fix = engine.fix(&args.path, &which, mode(args.dry_run));
+    let result = scope(cli("fix"), fix).await;
+    finish(&engine, result, args.common.output()).await
 }
 
 pub async fn edit(args: EditArgs) -> u8 {
@@ -273,7 +320,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 /// Prints the result, then stops the servers: the agent's answer never
 /// waits for a server that will not stop (issue 17: a server ignoring
 /// `shutdown` held the result back by seconds past the deadline).
-async fn finish(engine: &Engine, result: Result<ToolResult, ToolError>, output: Output) -> u8 {
+async fn finish(
+    engine: &Engine,
+    result: Result<ToolResult, impl std::fmt::Display>,
+    output: Output,
+) -> u8 {
     let code = match result {
         Ok(result) => output.applied(&result, || result.text().trim_end().to_string()),
         Err(e) => output.refused(&e.to_string()),

@@ -167,6 +167,7 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         report,
         other_files,
         report_unknown,
+        fix_lines,
         daemon_idle,
         max_instances_per_server,
         server_idle,
@@ -197,6 +198,7 @@ fn apply(config: &mut Config, layer: PartialConfig) {
     set(&mut config.report, report);
     set(&mut config.other_files, other_files);
     set(&mut config.report_unknown, report_unknown);
+    set(&mut config.fix_lines, fix_lines);
     set(&mut config.daemon_idle, daemon_idle);
     set(
         &mut config.max_instances_per_server,

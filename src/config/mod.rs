@@ -58,6 +58,9 @@ pub struct Config {
     /// Say in one line which servers had not finished (or had stopped) when
     /// the answer was given, instead of staying silent about it.
     pub report_unknown: bool,
+    /// At most this many errors of a reply are given the fix their server
+    /// offers, on a line under each (zero: none asked for).
+    pub fix_lines: usize,
     /// How long an idle daemon keeps its servers warm before exiting.
     pub daemon_idle: Duration,
     /// At most this many live instances of one server (one per project
@@ -99,6 +102,7 @@ impl Default for Config {
             report: Report::All,
             other_files: OtherFiles::Write,
             report_unknown: true,
+            fix_lines: 3,
             daemon_idle: Duration::from_secs(30 * 60),
             max_instances_per_server: 8,
             server_idle: Duration::from_secs(10 * 60),
@@ -230,6 +234,7 @@ pub struct PartialConfig {
     pub report: Option<Report>,
     pub other_files: Option<OtherFiles>,
     pub report_unknown: Option<bool>,
+    pub fix_lines: Option<usize>,
     pub daemon_idle: Option<Duration>,
     pub max_instances_per_server: Option<usize>,
     pub server_idle: Option<Duration>,

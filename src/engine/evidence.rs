@@ -39,7 +39,7 @@ pub(super) struct Seen<'a> {
     pub check: &'a CheckReport,
     /// The verdict, every diagnostic and every outcome the answer carries.
     pub classification: Classification,
-    pub diagnostics: &'a [Diagnostic],
+    pub diagnostics: &'a [super::reported::Reported],
     pub outcomes: &'a BTreeMap<String, Vec<ServerOutcome>>,
     /// What the servers had said of the other files before the change.
     pub known_before: &'a BTreeMap<String, Vec<Diagnostic>>,
@@ -137,7 +137,7 @@ impl Engine {
             errors_after: files.iter().map(|f| f.errors_after).sum(),
             new_errors: files.iter().map(|f| f.new_errors).sum(),
             result: seen.classification,
-            messages: messages.then(|| seen.diagnostics.iter().map(message).collect()),
+            messages: messages.then(|| seen.diagnostics.iter().map(|d| message(d)).collect()),
             files,
         };
         let mut records = vec![Record::Change(change)];

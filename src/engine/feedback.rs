@@ -13,17 +13,23 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use tokio::time::Instant;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::check::{FileInput, HeldOthers};
 use super::evidence::{FileFacts, Seen};
+use super::fixes::FixOffer;
 use super::report::{CheckReport, FileReport, ServerOutcome};
+use super::reported::Reported;
 use super::tools::Mode;
 use super::{Engine, Mutation};
-use crate::baseline::{Before, Classification, classify, git, other_file_verdict, worst};
+use crate::baseline::{
+    Before, Classification, classify, git, new_in_other_file, other_file_verdict, worst,
+};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::render::{FileDiagnostics, RenderOptions, ReportMode};
+use crate::render::{FileDiagnostics, FixNote, RenderOptions, ReportMode};
 use crate::workspace::PathClass;
 
 /// What a wrapped tool returns: the text for the model plus structure. The
@@ -37,8 +43,9 @@ pub struct ToolResult {
     /// The rendered `<diagnostics>` feedback; empty when nothing to show.
     pub feedback: String,
     /// Every diagnostic of the touched files and of the other files the
-    /// feedback reports on, before the render caps.
-    pub diagnostics: Vec<Diagnostic>,
+    /// feedback reports on, before the render caps and the choice of what
+    /// is new, each flagged `new` or not.
+    pub diagnostics: Vec<Reported>,
     /// The worst verdict over the touched files and the other files.
     pub classification: Classification,
     /// Whether each touched file's "before" diagnostics were known (an
@@ -96,6 +103,7 @@ impl Engine {
         mode: Mode,
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
+        let started = Instant::now();
         let files: Vec<Touched> = files.into_iter().map(read_after).collect();
         let others = self.reports_other_files(mutation);
         // What the servers said of every other file before this edit (and
@@ -134,13 +142,15 @@ impl Engine {
         let mut facts = Vec::new();
         for ((report, file), baseline) in check.files.iter().zip(&files).zip(baselines) {
             result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
-            let (block, verdict, fact) = classified(report, file, baseline, &check, opts.report);
+            let (block, verdict, fact, new) =
+                classified(report, file, baseline, &check, opts.report);
             edited.push(block);
             verdicts.push(verdict);
             facts.push(fact);
+            let flagged = report.diagnostics.iter().cloned().zip(new);
             result
                 .diagnostics
-                .extend(report.diagnostics.iter().cloned());
+                .extend(flagged.map(|(d, new)| Reported::new(d, new)));
             let outcomes = report.outcomes.clone();
             result.outcomes.insert(report.file.clone(), outcomes);
             if mode == Mode::Apply && check.any_server() {
@@ -150,9 +160,16 @@ impl Engine {
         let known_before = known_before
             .map(|known| known.for_files(self, check.others.keys()))
             .unwrap_or_default();
-        others_into(&check, &known_before, &mut result, &mut verdicts);
+        let mut others = others_into(&check, &known_before, opts, &mut result, &mut verdicts);
         result.classification = worst(&verdicts);
-        result.feedback = check.feedback_with(&edited, opts);
+        if self.config.fix_lines > 0 {
+            let blocks: Vec<&FileDiagnostics> = edited.iter().chain(&others).collect();
+            let offers = self
+                .offer_fixes(&blocks, self.check_deadline(started))
+                .await;
+            attach(offers, &mut edited, &mut others, &mut result.diagnostics);
+        }
+        result.feedback = check.feedback_with(&edited, &others, opts);
         self.record_change(&Seen {
             facts: &facts,
             check: &check,
@@ -168,15 +185,16 @@ impl Engine {
 
     /// Each touched file's baseline (see `crate::baseline`): the snapshot
     /// its [`Before`] allows; else, when only the edit's own diagnostics are
-    /// shown (`report = "new"`), the file as git has it, checked as text in
-    /// one wait before the change is; else none.
+    /// shown (`report = "new"`), the text before as the change tells it
+    /// (else the file as git has it), checked as text in one wait before
+    /// the change is; else none.
     async fn baselines(
         self: &Arc<Self>,
         files: &[Touched],
         report: ReportMode,
     ) -> Vec<Option<Baseline>> {
         let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
-        let mut from_git: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
+        let mut earlier_texts: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
         for (index, file) in files.iter().enumerate() {
             let PathClass::Inside {
                 canonical,
@@ -187,7 +205,7 @@ impl Engine {
                 continue;
             };
             let snapshot = self.history.baseline(&canonical, &file.before);
-            let wants_git = snapshot.is_none()
+            let wants_check = snapshot.is_none()
                 && report == ReportMode::New
                 && file.before != Before::Absent
                 && file.after.is_some();
@@ -195,14 +213,20 @@ impl Engine {
                 text: s.text,
                 diagnostics: s.diagnostics,
             }));
-            if wants_git && let Some(text) = git::committed_text(self.workspace.root(), &relative) {
-                from_git.push((index, canonical, Arc::from(text)));
+            let earlier = match &file.before {
+                // The text right before, as the caller tells it: exactly
+                // what was there, committed or not.
+                Before::Text(text) => Some(text.clone()),
+                _ => git::committed_text(self.workspace.root(), &relative).map(Arc::from),
+            };
+            if let (true, Some(text)) = (wants_check, earlier) {
+                earlier_texts.push((index, canonical, text));
             }
         }
-        if from_git.is_empty() {
+        if earlier_texts.is_empty() {
             return baselines;
         }
-        let inputs = from_git
+        let inputs = earlier_texts
             .iter()
             .map(|(_, canonical, text)| FileInput {
                 content: Some(text.clone()),
@@ -210,14 +234,27 @@ impl Engine {
             })
             .collect();
         let check = self.check_files(inputs, HeldOthers::Skip).await;
-        for ((index, _, text), report) in from_git.into_iter().zip(check.files) {
-            tracing::debug!(file = %report.file, count = report.diagnostics.len(), "baseline from git");
+        for ((index, _, text), report) in earlier_texts.into_iter().zip(check.files) {
+            tracing::debug!(file = %report.file, count = report.diagnostics.len(), "baseline checked as text");
             baselines[index] = Some(Baseline {
                 text,
                 diagnostics: report.diagnostics,
             });
         }
         baselines
+    }
+
+    /// The deadline the check begun at `started` had: the first touch's
+    /// when it took longer than a warm check may (a server started), else
+    /// the warm one. Fix lookups end by it.
+    fn check_deadline(&self, started: Instant) -> Instant {
+        let warm = self.config.diagnostic_timeout;
+        let budget = if started.elapsed() > warm {
+            self.config.first_touch_timeout.max(warm)
+        } else {
+            warm
+        };
+        started + budget
     }
 
     /// Records a checked file's text and diagnostics as the next change's
@@ -236,16 +273,37 @@ impl Engine {
 /// Records the other files of `check` in `result` — their diagnostics,
 /// outcomes and names — and their verdicts against what the servers had
 /// reported for them before the edit (`known_before`, by relative path).
+/// Returns their blocks: only what is new in each, with the number of
+/// diagnostics `opts` would show that were there before.
 fn others_into(
     check: &CheckReport,
     known_before: &BTreeMap<String, Vec<Diagnostic>>,
+    opts: &RenderOptions,
     result: &mut ToolResult,
     verdicts: &mut Vec<Classification>,
-) {
+) -> Vec<FileDiagnostics> {
+    let mut blocks = Vec::with_capacity(check.others.len());
     for (file, diagnostics) in &check.others {
         let before = known_before.get(file).map_or(&[][..], Vec::as_slice);
         verdicts.extend(other_file_verdict(diagnostics, before));
-        result.diagnostics.extend(diagnostics.iter().cloned());
+        let flagged: Vec<Reported> = diagnostics
+            .iter()
+            .cloned()
+            .zip(new_in_other_file(diagnostics, before))
+            .map(|(d, new)| Reported::new(d, new))
+            .collect();
+        let old = flagged.iter().filter(|d| !d.new);
+        blocks.push(FileDiagnostics {
+            file: file.clone(),
+            diagnostics: flagged
+                .iter()
+                .filter(|d| d.new)
+                .map(|d| d.diagnostic.clone())
+                .collect(),
+            baseline_hidden: old.filter(|d| opts.include.contains(&d.severity)).count(),
+            fixes: Vec::new(),
+        });
+        result.diagnostics.extend(flagged);
     }
     for (file, outcomes) in &check.other_outcomes {
         let entry = result.outcomes.entry(file.clone()).or_default();
@@ -262,6 +320,36 @@ fn others_into(
     other_files.sort();
     other_files.dedup();
     result.other_files = other_files;
+    blocks
+}
+
+/// Puts each offered fix under its diagnostic: in the block that shows it
+/// (a fix line) and in the structured result.
+fn attach(
+    offers: Vec<(Diagnostic, FixOffer)>,
+    edited: &mut [FileDiagnostics],
+    others: &mut [FileDiagnostics],
+    reported: &mut [Reported],
+) {
+    for (d, offer) in offers {
+        let note = FixNote {
+            line: d.line,
+            column: d.column,
+            message: d.message.clone(),
+            title: offer.title.clone(),
+        };
+        let same = |r: &&mut Reported| r.file == d.file && note.is_for(r);
+        if let Some(r) = reported.iter_mut().find(same) {
+            r.fix = Some(offer);
+        }
+        let block = edited
+            .iter_mut()
+            .chain(others.iter_mut())
+            .find(|b| b.file == d.file);
+        if let Some(block) = block {
+            block.fixes.push(note);
+        }
+    }
 }
 
 /// `file` with its text after read from disk when the caller did not give
@@ -277,15 +365,17 @@ fn read_after(mut file: Touched) -> Touched {
     file
 }
 
-/// A touched file's block and verdict: its diagnostics against `baseline`,
-/// only the edit's own shown with `report = "new"` (the others counted).
+/// A touched file's block, verdict, facts for the evidence log and which
+/// of its diagnostics are new:
+/// its diagnostics against `baseline`, only the edit's own shown with
+/// `report = "new"` (the others counted).
 fn classified(
     report: &FileReport,
     file: &Touched,
     baseline: Option<Baseline>,
     check: &CheckReport,
     mode: ReportMode,
-) -> (FileDiagnostics, Classification, FileFacts) {
+) -> (FileDiagnostics, Classification, FileFacts, Vec<bool>) {
     let errors_before = baseline.as_ref().map(|b| {
         b.diagnostics
             .iter()
@@ -319,6 +409,7 @@ fn classified(
         file: report.file.clone(),
         diagnostics: shown,
         baseline_hidden: hidden,
+        fixes: Vec::new(),
     };
     let facts = FileFacts {
         before: file.before.clone(),
@@ -331,5 +422,9 @@ fn classified(
             .filter(|&i| report.diagnostics[i].severity == Severity::Error)
             .collect(),
     };
-    (block, delta.classification, facts)
+    let mut new = vec![false; report.diagnostics.len()];
+    for &i in &delta.introduced {
+        new[i] = true;
+    }
+    (block, delta.classification, facts, new)
 }

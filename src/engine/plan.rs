@@ -41,6 +41,7 @@ pub struct PlanMemo {
     markers: HashMap<(usize, PathBuf), bool>,
     roots: HashMap<(usize, PathBuf), PathBuf>,
     packages: HashMap<(usize, PathBuf), bool>,
+    plugins: HashMap<(usize, PathBuf), bool>,
 }
 
 impl Engine {
@@ -68,6 +69,9 @@ impl Engine {
                 .entry((server_index, root_key.to_path_buf()))
                 .or_insert_with(|| self.project_root_for(canonical, server))
                 .clone();
+            if !self.has_plugin_for(server_index, &language, &root, memo) {
+                continue;
+            }
             possible.push(Planned {
                 server_index,
                 language,
@@ -101,6 +105,32 @@ impl Engine {
             .filter(|(at, p)| group(p).is_none_or(|g| chosen.get(&g) == Some(at)))
             .map(|(_, p)| p)
             .collect()
+    }
+
+    /// Whether the server finds the plugin it needs to serve `language` in
+    /// `root` (true when it needs none): the Vue plugin for `.vue` files.
+    fn has_plugin_for(
+        &self,
+        server_index: usize,
+        language: &str,
+        root: &Path,
+        memo: &mut PlanMemo,
+    ) -> bool {
+        let spec = &self.servers[server_index].spec;
+        let Some(plugin) = crate::registry::plugins::needed_for(spec, language) else {
+            return true;
+        };
+        let workspace_root = self.workspace.root();
+        *memo
+            .plugins
+            .entry((server_index, root.to_path_buf()))
+            .or_insert_with(|| {
+                let path_var = std::env::var_os("PATH");
+                let launch = toolchain::launch(spec, root, workspace_root, path_var.as_deref());
+                let program = launch.as_ref().map(|l| l.program.as_path());
+                crate::registry::plugins::find(spec, plugin, root, workspace_root, program)
+                    .is_some()
+            })
     }
 
     /// Whether `planned`'s server finds a project package it takes from its

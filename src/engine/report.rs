@@ -131,13 +131,18 @@ impl CheckReport {
     /// files' blocks, the other files', and (when `opts` asks) the line
     /// saying what is unknown.
     pub fn feedback(&self, opts: &RenderOptions) -> String {
-        self.feedback_with(&self.file_blocks(), opts)
+        self.feedback_with(&self.file_blocks(), &self.other_blocks(), opts)
     }
 
-    /// [`feedback`](Self::feedback) with the checked files' blocks given
-    /// (classified or filtered by the caller).
-    pub fn feedback_with(&self, edited: &[FileDiagnostics], opts: &RenderOptions) -> String {
-        render_reply(edited, &self.other_blocks(), &self.unknown(), opts)
+    /// [`feedback`](Self::feedback) with the checked files' blocks and the
+    /// other files' given (classified or filtered by the caller).
+    pub fn feedback_with(
+        &self,
+        edited: &[FileDiagnostics],
+        others: &[FileDiagnostics],
+        opts: &RenderOptions,
+    ) -> String {
+        render_reply(edited, others, &self.unknown(), opts)
     }
 
     /// The checked files' diagnostics, in the order they were given.
@@ -148,6 +153,7 @@ impl CheckReport {
                 file: f.file.clone(),
                 diagnostics: f.diagnostics.clone(),
                 baseline_hidden: 0,
+                fixes: Vec::new(),
             })
             .collect()
     }
@@ -160,6 +166,7 @@ impl CheckReport {
                 file: file.clone(),
                 diagnostics: d.clone(),
                 baseline_hidden: 0,
+                fixes: Vec::new(),
             })
             .collect()
     }

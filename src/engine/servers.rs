@@ -105,6 +105,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     enabled_by_default: true,
                     exclusive_group: None,
                     packages: Vec::new(),
+                    plugins: Vec::new(),
                 };
                 let mut server = ResolvedServer {
                     spec,

@@ -26,15 +26,21 @@ pub enum Source {
     Elsewhere,
 }
 
+/// VS Code's JSON, CSS and HTML servers: one npm package.
+const EXTRACTED: &[(&str, &str)] = &[("vscode-langservers-extracted", "4.10.0")];
+
 /// The pinned source of each server `squiggle install` knows, by server id.
 /// The versions are the ones the test suite runs (scripts/servers-*).
 pub const PINS: &[(&str, Source)] = &[
     ("pyright", Source::Npm(&[("pyright", "1.1.414")])),
+    // With the Vue plugin beside it, so that it checks `.vue` components
+    // of projects that do not have the plugin (`registry::plugins`).
     (
         "typescript-language-server",
         Source::Npm(&[
             ("typescript-language-server", "5.3.0"),
             ("typescript", "6.0.3"),
+            ("@vue/typescript-plugin", "3.3.11"),
         ]),
     ),
     // TypeScript 7 is its own language server (`tsc --lsp`): where a
@@ -49,9 +55,22 @@ pub const PINS: &[(&str, Source)] = &[
         "yaml-language-server",
         Source::Npm(&[("yaml-language-server", "1.25.0")]),
     ),
+    ("vscode-json-language-server", Source::Npm(EXTRACTED)),
+    ("vscode-css-language-server", Source::Npm(EXTRACTED)),
+    ("vscode-html-language-server", Source::Npm(EXTRACTED)),
+    (
+        "svelte-language-server",
+        Source::Npm(&[("svelte-language-server", "0.18.4")]),
+    ),
+    ("intelephense", Source::Npm(&[("intelephense", "1.18.5")])),
+    (
+        "docker-langserver",
+        Source::Npm(&[("dockerfile-language-server-nodejs", "0.15.0")]),
+    ),
     ("ruff", Source::PyPi(&[("ruff", "0.17.6")])),
     ("basedpyright", Source::PyPi(&[("basedpyright", "1.40.2")])),
     ("ty", Source::PyPi(&[("ty", "0.0.105")])),
+    ("pyrefly", Source::PyPi(&[("pyrefly", "1.4.1")])),
     ("tombi", Source::PyPi(&[("tombi", "1.9.6")])),
     ("rust-analyzer", Source::Elsewhere),
     ("gopls", Source::Elsewhere),

@@ -18,11 +18,13 @@ pub mod position;
 pub mod process;
 pub mod profile;
 mod pull_store;
+pub mod quick_fix;
 mod server_requests;
 pub mod state;
 mod sync_pull;
 pub mod text_sync;
 mod wakeups;
+pub mod workspace_edit;
 
 pub use client::{ClientError, LspClient};
 pub use client_config::ClientConfig;

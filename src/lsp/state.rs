@@ -23,6 +23,10 @@ pub struct LspDiagnostic {
     pub code: Option<String>,
     pub source: Option<String>,
     pub message: String,
+    /// What the server keeps with the diagnostic for its own later use
+    /// (basedpyright's import actions): sent back with it in a code
+    /// action's context, or its quick fixes are not offered.
+    pub data: Option<Value>,
 }
 
 impl LspDiagnostic {
@@ -55,6 +59,7 @@ impl LspDiagnostic {
             code,
             source: v.get("source").and_then(Value::as_str).map(str::to_string),
             message,
+            data: v.get("data").cloned(),
         })
     }
 

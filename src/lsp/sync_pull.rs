@@ -148,6 +148,7 @@ fn from_tsserver(d: &Value) -> Option<LspDiagnostic> {
                 .to_string(),
         ),
         message: d.get("text")?.as_str()?.to_string(),
+        data: None,
     })
 }
 
@@ -170,6 +171,7 @@ mod tests {
                 code: Some("2304".into()),
                 source: Some("typescript".into()),
                 message: "Cannot find name 'key_undef'.".into(),
+                data: None,
             })
         );
         let hint = json!({

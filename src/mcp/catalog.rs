@@ -10,9 +10,9 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
 use super::inputs::{
-    ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput, EditFileInput,
-    FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput, RenameInput,
-    StatusInput, WorkspaceSymbolsInput, WriteFileInput,
+    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
+    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
+    RenameInput, StatusInput, WorkspaceSymbolsInput, WriteFileInput,
 };
 use super::session_inputs::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
@@ -64,6 +64,7 @@ pub(super) enum ToolId {
     EditFile,
     WriteFile,
     ApplyPatch,
+    ApplyFix,
     SessionOpen,
     SessionEdit,
     SessionEvaluate,
@@ -229,6 +230,13 @@ fn specs() -> Vec<Spec> {
             "Apply a unified diff or Codex patch across files, all or nothing, then report diagnostics for the touched files.",
             Write,
         ),
+        spec::<ApplyFixInput, ToolResult>(
+            ToolId::ApplyFix,
+            "lsp_apply_fix",
+            "Apply a fix",
+            "Apply the language server's quick fix for one diagnostic (the `fix.id` an edit's answer gave it, or its line), recomputed for the file as it is now and refused if the file changed since it was offered; then report diagnostics like an edit.",
+            Write,
+        ),
         spec::<SessionOpenInput, SessionAnswer>(
             ToolId::SessionOpen,
             "session_open",
@@ -331,7 +339,7 @@ mod tests {
             navigation: true,
             write: true,
         });
-        assert_eq!(all.len(), 24);
+        assert_eq!(all.len(), 25);
         for tool in &all {
             assert_eq!(
                 tool.input_schema.get("type"),
@@ -342,8 +350,14 @@ mod tests {
             let output = tool.output_schema.as_ref().expect("output schema");
             assert_eq!(output.get("type"), Some(&json!("object")), "{}", tool.name);
             let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
-            let writes = ["edit_file", "write_file", "apply_patch", "session_commit"]
-                .contains(&tool.name.as_ref());
+            let writes = [
+                "edit_file",
+                "write_file",
+                "apply_patch",
+                "session_commit",
+                "lsp_apply_fix",
+            ]
+            .contains(&tool.name.as_ref());
             assert_eq!(read_only, Some(!writes), "{}", tool.name);
         }
         let status_only = catalog(Exposure {

@@ -133,6 +133,19 @@ pub struct WriteFileInput {
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct ApplyFixInput {
+    /// The file whose diagnostic to fix.
+    pub path: String,
+    /// The `fix.id` an edit's answer gave the diagnostic; refused when the
+    /// file has changed since.
+    pub id: Option<String>,
+    /// Else the diagnostic's 1-based line: its server's preferred or only fix.
+    pub line: Option<u32>,
+    /// With `line`, the diagnostic's 1-based column when the line has several.
+    pub column: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct ApplyPatchInput {
     /// A unified diff (git style) or a Codex `*** Begin Patch` patch; all or nothing.
     pub patch: String,

@@ -12,11 +12,12 @@ use serde_json::{Value, json};
 
 use super::catalog::{Exposure, ToolId, shown_tool};
 use super::inputs::{
-    ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput, EditFileInput,
-    FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput, RenameInput,
-    WorkspaceSymbolsInput, WriteFileInput,
+    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
+    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
+    RenameInput, WorkspaceSymbolsInput, WriteFileInput,
 };
 use crate::engine::Engine;
+use crate::engine::fixes::Which;
 use crate::engine::tools::{Mode, Replace};
 use crate::navigation::diagnostics::{diagnostics, status};
 use crate::navigation::{self, DEFAULT_MAX_RESULTS, Goto, NavError, RangeArgs};
@@ -95,6 +96,23 @@ pub async fn call(
                 let a = parse::<ApplyPatchInput>(args).map_err(|e| e.0)?;
                 let patch = engine.apply_patch(&a.patch, Mode::Apply);
                 patch.await.map_err(|e| e.to_string())
+            }
+            .await,
+        ),
+        ToolId::ApplyFix => edit_answer(
+            async {
+                let a = parse::<ApplyFixInput>(args).map_err(|e| e.0)?;
+                let which = match (a.id, a.line) {
+                    (Some(id), _) => Which::Id(id),
+                    (None, Some(line)) => Which::At {
+                        line,
+                        column: a.column,
+                    },
+                    (None, None) => return Err("give `id`, or `line` (and `column`)".into()),
+                };
+                let path = absolute(engine, &a.path);
+                let fix = engine.fix(&path, &which, Mode::Apply);
+                fix.await.map_err(|e| e.to_string())
             }
             .await,
         ),

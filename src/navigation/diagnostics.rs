@@ -83,6 +83,7 @@ pub async fn diagnostics(
             file: file.clone(),
             diagnostics: diagnostics.clone(),
             baseline_hidden: 0,
+            fixes: Vec::new(),
         })
         .collect();
     let mut opts = engine.render_options();

@@ -8,12 +8,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::parse::lsp_range;
 use super::render::position as render_position;
 use super::session::{NavError, Need, Session, open};
 use super::{Location, PositionArgs};
 use crate::engine::Engine;
-use crate::lsp::position::LineIndex;
+use crate::lsp::workspace_edit::{apply_edits, edits_per_uri};
 use crate::uri;
 use crate::workspace::PathClass;
 
@@ -200,35 +199,6 @@ pub struct RenameResult {
     pub diff: String,
 }
 
-/// Applies LSP text edits to `text` in memory.
-pub(super) fn apply_edits(
-    text: &str,
-    encoding: crate::lsp::position::PositionEncoding,
-    edits: &[Value],
-) -> String {
-    let index = LineIndex::new(text);
-    let mut spans: Vec<(usize, usize, &str)> = edits
-        .iter()
-        .filter_map(|e| {
-            let (start, end) = lsp_range(e.get("range")?)?;
-            let new = e.get("newText")?.as_str()?;
-            Some((
-                index.offset(text, start, encoding),
-                index.offset(text, end, encoding),
-                new,
-            ))
-        })
-        .collect();
-    spans.sort_by_key(|s| std::cmp::Reverse((s.0, s.1)));
-    let mut out = text.to_string();
-    for (start, end, new) in spans {
-        if start <= end && end <= out.len() {
-            out.replace_range(start..end, new);
-        }
-    }
-    out
-}
-
 /// A rename preview: the server's WorkspaceEdit as a unified diff. Never writes.
 pub async fn rename(
     engine: &Arc<Engine>,
@@ -275,35 +245,6 @@ pub async fn rename(
         },
         text.trim_end().to_string(),
     ))
-}
-
-/// A WorkspaceEdit's text edits per document URI, from `changes` and
-/// `documentChanges` alike, in the order the server listed them.
-fn edits_per_uri(edit: &Value) -> Vec<(String, Vec<Value>)> {
-    let mut per_uri: Vec<(String, Vec<Value>)> = Vec::new();
-    let mut push = |u: &str, edits: &[Value]| match per_uri.iter_mut().find(|(k, _)| k == u) {
-        Some((_, list)) => list.extend_from_slice(edits),
-        None => per_uri.push((u.to_string(), edits.to_vec())),
-    };
-    if let Some(changes) = edit.get("changes").and_then(Value::as_object) {
-        for (u, edits) in changes {
-            push(u, edits.as_array().map(Vec::as_slice).unwrap_or_default());
-        }
-    }
-    for change in edit
-        .get("documentChanges")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-    {
-        if let (Some(u), Some(edits)) = (
-            change.pointer("/textDocument/uri").and_then(Value::as_str),
-            change.get("edits").and_then(Value::as_array),
-        ) {
-            push(u, edits);
-        }
-    }
-    per_uri
 }
 
 /// Each file's edits applied in memory, as a unified diff against the text

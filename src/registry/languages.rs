@@ -59,6 +59,9 @@ pub const EXTENSIONS: &[(&str, &str)] = &[
     ("mjs", "javascript"),
     ("cjs", "javascript"),
     ("jsx", "javascriptreact"),
+    // Components.
+    ("vue", "vue"),
+    ("svelte", "svelte"),
     // Python.
     ("py", "python"),
     ("pyi", "python"),

@@ -11,6 +11,8 @@
 
 pub mod detect;
 pub mod languages;
+mod paths;
+pub mod plugins;
 mod servers;
 pub mod toolchain;
 
@@ -18,6 +20,7 @@ use std::path::Path;
 use std::time::Duration;
 
 pub use crate::lsp::profile::{OthersDone, ProgressPattern, WaitProfile};
+pub use plugins::ServerPlugin;
 pub use toolchain::{Given, Majors, ProjectPackage};
 
 /// Everything squiggle needs to know to start and talk to one language server.
@@ -67,6 +70,9 @@ pub struct ServerSpec {
     /// project's compiler (`toolchain`): empty for a server that runs only
     /// itself.
     pub packages: Vec<ProjectPackage>,
+    /// Plugins it loads where they are installed, and the languages it
+    /// serves only with them (`plugins`).
+    pub plugins: Vec<ServerPlugin>,
 }
 
 /// One way to start a server: a program name (or absolute path) and its
@@ -180,6 +186,7 @@ fn spec(
         enabled_by_default: true,
         exclusive_group: None,
         packages: Vec::new(),
+        plugins: Vec::new(),
     }
 }
 

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::ServerSpec;
 use super::detect::find_command;
+use super::paths::{project_dirs, set_pointer};
 
 /// A package a server runs on when the project has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,8 +210,27 @@ pub struct Launch {
 
 /// How to start `spec` for the project at `root`: the project's package
 /// when it has one the server takes, else the server's command as found
-/// by [`find_command`]. `None` when neither is there.
+/// by [`find_command`], with the plugins it finds (`plugins`). `None` when
+/// neither is there.
 pub fn launch(
+    spec: &ServerSpec,
+    root: &Path,
+    workspace_root: &Path,
+    path_var: Option<&OsStr>,
+) -> Option<Launch> {
+    let mut launch = launch_package(spec, root, workspace_root, path_var)?;
+    let program = Some(launch.program.as_path());
+    super::plugins::apply(
+        spec,
+        &mut launch.initialization_options,
+        root,
+        workspace_root,
+        program,
+    );
+    Some(launch)
+}
+
+fn launch_package(
     spec: &ServerSpec,
     root: &Path,
     workspace_root: &Path,
@@ -273,22 +293,6 @@ fn read_manifest(dir: &Path) -> Option<Value> {
     serde_json::from_str(&text).ok()
 }
 
-/// `start` and its ancestors up to and including `stop_at`; only `start`
-/// when it is not inside `stop_at`.
-fn project_dirs(start: &Path, stop_at: &Path) -> Vec<PathBuf> {
-    if !start.starts_with(stop_at) {
-        return vec![start.to_path_buf()];
-    }
-    let mut dirs = Vec::new();
-    for dir in start.ancestors() {
-        dirs.push(dir.to_path_buf());
-        if dir == stop_at {
-            break;
-        }
-    }
-    dirs
-}
-
 /// The program the package's `package.json` names `bin` (a string `bin`
 /// names the package's one program).
 fn bin_program(dir: &Path, bin: &str) -> Option<PathBuf> {
@@ -340,20 +344,6 @@ fn node_platform() -> Option<(&'static str, &'static str)> {
         _ => return None,
     };
     Some((platform, arch))
-}
-
-/// Sets the member at the JSON pointer `pointer` (`/tsserver/path`),
-/// making objects on the way; `options` becomes an object if it was not.
-fn set_pointer(options: &mut Value, pointer: &str, value: Value) {
-    let mut at = options;
-    for key in pointer.split('/').filter(|k| !k.is_empty()) {
-        if !at.is_object() {
-            *at = Value::Object(serde_json::Map::new());
-        }
-        let Value::Object(map) = at else { return };
-        at = map.entry(key.to_string()).or_insert(Value::Null);
-    }
-    *at = value;
 }
 
 #[cfg(test)]

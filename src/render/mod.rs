@@ -57,6 +57,15 @@
 //!   file with no new diagnostics gets no block at all, even when
 //!   `baseline_hidden > 0`: the mode exists to stay quiet about errors the
 //!   edit did not cause, and "please fix" over nothing to fix would be noise.
+//! - Other files' `baseline_hidden` (what the servers had reported there
+//!   before the edit, left out by the caller) is not counted per block but
+//!   in one line under them all: `3 errors in 2 other files were there
+//!   before this edit`, written only when the reply shows something else.
+//! - A fix the server offers for an entry (`FileDiagnostics::fixes`) is one
+//!   line under it, `  fix: Add import "scale" from "./lib"`: one line,
+//!   escaped as messages are, cut to 200 characters. Fix lines are not
+//!   entries (`max_lines` does not count them); the reply's `max_chars`
+//!   does.
 //! - [`render_files`] (`lsp_diagnostics`, `check`) lists files sorted by path
 //!   under `LSP errors detected in this file:` or `... in these files:`, with
 //!   the per-file and total caps; `max_other_files` does not apply there.
@@ -69,13 +78,16 @@ use std::fmt::Write as _;
 use quick_xml::escape::partial_escape;
 
 mod cap;
+mod old_in_others;
 mod options;
 pub mod sanitize;
 mod unknown;
 
 pub use cap::cap;
-pub use options::{Escape, FileDiagnostics, RenderOptions, ReportMode};
+pub use options::{Escape, FileDiagnostics, FixNote, RenderOptions, ReportMode};
 pub use unknown::{Unknown, render_unknown};
+
+use old_in_others::OldInOthers;
 
 use crate::diagnostic::{Diagnostic, Severity, sort_and_dedupe};
 
@@ -93,6 +105,7 @@ pub fn render_feedback(
         .filter(|o| !edited_names.contains(o.file.as_str()))
         .collect();
     other_refs.sort_by(|a, b| a.file.cmp(&b.file));
+    let old_in_others = OldInOthers::count(&other_refs);
     let other_files = group(other_refs, opts);
 
     let mut out = Renderer::new(opts, edited_files.iter().chain(&other_files));
@@ -116,6 +129,11 @@ pub fn render_feedback(
             shown,
             false,
         );
+    } else if !out.text.is_empty() && old_in_others.diagnostics > 0 {
+        out.text.push('\n');
+    }
+    if !out.text.is_empty() {
+        old_in_others.line(&mut out.text, noun);
     }
     out.text
 }
@@ -187,6 +205,7 @@ struct Prepared<'a> {
     diagnostics: Cow<'a, [Diagnostic]>,
     shown: usize,
     baseline_hidden: usize,
+    fixes: Vec<&'a FixNote>,
 }
 
 /// Merges entries that name the same file (keeping first-seen order), sorts
@@ -228,6 +247,7 @@ fn group<'a>(files: Vec<&'a FileDiagnostics>, opts: &RenderOptions) -> Vec<Prepa
                 diagnostics,
                 shown,
                 baseline_hidden: same.iter().map(|f| f.baseline_hidden).sum(),
+                fixes: same.iter().flat_map(|f| &f.fixes).collect(),
             })
         })
         .collect()
@@ -304,8 +324,9 @@ impl<'o> Renderer<'o> {
         }
     }
 
-    /// Writes one file's block. Without `always`, a file with no room left is
-    /// skipped entirely.
+    /// Writes one file's block. Without `always` (an edited file's block), a
+    /// file with no room left is skipped entirely, and the pre-existing
+    /// diagnostics it leaves out are not counted in it.
     fn block(&mut self, file: &Prepared<'_>, always: bool) {
         let room = self.room();
         if room == 0 && !always {
@@ -323,11 +344,14 @@ impl<'o> Renderer<'o> {
             .filter(|d| self.opts.include.contains(&d.severity));
         for d in included.take(shown) {
             push_entry(&mut self.text, d, self.opts.escape);
+            if let Some(fix) = file.fixes.iter().find(|f| f.is_for(d)) {
+                push_fix(&mut self.text, &fix.title, self.opts.escape);
+            }
         }
         if file.shown > shown {
             let _ = writeln!(self.text, "... and {} more", file.shown - shown);
         }
-        if self.opts.report == ReportMode::New && file.baseline_hidden > 0 {
+        if always && self.opts.report == ReportMode::New && file.baseline_hidden > 0 {
             let n = file.baseline_hidden;
             let (noun, verb) = match (noun(self.opts), n) {
                 ("errors", 1) => ("error", "is"),
@@ -374,6 +398,16 @@ fn push_entry(text: &mut String, d: &Diagnostic, escape: Escape) {
     }
 }
 
+/// `  fix: TITLE` under an entry: the title on one line, cut to
+/// [`sanitize::MAX_CODE_CHARS`] times two, escaped as messages are.
+fn push_fix(text: &mut String, title: &str, escape: Escape) {
+    let title = sanitize::cut(title, 2 * sanitize::MAX_CODE_CHARS);
+    let title = sanitize::controls(&title, &sanitize::ONE_LINE);
+    text.push_str("  fix: ");
+    text.push_str(escaped(title.trim(), escape).as_ref());
+    text.push('\n');
+}
+
 /// What a server wrote, escaped as `escape` says (see [`Escape`]).
 fn escaped(text: &str, escape: Escape) -> Cow<'_, str> {
     match escape {
@@ -401,86 +435,4 @@ fn push_attribute(text: &mut String, value: &str) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn diag(line: u32, message: &str, server: &str) -> Diagnostic {
-        Diagnostic {
-            file: "a.rs".into(),
-            line,
-            column: 1,
-            end_line: line,
-            end_column: 2,
-            severity: Severity::Error,
-            message: message.into(),
-            code: None,
-            source: None,
-            server: server.into(),
-        }
-    }
-
-    fn file(diagnostics: Vec<Diagnostic>) -> FileDiagnostics {
-        FileDiagnostics {
-            file: "a.rs".into(),
-            diagnostics,
-            baseline_hidden: 0,
-        }
-    }
-
-    #[test]
-    fn sorted_input_is_borrowed_and_renders_like_shuffled_input() {
-        let sorted = vec![diag(1, "x", "ra"), diag(2, "y", "ra")];
-        assert!(is_canonical(&sorted));
-        let shuffled = vec![diag(2, "y", "ra"), diag(1, "x", "ra"), diag(1, "x", "rb")];
-        assert!(!is_canonical(&shuffled));
-        let opts = RenderOptions::default();
-        assert_eq!(
-            render_feedback(&[file(sorted)], &[], &opts),
-            render_feedback(&[file(shuffled)], &[], &opts)
-        );
-    }
-
-    #[test]
-    fn options_default_when_absent_and_reject_unknown_keys() {
-        let opts: RenderOptions = serde_json::from_str(r#"{"report": "new"}"#).unwrap();
-        assert_eq!(opts.max_per_file, 20);
-        assert_eq!(opts.include, vec![Severity::Error]);
-        assert_eq!(opts.report, ReportMode::New);
-        assert!(serde_json::from_str::<RenderOptions>(r#"{"max_files": 3}"#).is_err());
-    }
-
-    /// Entries naming one file merge into its first entry's place, whatever
-    /// lies between them; their hidden-baseline counts add up.
-    #[test]
-    fn entries_for_one_file_merge_at_first_appearance() {
-        let named = |name: &str, line: u32, hidden: usize| FileDiagnostics {
-            file: name.into(),
-            diagnostics: vec![Diagnostic {
-                file: name.into(),
-                ..diag(line, "e", "s")
-            }],
-            baseline_hidden: hidden,
-        };
-        let entries = [
-            named("b.rs", 3, 1),
-            named("a.rs", 1, 0),
-            named("b.rs", 2, 2),
-        ];
-        let prepared = group(entries.iter().collect(), &RenderOptions::default());
-        let summary: Vec<(&str, Vec<u32>, usize)> = prepared
-            .iter()
-            .map(|p| {
-                let lines = p.diagnostics.iter().map(|d| d.line).collect();
-                (p.file, lines, p.baseline_hidden)
-            })
-            .collect();
-        assert_eq!(summary, vec![("b.rs", vec![2, 3], 3), ("a.rs", vec![1], 0)]);
-    }
-
-    #[test]
-    fn empty_input_renders_nothing() {
-        let opts = RenderOptions::default();
-        assert_eq!(render_feedback(&[], &[], &opts), "");
-        assert_eq!(render_files(&[], &opts), "");
-    }
-}
+mod tests;

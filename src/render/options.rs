@@ -86,4 +86,25 @@ pub struct FileDiagnostics {
     /// Used by [`ReportMode::New`]: pre-existing diagnostics left out of
     /// `diagnostics`.
     pub baseline_hidden: usize,
+    /// Fixes the servers offer for some of `diagnostics`, each shown under
+    /// its diagnostic.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<FixNote>,
+}
+
+/// A fix a server offers for one diagnostic, shown under it as
+/// `  fix: TITLE`; the diagnostic is named by its position and message.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FixNote {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    pub title: String,
+}
+
+impl FixNote {
+    /// Whether this is the fix for `d`.
+    pub fn is_for(&self, d: &Diagnostic) -> bool {
+        self.line == d.line && self.column == d.column && self.message == d.message
+    }
 }

@@ -44,5 +44,11 @@ impl From<ToolError> for Failure {
     }
 }
 
+impl From<crate::engine::fixes::FixError> for Failure {
+    fn from(e: crate::engine::fixes::FixError) -> Failure {
+        Failure::Refused(e.to_string())
+    }
+}
+
 /// A method's reply on the wire.
 pub type Reply = Result<Value, ResponseError>;

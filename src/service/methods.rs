@@ -15,12 +15,12 @@ use super::extract::extract;
 use super::extract::invalid;
 use super::failure::{Failure, Reply};
 use super::wire::method::{
-    ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Diagnostics, Edit, Render, Shutdown, Status,
-    Warm, Write,
+    ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Diagnostics, Edit, Fix, Render, Shutdown,
+    Status, Warm, Write,
 };
 use super::wire::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, CheckReply, EditParams,
-    Method, RenderParams, RenderReply, WarmReply, WireDiagnostic, WriteParams,
+    FixParams, Method, RenderParams, RenderReply, WarmReply, WireDiagnostic, WriteParams,
 };
 use crate::baseline::Before;
 use crate::diagnostic::Diagnostic;
@@ -54,6 +54,7 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
         ApplyPatch::NAME => {
             respond::<ApplyPatch, _>(params, |p| as_told(p.origin.clone(), apply_patch(e, p))).await
         }
+        Fix::NAME => respond::<Fix, _>(params, |p| as_told(p.origin.clone(), fix(e, p))).await,
         Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
         Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
         Warm::NAME => respond::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
@@ -215,6 +216,13 @@ async fn apply_patch(engine: &Arc<Engine>, p: ApplyPatchParams) -> Result<ToolRe
     tool_reply(engine.apply_patch(&p.patch, mode(p.dry_run)).await)
 }
 
+async fn fix(engine: &Arc<Engine>, p: FixParams) -> Result<ToolResult, Failure> {
+    let which = p
+        .which()
+        .ok_or_else(|| invalid("give `id`, or `line` (and `column`)".to_string()))?;
+    Ok(engine.fix(&p.file_path, &which, mode(p.dry_run)).await?)
+}
+
 /// Pure: `render_feedback` over the given files, under the engine's render
 /// options with the given ones on top.
 fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, Failure> {
@@ -273,5 +281,7 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
         report,
         feedback: result.feedback,
         text,
+        diagnostics: result.diagnostics,
+        baseline_known: result.baseline_known,
     })
 }

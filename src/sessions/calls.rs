@@ -66,12 +66,15 @@ impl Engine {
             result.classification = verdict(&[], &result.diagnostics);
         }
         result.baseline_known = true;
+        for d in &mut result.diagnostics {
+            d.new = false;
+        }
         for d in &result.diagnostics {
             session
                 .baseline
                 .entry(d.file.clone())
                 .or_default()
-                .push(d.clone());
+                .push(d.diagnostic.clone());
         }
         let answer = SessionAnswer {
             session: id.clone(),

@@ -11,8 +11,8 @@ use super::wire::SessionAnswer;
 use crate::baseline::{Classification, classify};
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::Engine;
 use crate::engine::tools::{Mode, ToolResult};
+use crate::engine::{Engine, Reported};
 
 impl Engine {
     /// An evaluation with the servers to itself, then their disk texts back.
@@ -81,6 +81,10 @@ impl Engine {
             .answer(message.clone(), touched, Mutation::Write, Mode::DryRun)
             .await;
         let new_errors = new_errors(session, &result);
+        // New as the session counts it: against the text it opened with.
+        for d in &mut result.diagnostics {
+            d.new = new_errors.contains(&d.diagnostic);
+        }
         if result.classification != Classification::LspUnavailable {
             result.classification = verdict(&new_errors, &result.diagnostics);
         }
@@ -163,7 +167,10 @@ async fn in_order<F: std::future::Future>(futures: Vec<F>) {
 fn new_errors(session: &Session, result: &ToolResult) -> Vec<Diagnostic> {
     let mut by_file: BTreeMap<&str, Vec<Diagnostic>> = BTreeMap::new();
     for d in &result.diagnostics {
-        by_file.entry(d.file.as_str()).or_default().push(d.clone());
+        by_file
+            .entry(d.file.as_str())
+            .or_default()
+            .push(d.diagnostic.clone());
     }
     let own: HashMap<&str, &File> = session
         .files
@@ -198,7 +205,7 @@ fn new_errors(session: &Session, result: &ToolResult) -> Vec<Diagnostic> {
 }
 
 /// The session's verdict: new errors, else old errors, else warnings, else clean.
-pub(super) fn verdict(new_errors: &[Diagnostic], all: &[Diagnostic]) -> Classification {
+pub(super) fn verdict(new_errors: &[Diagnostic], all: &[Reported]) -> Classification {
     if !new_errors.is_empty() {
         Classification::NewErrors
     } else if all.iter().any(|d| d.severity == Severity::Error) {

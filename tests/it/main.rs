@@ -22,6 +22,7 @@ mod docs;
 mod engine;
 mod evidence;
 mod fault;
+mod fixes;
 mod golden;
 mod hostile;
 mod impact;

@@ -98,6 +98,7 @@ fn render_block(report: &CheckReport, opts: &squiggle::render::RenderOptions) ->
             file: f.file.clone(),
             diagnostics: f.diagnostics.clone(),
             baseline_hidden: 0,
+            fixes: Vec::new(),
         })
         .collect();
     let other: Vec<FileDiagnostics> = report
@@ -107,6 +108,7 @@ fn render_block(report: &CheckReport, opts: &squiggle::render::RenderOptions) ->
             file: file.clone(),
             diagnostics: diagnostics.clone(),
             baseline_hidden: 0,
+            fixes: Vec::new(),
         })
         .collect();
     render_feedback(&edited, &other, opts)

@@ -118,6 +118,7 @@ pub fn format(out: &Output) -> String {
                     file: f.file.clone(),
                     diagnostics: diagnostics.clone(),
                     baseline_hidden: 0,
+                    fixes: Vec::new(),
                 })
                 .collect();
             render_files(&files, &out.render)

@@ -220,6 +220,25 @@ pub fn for_language(language: &str) -> Sample {
                 "# Sample\n\nSee [the missing part](#nowhere).\n",
             )],
         ),
+        "svelte" => Sample::new(
+            language,
+            "Sample.svelte",
+            &[
+                ("package.json", PACKAGE_JSON),
+                (
+                    "Sample.svelte",
+                    "<script lang=\"ts\">\n  const count: number = \"not a number\";\n</script>\n\n<p>{count}</p>\n",
+                ),
+            ],
+        ),
+        "php" => Sample::new(
+            language,
+            "main.php",
+            &[
+                ("composer.json", "{}\n"),
+                ("main.php", "<?php\n\n$count = ;\n"),
+            ],
+        ),
         "dockerfile" => Sample::new(
             language,
             "Dockerfile",

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// What `init AGENT` adds, with no option.
+fn add_hook(settings: &mut Json, agent: Agent) -> Result<bool, String> {
+    add_hooks(settings, agent, &events(agent, false, false))
+}
+
 fn merged(text: &str, agent: Agent) -> (bool, String) {
     let mut v: Json = serde_json::from_str(text).unwrap_or(Json::Null);
     let changed = add_hook(&mut v, agent).unwrap_or_else(|e| panic!("{e}"));

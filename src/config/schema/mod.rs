@@ -38,6 +38,7 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "report",
     "otherFiles",
     "reportUnknown",
+    "fixLines",
     "daemonIdleMinutes",
     "maxInstancesPerServer",
     "serverIdleMinutes",
@@ -130,6 +131,7 @@ impl Reader<'_> {
                 "report" => out.report = Some(self.report(&path, value)?),
                 "otherFiles" => out.other_files = Some(self.other_files(&path, value)?),
                 "reportUnknown" => out.report_unknown = Some(self.boolean(&path, value)?),
+                "fixLines" => out.fix_lines = Some(self.count(&path, value)?),
                 "daemonIdleMinutes" => {
                     let expected = "a non-negative integer (minutes)";
                     let minutes = self.non_negative(&path, value, expected, values::MINUTES)?;

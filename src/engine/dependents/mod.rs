@@ -86,7 +86,10 @@ impl Family {
     fn of(path: &Path) -> Option<Family> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
-            "ts" | "tsx" | "js" | "jsx" | "mts" | "cts" | "mjs" | "cjs" => Family::Ts,
+            // Vue and Svelte components are imported by their file names.
+            "ts" | "tsx" | "js" | "jsx" | "mts" | "cts" | "mjs" | "cjs" | "vue" | "svelte" => {
+                Family::Ts
+            }
             "py" | "pyi" => Family::Python,
             "c" | "h" | "cc" | "cpp" | "cxx" | "c++" | "hh" | "hpp" | "hxx" | "h++" | "inl"
             | "ipp" | "tpp" | "m" | "mm" => Family::C,

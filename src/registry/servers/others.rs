@@ -3,7 +3,9 @@
 //! Terraform. Build tools that nest projects (Gradle, Maven, Mix umbrellas)
 //! are rooted at the outermost build file so one server sees the whole build.
 
-use crate::registry::{CommandCandidate, RootStrategy, ServerSpec, settle, spec};
+use std::time::Duration;
+
+use crate::registry::{CommandCandidate, RootStrategy, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
     vec![
@@ -85,13 +87,27 @@ pub fn servers() -> Vec<ServerSpec> {
             &["Package.swift", "buildServer.json"],
             "xcode-select --install",
         ),
-        spec(
-            "intelephense",
-            &["intelephense", "--stdio"],
-            &["php"],
-            &["composer.json"],
-            "npm i -g intelephense",
-        ),
+        ServerSpec {
+            // One unversioned publish per change, 1 s after the last
+            // change (its own debounce), also when nothing changed: a
+            // publish sooner than that after a change is an earlier
+            // round's. A file opened once the workspace is indexed gets
+            // one publish at once, which the stale window sets aside:
+            // with no later one it stands after `unchanged_quiet`
+            // (docs/servers.md).
+            wait: WaitProfile {
+                stale_window: Duration::from_millis(600),
+                unchanged_quiet: Duration::from_millis(2000),
+                ..settle(0)
+            },
+            ..spec(
+                "intelephense",
+                &["intelephense", "--stdio"],
+                &["php"],
+                &["composer.json"],
+                "npm i -g intelephense",
+            )
+        },
         ServerSpec {
             root_strategy: RootStrategy::Outermost,
             commands: vec![
@@ -106,13 +122,18 @@ pub fn servers() -> Vec<ServerSpec> {
                 "brew install elixir-ls",
             )
         },
-        spec(
-            "docker-langserver",
-            &["docker-langserver", "--stdio"],
-            &["dockerfile"],
-            &[],
-            "npm i -g dockerfile-language-server-nodejs",
-        ),
+        ServerSpec {
+            // One unversioned publish for every change of the text, made
+            // as the change is read (docs/servers.md).
+            wait: settle(0),
+            ..spec(
+                "docker-langserver",
+                &["docker-langserver", "--stdio"],
+                &["dockerfile"],
+                &[],
+                "npm i -g dockerfile-language-server-nodejs",
+            )
+        },
         spec(
             "terraform-ls",
             &["terraform-ls", "serve"],

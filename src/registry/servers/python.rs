@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::registry::{Declaration, ServerRole, ServerSpec, spec};
+use crate::registry::{Declaration, ServerRole, ServerSpec, settle, spec};
 
 const ROOT_MARKERS: &[&str] = &[
     "pyproject.toml",
@@ -45,12 +45,20 @@ pub fn servers() -> Vec<ServerSpec> {
             )
         },
         alternative("ty", &["ty", "server"], &["ty.toml"], "uv tool install ty"),
-        alternative(
-            "pyrefly",
-            &["pyrefly", "lsp"],
-            &["pyrefly.toml"],
-            "pip install pyrefly",
-        ),
+        ServerSpec {
+            // Without its own config file pyrefly hides type errors in the
+            // editor unless told to show them. It publishes each version's
+            // set one to three times within milliseconds, the same set each
+            // time (docs/servers.md): the first is the answer.
+            settings: json!({ "python": { "pyrefly": { "displayTypeErrors": "force-on" } } }),
+            wait: settle(0),
+            ..alternative(
+                "pyrefly",
+                &["pyrefly", "lsp"],
+                &["pyrefly.toml"],
+                "pip install pyrefly",
+            )
+        },
         alternative("pylsp", &["pylsp"], &[], "pip install python-lsp-server"),
         alternative(
             "jedi-language-server",

@@ -4,7 +4,10 @@
 //! none, `typescript-language-server`, on the project's `tsserver.js` when
 //! it has one (`registry::toolchain`). The ESLint server runs as a linter
 //! alongside, started only where the project has an ESLint config, because
-//! without one it has nothing to say but errors.
+//! without one it has nothing to say but errors. Vue components are checked
+//! by typescript-language-server with the Vue plugin for TypeScript where it
+//! is installed (`registry::plugins`), so the tsserver that checks a
+//! component also checks the TypeScript files that import it.
 
 use serde_json::json;
 
@@ -12,7 +15,8 @@ use std::time::Duration;
 
 use crate::lsp::SyncPull;
 use crate::registry::{
-    Declaration, Given, Majors, ProjectPackage, ServerRole, ServerSpec, WaitProfile, settle, spec,
+    Declaration, Given, Majors, ProjectPackage, ServerPlugin, ServerRole, ServerSpec, WaitProfile,
+    settle, spec,
 };
 
 const LANGUAGES: &[&str] = &[
@@ -74,6 +78,7 @@ pub fn servers() -> Vec<ServerSpec> {
                     file: "lib/tsserver.js".into(),
                 },
             }],
+            plugins: vec![vue_plugin()],
             wait: WaitProfile {
                 sync_pull: Some(SyncPull::Tsserver),
                 stale_window: Duration::from_millis(300),
@@ -84,7 +89,7 @@ pub fn servers() -> Vec<ServerSpec> {
             ..spec(
                 "typescript-language-server",
                 &["typescript-language-server", "--stdio"],
-                LANGUAGES,
+                &[LANGUAGES, &["vue"]].concat(),
                 ROOT_MARKERS,
                 "npm i -g typescript-language-server typescript@6",
             )
@@ -112,6 +117,18 @@ pub fn servers() -> Vec<ServerSpec> {
         },
         eslint(),
     ]
+}
+
+/// `@vue/typescript-plugin` (Vue's language tools, the plugin `vue-tsc`
+/// and Vue's own language server run on): tsserver reads `.vue` components
+/// with it, and TypeScript files importing them see their types.
+fn vue_plugin() -> ServerPlugin {
+    ServerPlugin {
+        package: "@vue/typescript-plugin".into(),
+        pointer: "/plugins".into(),
+        entry: json!({ "name": "@vue/typescript-plugin", "languages": ["vue"] }),
+        languages: vec!["vue".into()],
+    }
 }
 
 /// A native TypeScript package from major `from` on: its program `bin`

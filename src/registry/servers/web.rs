@@ -1,13 +1,14 @@
-//! JSON, CSS, HTML, YAML and Markdown: the servers extracted from VS Code
-//! (one npm package serves the first three), the Red Hat YAML server, and
-//! marksman for Markdown, off by default because its findings (broken links)
-//! are rarely what an agent's edit is about.
+//! JSON, CSS, HTML, YAML, Svelte and Markdown: the servers extracted from
+//! VS Code (one npm package serves the first three), the Red Hat YAML
+//! server, Svelte's own language server, and marksman for Markdown, off by
+//! default because its findings (broken links) are rarely what an agent's
+//! edit is about.
 
 use serde_json::json;
 
 use std::time::Duration;
 
-use crate::registry::{ServerSpec, WaitProfile, spec};
+use crate::registry::{ServerSpec, WaitProfile, settle, spec};
 
 const EXTRACTED: &str = "npm i -g vscode-langservers-extracted";
 
@@ -66,6 +67,19 @@ pub fn servers() -> Vec<ServerSpec> {
                 &["yaml"],
                 &[".git"],
                 "npm i -g yaml-language-server",
+            )
+        },
+        ServerSpec {
+            // It answers pulls for the text on the wire (its TypeScript
+            // service over the component's generated code), and pushes
+            // nothing once pull is advertised (docs/servers.md).
+            wait: settle(0),
+            ..spec(
+                "svelte-language-server",
+                &["svelteserver", "--stdio"],
+                &["svelte"],
+                &["svelte.config.js", "svelte.config.mjs", "package.json"],
+                "npm i -g svelte-language-server",
             )
         },
         ServerSpec {

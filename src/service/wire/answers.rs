@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::CheckReport;
+use crate::engine::{CheckReport, Reported};
 
 /// A diagnostic as the `lsp/*` methods return it: squiggle's `Diagnostic`
 /// plus the spec's `character` (equal to `column`), with the message escaped
@@ -58,6 +58,14 @@ pub struct CheckReply {
     pub feedback: String,
     /// As `squiggle check` prints it: the checked files only.
     pub text: String,
+    /// Every diagnostic of the checked files and the other files, each
+    /// flagged `new` when the change introduced it (as in `ToolResult`).
+    #[serde(default)]
+    pub diagnostics: Vec<Reported>,
+    /// Whether each checked file's "before" was known (as in `ToolResult`):
+    /// when not, `new` cannot tell an old error from a new one.
+    #[serde(default)]
+    pub baseline_known: bool,
 }
 
 /// The result of `squiggle/render`.

@@ -123,6 +123,51 @@ pub struct ApplyPatchParams {
     pub origin: Option<Origin>,
 }
 
+/// `squiggle/fix`: the fix a server offers for one diagnostic of a file,
+/// named by the `id` an earlier answer gave it, or by its place (`line`,
+/// and `column` when the line has several), recomputed for the text now.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FixParams {
+    pub file_path: PathBuf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// 1-based; ignored when `id` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// 1-based, in characters; ignored when `id` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_false"
+    )]
+    pub dry_run: bool,
+    /// Who asks, for the evidence log, as for `squiggle/edit`.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
+}
+
+impl FixParams {
+    /// Which fix the params name; `None` when they name none.
+    pub fn which(&self) -> Option<crate::engine::fixes::Which> {
+        use crate::engine::fixes::Which;
+        match (&self.id, self.line) {
+            (Some(id), _) => Some(Which::Id(id.clone())),
+            (None, Some(line)) => Some(Which::At {
+                line,
+                column: self.column,
+            }),
+            (None, None) => None,
+        }
+    }
+}
+
 /// `squiggle/check`: files on disk, or the text given for some of them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -271,6 +316,7 @@ impl From<WireFileDiagnostics> for FileDiagnostics {
             file: f.file,
             diagnostics: f.diagnostics,
             baseline_hidden: f.baseline_hidden,
+            fixes: Vec::new(),
         }
     }
 }

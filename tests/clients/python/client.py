@@ -22,7 +22,7 @@ NAVIGATION = {
     "lsp_goto_implementation", "lsp_call_hierarchy", "lsp_signature_help",
     "lsp_code_actions", "lsp_rename", "lsp_file_context", "lsp_status", "lsp_impact",
 }
-WRITE = {"edit_file", "write_file", "apply_patch"}
+WRITE = {"edit_file", "write_file", "apply_patch", "lsp_apply_fix"}
 # Speculative sessions: only session_commit writes.
 SESSION = {
     "session_open", "session_edit", "session_evaluate", "session_chain",
@@ -147,6 +147,11 @@ async def run(session):
     r, t = await c.call("lsp_diagnostics", {})
     paths = [f["path"] for f in r.structured_content["files"]]
     c.expect("py/main.py" in paths and "ts/src/app.ts" in paths, "every known file", t)
+
+    before = open(os.path.join(ROOT, "ts/src/app.ts")).read()
+    r, t = await c.call("lsp_apply_fix", {"path": "ts/src/app.ts", "line": 1}, error=True)
+    c.expect("nothing was written" in t, "a refused fix", t)
+    c.expect(open(os.path.join(ROOT, "ts/src/app.ts")).read() == before, "nothing written", t)
 
     # --- honesty
     r, t = await c.call("lsp_hover", {"path": "notes.xyz", "line": 1, "column": 1}, error=True)

@@ -162,3 +162,66 @@ async fn five_writes_report_per_edit_or_once_per_turn() {
     assert_eq!(per_edit, 5);
     assert_eq!(batched, 1);
 }
+
+/// Claude Code after `init claude --stop-gate` on `app.py` holding
+/// `initial`: the model reads it, inserts `inserted` before `def greet`,
+/// then ends its turn (and any turn the gate keeps going). `None` when
+/// Claude Code is not installed.
+async fn stop_gate_run(initial: &str, inserted: &str) -> Option<(agents::Project, agents::Run)> {
+    let (program, project) = agents::agent_project("claude", &[("app.py", initial)])?;
+    project.init("claude", &["--stop-gate"]);
+    let file = project.root.join("app.py").display().to_string();
+    let steps = vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{inserted}def greet")}}),
+    ];
+    let run = CLAUDE.run(&project, &program, steps).await;
+    assert!(project.read("app.py").contains(inserted), "{}", run.log());
+    Some((project, run))
+}
+
+/// Issue 26, item 5: with `init claude --stop-gate`, a turn that ends with
+/// an error its edit introduced is kept going once: the model's next
+/// request carries the gate's summary and the error's block; when the model
+/// ends the turn again, it ends (one continuation, then no more requests).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stop_gate_keeps_a_broken_turn_going_once() {
+    let Some((_project, run)) = stop_gate_run(agents::ORIGINAL, agents::BROKEN_LINE).await else {
+        return;
+    };
+    let gate = "Before you finish: this turn introduced 1 error that is still there.";
+    let seen: Vec<bool> = run
+        .main
+        .iter()
+        .map(|request| strings(request).contains(gate))
+        .collect();
+    // The first request, the ones after the read and the edit (the turn
+    // then ends with "done"), the one the gate kept going; nothing after.
+    assert_eq!(seen, [false, false, false, true], "{}", run.log());
+    let after_gate = strings(&run.main[3]);
+    assert!(
+        after_gate.contains("<diagnostics file=\"app.py\">"),
+        "{after_gate}"
+    );
+}
+
+/// The gate stays open for a clean turn: no continuation.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stop_gate_stays_open_after_a_clean_edit() {
+    let Some((_project, run)) = stop_gate_run(agents::ORIGINAL, agents::CLEAN).await else {
+        return;
+    };
+    assert_eq!(run.main.len(), 3, "{}", run.log());
+}
+
+/// The gate never fires for an error that was there before the turn: the
+/// file starts broken, the turn's edit adds a clean function, the turn ends.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stop_gate_ignores_an_error_from_before_the_turn() {
+    let broken = format!("{}{}", agents::BROKEN_LINE, agents::ORIGINAL);
+    let Some((_project, run)) = stop_gate_run(&broken, agents::CLEAN).await else {
+        return;
+    };
+    assert_eq!(run.main.len(), 3, "{}", run.log());
+}

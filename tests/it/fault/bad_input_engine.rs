@@ -52,7 +52,9 @@ fn applied(result: Result<ToolResult, impl std::fmt::Display>) -> ToolResult {
     result.unwrap_or_else(|e| panic!("refused: {e}"))
 }
 
-fn positions(diagnostics: &[Diagnostic]) -> Vec<(u32, u32, u32, u32, &str)> {
+fn positions<D: std::ops::Deref<Target = Diagnostic>>(
+    diagnostics: &[D],
+) -> Vec<(u32, u32, u32, u32, &str)> {
     diagnostics
         .iter()
         .map(|d| {

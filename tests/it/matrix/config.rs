@@ -1,8 +1,9 @@
-//! The per-server matrix for scripts and data files: bash-language-server
-//! (shellcheck), yaml-language-server, vscode-json-language-server and
-//! tombi, each on its fixture under `tests/fixtures/`. These servers see one
-//! file at a time, so there is no cross-file case: clean, a syntax error,
-//! the fix.
+//! The per-server matrix for scripts, data and configuration files:
+//! bash-language-server (shellcheck), yaml-language-server and
+//! vscode-json-language-server (syntax, and a schema the file names),
+//! tombi, vscode-css-language-server, docker-langserver and intelephense,
+//! each on its fixture under `tests/fixtures/`. These servers see one file
+//! at a time, so there is no cross-file case: clean, an error, the fix.
 
 use crate::support;
 use crate::support::matrix::*;
@@ -113,6 +114,127 @@ async fn tombi() {
             column: 9,
             code: None,
             words: &["expected value"],
+        },
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn yaml_language_server_with_a_schema() {
+    if support::require_program("yaml-language-server").is_none() {
+        return;
+    }
+    // `# yaml-language-server: $schema=./schema.json` in the file.
+    syntax_matrix(
+        "yaml",
+        "yaml-language-server",
+        "shape.yaml",
+        "width: 2",
+        "width: two",
+        Expect {
+            file: "shape.yaml",
+            line: 3,
+            column: 8,
+            code: Some("0"),
+            words: &["Incorrect type. Expected \"integer\"."],
+        },
+    )
+    .await;
+}
+
+/// A schema violation is a warning in vscode-json-language-server (VS
+/// Code's convention; syntax errors are errors), so this engine shows
+/// warnings too.
+#[tokio::test]
+async fn vscode_json_language_server_with_a_schema() {
+    if support::require_program("vscode-json-language-server").is_none() {
+        return;
+    }
+    let dir = fixture("json");
+    let config = squiggle::config::Config {
+        include_severities: vec![
+            squiggle::config::Severity::Error,
+            squiggle::config::Severity::Warning,
+        ],
+        ..squiggle::config::Config::default()
+    };
+    let engine = support::engine(dir.path(), config);
+    let target = path(&dir, "shape.json");
+    assert_clean(&engine, &target).await;
+    let broken = edit(&engine, &target, "\"width\": 2", "\"width\": \"two\"").await;
+    let text = broken.text();
+    assert!(
+        text.contains(
+            "<diagnostics file=\"shape.json\">\nWARN [4:12] Incorrect type. Expected \"integer\"."
+        ),
+        "{text}"
+    );
+    let fixed = edit(&engine, &target, "\"width\": \"two\"", "\"width\": 2").await;
+    assert_fixed(&fixed, EDITED, "Incorrect type");
+    engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn vscode_css_language_server() {
+    if support::require_program("vscode-css-language-server").is_none() {
+        return;
+    }
+    syntax_matrix(
+        "css",
+        "vscode-css-language-server",
+        "style.css",
+        "color: red;",
+        "color: ;",
+        Expect {
+            file: "style.css",
+            line: 8,
+            column: 10,
+            code: Some("css-propertyvalueexpected"),
+            words: &["property value expected"],
+        },
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn docker_langserver() {
+    if support::require_program("docker-langserver").is_none() {
+        return;
+    }
+    syntax_matrix(
+        "dockerfile",
+        "docker-langserver",
+        "Dockerfile",
+        "EXPOSE 8080",
+        "EXPOSE 8080/tcpx",
+        Expect {
+            file: "Dockerfile",
+            line: 6,
+            column: 13,
+            code: Some("25"),
+            words: &["Invalid proto: tcpx"],
+        },
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn intelephense() {
+    if support::require_program("intelephense").is_none() {
+        return;
+    }
+    syntax_matrix(
+        "php",
+        "intelephense",
+        "src/main.php",
+        "Geometry::area($width, $height)",
+        "Geometry::aera($width, $height)",
+        Expect {
+            file: "src/main.php",
+            line: 9,
+            column: 20,
+            code: Some("P1013"),
+            words: &["Undefined method 'aera'."],
         },
     )
     .await;

@@ -23,22 +23,12 @@ fn engine(root: &Path) -> Arc<Engine> {
     support::engine(root, config)
 }
 
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    for (rel, text) in files {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap_or(dir.path())).ok();
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
-    }
-    dir
-}
-
 #[tokio::test]
 async fn pyright_edit_reports_the_error_and_the_fix_is_silent() {
     if support::require_program("pyright-langserver").is_none() {
         return;
     }
-    let dir = project(&[
+    let dir = support::project(&[
         (
             "pyproject.toml",
             "[project]\nname = \"demo\"\nversion = \"0\"\n",
@@ -71,7 +61,7 @@ async fn typescript_write_reports_the_broken_importer_under_other_files() {
     if support::require_program("typescript-language-server").is_none() {
         return;
     }
-    let dir = project(&[
+    let dir = support::project(&[
         (
             "package.json",
             "{\"name\": \"demo\", \"version\": \"0.0.0\", \"private\": true}\n",

@@ -3,6 +3,7 @@
 //! importers found across files.
 
 mod c;
+mod components;
 mod config;
 mod declared_root;
 mod dependents;

@@ -192,3 +192,34 @@ async fn ty_instead_of_pyright() {
     assert_fixed(&fixed, EDITED, "aera");
     engine.shutdown().await;
 }
+
+#[tokio::test]
+async fn pyrefly_instead_of_pyright() {
+    if support::require_program("pyrefly").is_none() {
+        return;
+    }
+    let dir = fixture("python");
+    let engine = engine(
+        dir.path(),
+        &[("pyright", false), ("pyrefly", true), ("ruff", false)],
+    );
+    let main = path(&dir, MAIN);
+    assert_clean(&engine, &main).await;
+    let wrong = "total = area(\"wide\", height)";
+    let broken = edit(&engine, &main, CALL, wrong).await;
+    assert_eq!(servers_of(&broken), ["pyrefly"]);
+    assert_error(
+        &broken,
+        &Expect {
+            file: MAIN,
+            line: 7,
+            column: 18,
+            code: Some("bad-argument-type"),
+            words: &["Literal['wide']", "float"],
+        },
+    );
+    let fixed = edit(&engine, &main, wrong, CALL).await;
+    assert_fixed(&fixed, EDITED, "Literal['wide']");
+    cross_file(&engine, &dir, "bad-argument-count").await;
+    engine.shutdown().await;
+}

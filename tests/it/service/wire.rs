@@ -420,6 +420,7 @@ fn protocol_examples_are_what_the_wire_structs_read_and_write() {
             method::Edit::NAME => check_example::<method::Edit>(exchange),
             method::Write::NAME => check_example::<method::Write>(exchange),
             method::ApplyPatch::NAME => check_example::<method::ApplyPatch>(exchange),
+            method::Fix::NAME => check_example::<method::Fix>(exchange),
             method::Render::NAME => check_example::<method::Render>(exchange),
             method::Check::NAME => check_example::<method::Check>(exchange),
             method::Warm::NAME => check_example::<method::Warm>(exchange),

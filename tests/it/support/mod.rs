@@ -290,6 +290,17 @@ pub async fn edit_applied(
         .unwrap_or_else(|e| panic!("edit of {}: {e}", path.display()))
 }
 
+/// A temp dir holding `files` (relative path, text).
+pub fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap_or(dir.path())).ok();
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    dir
+}
+
 /// Copies the tree at `from` to `to` (created when missing): a fixture
 /// project into a test's temp dir, so the repository's copy is never touched.
 pub fn copy_dir(from: &Path, to: &Path) {

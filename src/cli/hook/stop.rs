@@ -1,0 +1,139 @@
+//! The turn-end gate (`squiggle init claude --stop-gate`): when Claude
+//! Code is about to end a turn that left errors it introduced in the files
+//! it touched, the `Stop` hook keeps the turn going once, with those errors
+//! as context. Never twice in a row (Claude Code's `stop_hook_active`, and
+//! the turn's record is gone once read), never for an error that was there
+//! before the turn.
+//!
+//! Each `PostToolUse` of the session records the text every file had
+//! before the turn first touched it (`record`), beside the daemons'
+//! sockets. At `Stop` the daemon checks those files against those texts
+//! (`squiggle/check` with `report = "new"`, `before` the turn's first
+//! texts): what it flags `new` is what the turn introduced. When it cannot
+//! tell (no baseline known), the gate stays open.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::reply::{MAX_CONTEXT_CHARS, additional_context};
+use crate::cli::warm::Route;
+use crate::diagnostic::Severity;
+use crate::engine::Mutation;
+use crate::render::ReportMode;
+use crate::service::wire::{CheckParams, WireRenderOptions};
+
+/// The event's name in Claude Code's payload.
+pub const EVENT: &str = "Stop";
+
+/// At most this many files' first texts are kept for one turn (a session
+/// without the `Stop` hook never reads its record: it must stay small).
+const MAX_TURN_FILES: usize = 64;
+
+/// What one turn touched: each file's text before the turn first changed
+/// it (`None`: the turn created it).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Turn {
+    before: BTreeMap<PathBuf, Option<String>>,
+}
+
+fn turn_file(payload: &Value) -> Option<PathBuf> {
+    let id = payload.get("session_id").and_then(Value::as_str)?;
+    super::session_file("turn", id, "json")
+}
+
+fn load(path: &Path) -> Turn {
+    std::fs::read(path)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or_default()
+}
+
+/// Adds to the session's turn the files `before` tells of that the turn
+/// has not touched yet, with their text before.
+pub(super) fn record(payload: &Value, before: &BTreeMap<PathBuf, Option<String>>) {
+    let Some(path) = turn_file(payload) else {
+        return;
+    };
+    let mut turn = load(&path);
+    let mut changed = false;
+    for (file, text) in before {
+        if !turn.before.contains_key(file) && turn.before.len() < MAX_TURN_FILES {
+            turn.before.insert(file.clone(), text.clone());
+            changed = true;
+        }
+    }
+    if !changed {
+        return;
+    }
+    let written = path
+        .parent()
+        .map(std::fs::create_dir_all)
+        .transpose()
+        .is_ok()
+        && serde_json::to_vec(&turn)
+            .ok()
+            .is_some_and(|bytes| crate::edit::write_atomic(&path, &bytes).is_ok());
+    if !written {
+        tracing::debug!(path = %path.display(), "turn not recorded");
+    }
+}
+
+/// The `Stop` hook: the reply that keeps the turn going, or `None`.
+pub(super) async fn gate(
+    payload: &Value,
+    root: Option<&Path>,
+    cwd: &Path,
+    route: Route,
+) -> Option<String> {
+    let path = turn_file(payload)?;
+    let turn = load(&path);
+    // The turn's record is read once: a continued turn starts a new one.
+    let _ = std::fs::remove_file(&path);
+    if payload["stop_hook_active"] == true || turn.before.is_empty() {
+        return None;
+    }
+    let files: Vec<PathBuf> = turn
+        .before
+        .keys()
+        .filter(|f| f.is_file())
+        .cloned()
+        .collect();
+    if files.is_empty() {
+        return None;
+    }
+    let params = CheckParams {
+        file_paths: files,
+        mutation: Mutation::Edit,
+        before: turn.before,
+        options: WireRenderOptions {
+            report: Some(ReportMode::New),
+            max_chars: Some(MAX_CONTEXT_CHARS),
+            ..WireRenderOptions::default()
+        },
+        ..CheckParams::default()
+    };
+    let reply = crate::cli::warm::check(root, cwd, params, route, None)
+        .await
+        .map_err(|e| tracing::debug!(error = %e, "stop gate: nothing checked"))
+        .ok()?;
+    let introduced = reply
+        .diagnostics
+        .iter()
+        .filter(|d| d.new && d.severity == Severity::Error)
+        .count();
+    if !reply.baseline_known || introduced == 0 || reply.feedback.is_empty() {
+        return None;
+    }
+    let noun = if introduced == 1 { "error" } else { "errors" };
+    let text = format!(
+        "Before you finish: this turn introduced {introduced} {noun} that {} still there. Fix {}, or say why {} must stay.\n\n{}",
+        if introduced == 1 { "is" } else { "are" },
+        if introduced == 1 { "it" } else { "them" },
+        if introduced == 1 { "it" } else { "they" },
+        reply.feedback
+    );
+    Some(additional_context(EVENT, &text))
+}

@@ -1,0 +1,157 @@
+//! The fix line under an error: for the first errors a reply shows, the
+//! quick fix their server offers (`lsp::quick_fix`), looked up in parallel
+//! within the check's own deadline, so that a lookup never makes the reply
+//! later than the check alone could have been; one that does not answer in
+//! time is left out. Each offer has an id that names the diagnostic, the
+//! text it was offered for and the fix, so that applying it later
+//! (`Engine::fix`, in `apply`) is refused when the text has changed.
+
+mod apply;
+
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+pub use apply::{FixError, Which};
+
+use super::Engine;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::lsp::LspClient;
+use crate::lsp::quick_fix::{QuickFix, chosen};
+use crate::render::FileDiagnostics;
+
+/// A fix a server offers for a diagnostic, as a change's result carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FixOffer {
+    /// The server's title for it (`Add import from "./lib"`).
+    pub title: String,
+    /// What `squiggle fix --id` takes: the diagnostic's line and column,
+    /// then a digest of the file's text and of the fix.
+    pub id: String,
+}
+
+impl Engine {
+    /// The fixes offered for the first `fixLines` errors of `blocks` (in
+    /// the order a reply shows them), asked in parallel until `deadline`;
+    /// only errors whose server marks one fix preferred or offers exactly
+    /// one get one.
+    pub(super) async fn offer_fixes(
+        &self,
+        blocks: &[&FileDiagnostics],
+        deadline: Instant,
+    ) -> Vec<(Diagnostic, FixOffer)> {
+        let mut lookups = JoinSet::new();
+        for d in shown_errors(blocks).take(self.config.fix_lines) {
+            let path = self.workspace.root().join(&d.file);
+            let Some(client) = self.client_holding(&d.server, &path) else {
+                continue;
+            };
+            let d = d.clone();
+            lookups.spawn(async move {
+                let fixes = client
+                    .quick_fixes(&path, d.line, &d.message, deadline)
+                    .await;
+                let text = client.document(&path).map(|(_, t)| t)?;
+                let fix = chosen(&fixes)?;
+                let offer = offer(&d, &text, fix);
+                Some((d, offer))
+            });
+        }
+        let mut offers = Vec::new();
+        while let Some(done) = lookups.join_next().await {
+            offers.extend(done.ok().flatten());
+        }
+        offers
+    }
+
+    /// The running instance of `server` that has `path` open.
+    fn client_holding(&self, server: &str, path: &Path) -> Option<LspClient> {
+        self.pool
+            .clients()
+            .into_iter()
+            .find(|c| c.server_id() == server && c.document(path).is_some())
+    }
+}
+
+/// The errors of `blocks` in the order a reply shows them: each block's
+/// sorted by position, the blocks in the order given.
+fn shown_errors<'a>(blocks: &[&'a FileDiagnostics]) -> impl Iterator<Item = &'a Diagnostic> {
+    blocks.iter().copied().flat_map(|block| {
+        let mut errors: Vec<&Diagnostic> = block
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        errors.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        errors
+    })
+}
+
+/// The offer of `fix` for `d`, reported against `text`.
+fn offer(d: &Diagnostic, text: &str, fix: &QuickFix) -> FixOffer {
+    FixOffer {
+        title: fix.title.clone(),
+        id: format!(
+            "{}:{}:{}{}",
+            d.line,
+            d.column,
+            digest(&[&d.file, text]),
+            digest(&[&d.message, &fix.title])
+        ),
+    }
+}
+
+/// Eight hex digits of a SHA-256 over `parts`, each ended by a NUL.
+fn digest(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    }
+    hasher.finalize()[..4]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// An id's parts: line, column, the text's digest, the fix's digest.
+fn parse_id(id: &str) -> Option<(u32, u32, &str, &str)> {
+    let mut parts = id.splitn(3, ':');
+    let line = parts.next()?.parse().ok()?;
+    let column = parts.next()?.parse().ok()?;
+    let digests = parts.next()?;
+    (digests.len() == 16 && digests.is_ascii())
+        .then(|| (line, column, &digests[..8], &digests[8..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_names_the_place_the_text_and_the_fix() {
+        let d = Diagnostic {
+            file: "a.ts".into(),
+            line: 3,
+            column: 7,
+            end_line: 3,
+            end_column: 9,
+            severity: Severity::Error,
+            message: "Cannot find name 'x'.".into(),
+            code: None,
+            source: None,
+            server: "ts".into(),
+        };
+        let text_digest = digest(&["a.ts", "text"]);
+        let id = format!("3:7:{text_digest}{}", digest(&[&d.message, "Add"]));
+        let (line, column, text, fix) = parse_id(&id).unwrap_or_else(|| panic!("{id}"));
+        assert_eq!((line, column, text), (3, 7, text_digest.as_str()));
+        assert_eq!(fix, digest(&[&d.message, "Add"]));
+        assert_ne!(digest(&["a.ts", "text"]), digest(&["a.ts", "text2"]));
+        assert_eq!(parse_id("3:7:short"), None);
+    }
+}

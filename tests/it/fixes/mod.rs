@@ -1,0 +1,50 @@
+//! Fixes and signal (issue 26) against the real servers: other files show
+//! only what the edit changed there; a fix line under an error, and the
+//! fix applied through the checked path.
+
+mod others;
+mod quick;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use squiggle::config::{Config, OtherFiles, ServerOverride};
+use squiggle::engine::Engine;
+
+use crate::support;
+
+/// An engine on `root` reporting other files after every mutation, with
+/// budgets for a loaded machine.
+fn engine(root: &Path) -> Arc<Engine> {
+    engine_with(root, &[])
+}
+
+/// [`engine`] with these server overrides.
+fn engine_with(root: &Path, servers: &[(&str, ServerOverride)]) -> Arc<Engine> {
+    let mut config = Config {
+        first_touch_timeout: Duration::from_secs(60),
+        diagnostic_timeout: Duration::from_secs(30),
+        other_files: OtherFiles::All,
+        ..Config::default()
+    };
+    for (id, over) in servers {
+        config.servers.insert(id.to_string(), over.clone());
+    }
+    support::engine(root, config)
+}
+
+const PACKAGE_JSON: (&str, &str) = (
+    "package.json",
+    "{\"name\": \"demo\", \"version\": \"0.0.0\", \"private\": true}\n",
+);
+const TSCONFIG: (&str, &str) = (
+    "tsconfig.json",
+    "{\"compilerOptions\": {\"strict\": true, \"target\": \"es2022\", \"module\": \"esnext\", \"moduleResolution\": \"bundler\", \"noEmit\": true}, \"include\": [\"src\"]}\n",
+);
+
+/// `scale`, which the tests' other files import.
+const TS_LIB: (&str, &str) = (
+    "src/lib.ts",
+    "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
+);
