@@ -249,8 +249,7 @@ fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Chi
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
-    crate::platform::process::detach(&mut command);
-    command.spawn().map_err(DaemonError::io(format!(
+    crate::platform::process::spawn_detached(&mut command).map_err(DaemonError::io(format!(
         "cannot start {} daemon run",
         opts.exe.display()
     )))

@@ -81,8 +81,11 @@ pub fn own_tree(command: &mut tokio::process::Command) {
 }
 
 /// Starts the daemon in a session of its own (Unix: `setsid`; Windows:
-/// detached from the console and the caller's Ctrl-C group).
-pub fn detach(command: &mut std::process::Command) {
+/// detached from the console and the caller's Ctrl-C group), holding none
+/// of its starter's handles but the ones `command` names: whoever reads
+/// the starter's output (an agent waiting on its hook, a test runner) sees
+/// its end when the starter exits, though the daemon lives on.
+pub fn spawn_detached(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -93,12 +96,17 @@ pub fn detach(command: &mut std::process::Command) {
                 Ok(())
             });
         }
+        // Unix children inherit only descriptors without close-on-exec,
+        // which Rust's standard library sets on every one it opens; the
+        // standard streams are those `command` names.
+        command.spawn()
     }
     #[cfg(windows)]
     {
         use std::os::windows::process::CommandExt;
         use windows_sys::Win32::System::Threading::{CREATE_NEW_PROCESS_GROUP, DETACHED_PROCESS};
         command.creation_flags(DETACHED_PROCESS | CREATE_NEW_PROCESS_GROUP);
+        windows::without_inherited_std_handles(|| command.spawn())
     }
 }
 
@@ -179,6 +187,57 @@ mod windows {
         GetExitCodeProcess, OpenProcess, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SET_QUOTA,
         PROCESS_TERMINATE,
     };
+
+    /// Runs `spawn` with this process's standard handles not inheritable.
+    ///
+    /// Rust's standard library starts every child with `bInheritHandles`, so
+    /// a child receives each inheritable handle of its parent, whatever its
+    /// own standard streams are: a daemon would hold its starter's stdout
+    /// and stderr (pipes its reader waits on) for its whole life. The
+    /// standard library hands a child that inherits a stream a duplicate of
+    /// its own, so children started the usual way are unaffected; the flags
+    /// are put back afterwards for code that starts children otherwise.
+    /// Other handles the standard library opens are never inheritable, and
+    /// the ones it makes for a child's pipes exist only while it holds its
+    /// own lock around `CreateProcess`.
+    pub fn without_inherited_std_handles<T>(spawn: impl FnOnce() -> T) -> T {
+        use std::os::windows::io::AsRawHandle;
+        use std::sync::Mutex;
+        use windows_sys::Win32::Foundation::{
+            GetHandleInformation, HANDLE_FLAG_INHERIT, SetHandleInformation,
+        };
+        // Two starters at once must not put a flag back while the other spawns.
+        static LOCK: Mutex<()> = Mutex::new(());
+        let _guard = LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let handles = [
+            std::io::stdin().as_raw_handle(),
+            std::io::stdout().as_raw_handle(),
+            std::io::stderr().as_raw_handle(),
+        ];
+        let mut cleared = Vec::new();
+        for handle in handles {
+            let mut flags = 0u32;
+            // SAFETY: `handle` is this process's standard handle (or null
+            // or invalid, which both calls reject); `flags` is a valid
+            // place to write.
+            let inheritable = unsafe { GetHandleInformation(handle.cast(), &mut flags) } != 0
+                && flags & HANDLE_FLAG_INHERIT != 0;
+            // SAFETY: as above; only the inherit flag changes.
+            if inheritable
+                && unsafe { SetHandleInformation(handle.cast(), HANDLE_FLAG_INHERIT, 0) } != 0
+            {
+                cleared.push(handle);
+            }
+        }
+        let result = spawn();
+        for handle in cleared {
+            // SAFETY: as above; puts back the flag cleared just before.
+            unsafe {
+                SetHandleInformation(handle.cast(), HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT)
+            };
+        }
+        result
+    }
 
     /// An owned handle, closed when dropped.
     pub struct Handle(pub HANDLE);
