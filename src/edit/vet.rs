@@ -16,6 +16,7 @@ use std::io;
 use std::path::Path;
 
 use super::EditError;
+use crate::platform::file_facts::{describe_mode, is_loop, mode_forbids_writing, special_kind};
 
 /// Refuses a path whose file exists and is not a regular file (a directory
 /// is left to the read or write that follows, which names it), or that is a
@@ -63,82 +64,6 @@ pub(super) fn write_forbidden(path: &Path, meta: &Metadata) -> Option<io::Error>
             describe_mode(meta)
         ),
     ))
-}
-
-/// What a file that is neither regular nor a directory is, in words.
-fn special_kind(meta: &Metadata) -> Option<&'static str> {
-    let kind = meta.file_type();
-    if kind.is_file() || kind.is_dir() {
-        return None;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return Some("a named pipe");
-        }
-        if kind.is_socket() {
-            return Some("a socket");
-        }
-        if kind.is_block_device() {
-            return Some("a block device");
-        }
-        if kind.is_char_device() {
-            return Some("a character device");
-        }
-    }
-    Some("a special file")
-}
-
-fn is_loop(e: &io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        e.raw_os_error() == Some(libc::ELOOP)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = e;
-        false
-    }
-}
-
-/// Whether a plain write of `path` would be refused for its permissions.
-/// Root passes every permission check, so for root (where tests run too)
-/// the mode bits decide: no write bit at all means read-only. Anyone else
-/// asks the kernel (`access(2)`, which also knows ACLs and read-only mounts).
-#[cfg(unix)]
-fn mode_forbids_writing(path: &Path, meta: &Metadata) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::fs::PermissionsExt;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    if unsafe { libc::geteuid() } == 0 {
-        return meta.permissions().mode() & 0o222 == 0;
-    }
-    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: c_path is a valid NUL-terminated string that outlives the call.
-    if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } == 0 {
-        return false;
-    }
-    let errno = io::Error::last_os_error().raw_os_error();
-    matches!(errno, Some(libc::EACCES | libc::EPERM | libc::EROFS))
-}
-
-#[cfg(not(unix))]
-fn mode_forbids_writing(_path: &Path, meta: &Metadata) -> bool {
-    meta.permissions().readonly()
-}
-
-#[cfg(unix)]
-fn describe_mode(meta: &Metadata) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    format!("mode {:04o}", meta.permissions().mode() & 0o7777)
-}
-
-#[cfg(not(unix))]
-fn describe_mode(_meta: &Metadata) -> String {
-    "the read-only attribute is set".to_string()
 }
 
 #[cfg(all(test, unix))]

@@ -6,6 +6,7 @@
 //! `docs/architecture.md` ("Platform seams") maps concern to module.
 
 pub mod endpoint;
+pub mod file_facts;
 pub mod paths;
 pub mod proc_info;
 pub mod process;
