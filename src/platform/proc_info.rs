@@ -143,6 +143,31 @@ mod imp {
     }
 }
 
+/// User plus system CPU seconds of this process, or of its reaped children
+/// when `children` (Unix: `getrusage`); NaN where it cannot tell.
+#[cfg(unix)]
+pub fn cpu_seconds(children: bool) -> f64 {
+    let who = if children {
+        libc::RUSAGE_CHILDREN
+    } else {
+        libc::RUSAGE_SELF
+    };
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(who, &mut usage);
+        usage
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+/// NaN: no CPU time reading here yet.
+#[cfg(not(unix))]
+pub fn cpu_seconds(_children: bool) -> f64 {
+    f64::NAN
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

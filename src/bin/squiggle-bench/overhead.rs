@@ -123,26 +123,9 @@ enum Who {
 }
 
 /// User plus system CPU seconds of this process or of its reaped children
-/// (Unix only: elsewhere NaN, printed as unknown).
-#[cfg(unix)]
+/// (`platform::proc_info`; NaN, printed as unknown, where it cannot tell).
 fn cpu_seconds(who: Who) -> f64 {
-    let who = match who {
-        Who::Ours => libc::RUSAGE_SELF,
-        Who::Children => libc::RUSAGE_CHILDREN,
-    };
-    // SAFETY: getrusage only writes the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(who, &mut usage);
-        usage
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
-}
-
-#[cfg(not(unix))]
-fn cpu_seconds(_who: Who) -> f64 {
-    f64::NAN
+    squiggle::platform::proc_info::cpu_seconds(matches!(who, Who::Children))
 }
 
 fn check(
