@@ -264,9 +264,15 @@ impl DiskWatch {
                 seen.insert(file, DiskChange::Created);
             }
         }
+        // What happened to each path is what is on the disk now: an event
+        // can arrive a drain late (ReadDirectoryChangesW delivers when it
+        // gets round to it), so a deletion reported now may be of a file
+        // that was deleted before the last drain and created again since.
         for (path, change) in seen.iter_mut() {
-            if !path.exists() {
-                *change = DiskChange::Deleted;
+            match (path.exists(), *change) {
+                (false, _) => *change = DiskChange::Deleted,
+                (true, DiskChange::Deleted) => *change = DiskChange::Created,
+                (true, _) => {}
             }
         }
         seen

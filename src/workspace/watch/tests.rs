@@ -117,6 +117,35 @@ fn stamps_find_what_no_event_reported() {
     assert_eq!(look(&mut stamps).0, vec![], "reported once");
 }
 
+/// A file deleted, drained, and created again before its deletion's event
+/// arrives (ReadDirectoryChangesW delivers late; wine's often a drain
+/// late): the next drain says it was created, as the disk shows, not
+/// deleted, as the late event says.
+#[test]
+fn a_late_deletion_of_a_file_created_again_reports_it_created() {
+    for way in WAYS {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+        let file = root.join("app.py");
+        std::fs::write(&file, "a").unwrap_or_else(|e| panic!("{e}"));
+        let mut watch = DiskWatch::start_with(&root, way).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_file(&file).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            watch.drain().get(&file),
+            Some(&DiskChange::Deleted),
+            "{way:?}"
+        );
+        std::fs::write(&file, "again").unwrap_or_else(|e| panic!("{e}"));
+        let late = notify::Event::new(notify::EventKind::Remove(notify::event::RemoveKind::File));
+        watch.inbox.push(Ok(late.add_path(file.clone())));
+        assert_eq!(
+            watch.drain().get(&file),
+            Some(&DiskChange::Created),
+            "{way:?}"
+        );
+    }
+}
+
 /// Past the bound the stamps say they are incomplete, and so does the watch.
 #[test]
 fn stamps_past_the_bound_make_the_watch_incomplete() {
