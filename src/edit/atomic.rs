@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// file removed.
 pub fn write_atomic(path: &Path, content: &[u8]) -> io::Result<()> {
     let (target, temp) = stage(path, content, &mut Vec::new())?;
-    if let Err(err) = fs::rename(&temp, &target) {
+    if let Err(err) = crate::platform::replace::rename_over(&temp, &target) {
         let _ = fs::remove_file(&temp);
         return Err(err);
     }

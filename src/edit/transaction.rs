@@ -113,7 +113,7 @@ fn commit_write(target: &Path, temp: &Path) -> io::Result<Option<PathBuf>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };
-    if let Err(e) = fs::rename(temp, target) {
+    if let Err(e) = crate::platform::replace::rename_over(temp, target) {
         if let Some(backup) = &backup {
             let _ = fs::remove_file(backup);
         }
@@ -155,7 +155,7 @@ fn backup_of(target: &Path) -> io::Result<PathBuf> {
 fn roll_back(done: &[Done]) {
     for d in done.iter().rev() {
         let restored = match &d.backup {
-            Some(backup) => fs::rename(backup, &d.target),
+            Some(backup) => crate::platform::replace::rename_over(backup, &d.target),
             None => fs::remove_file(&d.target),
         };
         if let Err(e) = restored {

@@ -10,6 +10,7 @@ pub mod file_facts;
 pub mod paths;
 pub mod proc_info;
 pub mod process;
+pub mod replace;
 pub mod signals;
 pub mod transport;
 pub mod watch;

@@ -71,7 +71,7 @@ impl Listener {
                 .open(&tmp)?;
             file.write_all(contents.as_bytes())?;
         }
-        std::fs::rename(&tmp, path)?;
+        crate::platform::replace::rename_over(&tmp, path)?;
         Ok(Some(Listener {
             inner,
             path: path.to_path_buf(),
