@@ -155,6 +155,26 @@ pub fn home_dir() -> Option<PathBuf> {
 /// `.venv\Scripts` on Windows.
 pub const VENV_BIN: &str = if cfg!(windows) { "Scripts" } else { "bin" };
 
+/// The folders of a project where squiggle looks for its own programs
+/// after PATH, as a message names them to the user of this platform:
+/// `node_modules/.bin or .venv/bin`; `node_modules\.bin or
+/// .venv\Scripts` on Windows, where a virtual environment's programs are
+/// in `Scripts` and paths are written with `\`.
+pub fn project_bin_dirs_shown() -> String {
+    let shown = |rel: &str| {
+        if cfg!(windows) {
+            rel.replace('/', "\\")
+        } else {
+            rel.to_string()
+        }
+    };
+    format!(
+        "{} or {}",
+        shown("node_modules/.bin"),
+        shown(&format!(".venv/{VENV_BIN}"))
+    )
+}
+
 /// Whether the system settles `..` by the path's spelling before it looks
 /// anything up (Windows: `missing\..\a` is `a` even when `missing` does
 /// not exist), rather than part by part on disk (Unix: it fails there).
@@ -232,6 +252,16 @@ mod tests {
         assert_eq!(strip_verbatim(r"\\?\UNC\host\share\x"), r"\\host\share\x");
         assert_eq!(strip_verbatim(r"\\?\Volume{x}\y"), r"\\?\Volume{x}\y");
         assert_eq!(strip_verbatim("/home/u"), "/home/u");
+    }
+
+    #[test]
+    fn a_projects_program_folders_are_named_as_the_platform_has_them() {
+        let expected = if cfg!(windows) {
+            r"node_modules\.bin or .venv\Scripts"
+        } else {
+            "node_modules/.bin or .venv/bin"
+        };
+        assert_eq!(project_bin_dirs_shown(), expected);
     }
 
     #[test]

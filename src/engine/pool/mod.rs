@@ -416,7 +416,8 @@ pub fn not_installed(server: &ResolvedServer) -> String {
         .first()
         .map_or(spec.id.as_str(), |c| c.program.as_str());
     format!(
-        "{program} not found on PATH, in node_modules/.bin or .venv/bin; {}",
+        "{program} not found on PATH, in {}; {}",
+        crate::platform::paths::project_bin_dirs_shown(),
         server.remedy()
     )
 }

@@ -49,7 +49,8 @@ fn install_hints_agree_on_every_surface() {
     let user = ws.config_home.join("squiggle/config.toml");
     let python = "install it with `squiggle install pyright` (or `npm i -g pyright`)";
     let custom = format!(
-        "squiggle-no-such-lint not found on PATH, in node_modules/.bin or .venv/bin; put it on PATH, or correct `command` in {}",
+        "squiggle-no-such-lint not found on PATH, in {}; put it on PATH, or correct `command` in {}",
+        squiggle::platform::paths::project_bin_dirs_shown(),
         user.display()
     );
 
