@@ -49,7 +49,8 @@ pub fn find(
     program: Option<&Path>,
 ) -> Option<PathBuf> {
     let installed = |modules: &Path| {
-        let dir = modules.join(&plugin.package);
+        // A scoped package's name holds a `/`: the platform's separator.
+        let dir = crate::platform::paths::join_slashed(modules, &plugin.package);
         dir.join("package.json").is_file().then_some(dir)
     };
     project_dirs(root, workspace_root)

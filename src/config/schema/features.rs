@@ -124,8 +124,14 @@ mod tests {
 
     #[test]
     fn reads_strict_sessions_and_evidence() {
-        let text = "[lsp]\nstrict = true\n[lsp.sessions]\nidleMinutes = 5\nmaxOpen = 2\nmaxEditedMiB = 1\n[lsp.evidence]\npath = \"/var/log/sq.jsonl\"\nmaxMiB = 2\nkeep = 0\nmessages = true\n";
-        let p = parse(text, FileKind::User).unwrap_or_else(|e| panic!("{e}"));
+        // An absolute path on every platform (`/var/log` has no drive on
+        // Windows), written as a TOML basic string.
+        let log = std::env::temp_dir().join("sq.jsonl");
+        let text = format!(
+            "[lsp]\nstrict = true\n[lsp.sessions]\nidleMinutes = 5\nmaxOpen = 2\nmaxEditedMiB = 1\n[lsp.evidence]\npath = {:?}\nmaxMiB = 2\nkeep = 0\nmessages = true\n",
+            log.display().to_string()
+        );
+        let p = parse(&text, FileKind::User).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(p.strict, Some(true));
         assert_eq!(p.sessions.idle, Some(std::time::Duration::from_secs(300)));
         assert_eq!(p.sessions.max_open, Some(2));

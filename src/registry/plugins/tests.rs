@@ -3,6 +3,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::{apply, find, needed_for};
+use crate::platform::paths::join_slashed;
 use crate::registry::{ServerSpec, builtin_servers};
 
 fn typescript_language_server() -> ServerSpec {
@@ -39,7 +40,10 @@ fn the_project_s_plugin_is_found_from_its_root_up() {
     install(&tmp.path().join("node_modules"), "@vue/typescript-plugin");
     assert_eq!(
         find(&spec, plugin, &app, tmp.path(), None),
-        Some(tmp.path().join("node_modules/@vue/typescript-plugin"))
+        Some(join_slashed(
+            tmp.path(),
+            "node_modules/@vue/typescript-plugin"
+        ))
     );
 }
 
@@ -60,7 +64,7 @@ fn a_plugin_installed_beside_the_server_s_program_is_found() {
             project.path(),
             Some(&program)
         ),
-        Some(modules.join("@vue/typescript-plugin"))
+        Some(join_slashed(&modules, "@vue/typescript-plugin"))
     );
 }
 
@@ -73,7 +77,7 @@ fn an_installed_plugin_is_appended_to_the_options_with_its_location() {
     assert_eq!(options, json!({ "tsserver": { "path": "/t/tsserver.js" } }));
     install(&tmp.path().join("node_modules"), "@vue/typescript-plugin");
     apply(&spec, &mut options, tmp.path(), tmp.path(), None);
-    let location = tmp.path().join("node_modules/@vue/typescript-plugin");
+    let location = join_slashed(tmp.path(), "node_modules/@vue/typescript-plugin");
     assert_eq!(
         options["plugins"],
         json!([{
