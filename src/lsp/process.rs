@@ -174,7 +174,9 @@ async fn drain_stderr(
     tail: Arc<Mutex<StderrTail>>,
     label: String,
 ) {
-    let mut buf = vec![0u8; 8192];
+    // 64 KiB a read: on Windows each read of a child's pipe is a hop
+    // through tokio's blocking pool, so a chatty server costs fewer hops.
+    let mut buf = vec![0u8; 64 * 1024];
     loop {
         match pipe.read(&mut buf).await {
             Ok(0) | Err(_) => return,

@@ -182,7 +182,10 @@ impl Server {
         match self.script.fault {
             Some(Fault::ExitImmediately) => self.exit(0),
             Some(Fault::StderrFlood { bytes }) => {
-                let line = [b'e'; 1024];
+                // In 64 KiB writes, as a server's buffered stderr would: the
+                // flood's size is what matters, and a write per KiB costs a
+                // wineserver round trip each under wine.
+                let line = vec![b'e'; 64 * 1024];
                 let mut stderr = std::io::stderr().lock();
                 let mut left = bytes;
                 while left > 0 {
