@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use squiggle::diagnostic::Outcome;
 use squiggle::lsp::{LspClient, ProgressPattern, WaitProfile};
 
-use crate::support::{Fake, deadline, messages, progress_open, sync, wait_for};
+use crate::support::{self, Fake, deadline, messages, progress_open, sync, wait_for};
 
 #[tokio::test]
 async fn push_with_version_settles_on_this_versions_diagnostics() {
@@ -204,7 +204,7 @@ async fn server_death_during_the_wait_ends_it_at_once() {
     assert!(
         client
             .dead_reason()
-            .is_some_and(|r| r.contains("exit status: 5")),
+            .is_some_and(|r| r.contains(&support::exit_text(5))),
         "{:?}",
         client.dead_reason()
     );

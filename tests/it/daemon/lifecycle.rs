@@ -174,6 +174,11 @@ async fn racing_starters_share_one_daemon() {
         .unwrap_or_else(|e| panic!("stop: {e}"));
 }
 
+/// Unix only: a socket file is Unix's endpoint. Windows' is a file naming a
+/// loopback port and a token, whose stale case (a dead pid, a port that
+/// does not answer) is `platform::transport::tcp`'s unit test, run under
+/// wine.
+#[cfg(unix)]
 #[tokio::test]
 async fn a_stale_socket_file_is_replaced() {
     let ws = Workspace::pull();

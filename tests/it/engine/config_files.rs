@@ -23,7 +23,7 @@ struct Fixture {
 impl Fixture {
     fn new(user: Option<&str>, workspace: Option<&str>) -> Fixture {
         let dir = tempfile::tempdir().unwrap();
-        let base = dir.path().canonicalize().unwrap();
+        let base = squiggle::platform::paths::canonicalize(dir.path()).unwrap();
         let user_file = base.join("xdg/squiggle/config.toml");
         let workspace_root = base.join("repo");
         fs::create_dir_all(user_file.parent().unwrap()).unwrap();
@@ -482,9 +482,12 @@ fn workspace_commands_are_untrusted_by_default() {
     );
     assert_eq!(server(&config, "rust-analyzer").trust, Trust::Trusted);
 
-    // Listing a different workspace does not help.
+    // Listing a different workspace does not help (an absolute path on
+    // every platform, as a TOML string).
+    let elsewhere = std::env::temp_dir().join("elsewhere").display().to_string();
+    let elsewhere = crate::support::fake_server::toml_string(&elsewhere);
     let f = Fixture::new(
-        Some("[lsp]\ntrustedWorkspaces = [\"/elsewhere\"]\n"),
+        Some(&format!("[lsp]\ntrustedWorkspaces = [{elsewhere}]\n")),
         Some(WORKSPACE_COMMAND),
     );
     assert!(matches!(
@@ -571,16 +574,27 @@ fn parse_str_reads_one_layer() {
 
 #[test]
 fn user_config_is_found_through_xdg_then_home() {
-    let from = |xdg: Option<&str>, home: Option<&str>| {
+    // Absolute on every platform (`/cfg` has no drive on Windows).
+    let (cfg, home) = (
+        std::env::temp_dir().join("cfg"),
+        std::env::temp_dir().join("u"),
+    );
+    let from = |xdg: Option<&Path>, home: Option<&Path>| {
         config::user_config_path_from(xdg.map(Into::into), home.map(Into::into))
     };
+    let join = squiggle::platform::paths::join_slashed;
     assert_eq!(
-        from(Some("/cfg"), Some("/home/u")),
-        Some(PathBuf::from("/cfg/squiggle/config.toml"))
+        from(Some(&cfg), Some(&home)),
+        Some(join(&cfg, "squiggle/config.toml"))
     );
     assert_eq!(
-        from(None, Some("/home/u")),
-        Some(PathBuf::from("/home/u/.config/squiggle/config.toml"))
+        from(None, Some(&home)),
+        Some(join(&home, ".config/squiggle/config.toml"))
+    );
+    // A relative XDG_CONFIG_HOME is ignored, as the XDG spec says.
+    assert_eq!(
+        from(Some(Path::new("cfg")), Some(&home)),
+        Some(join(&home, ".config/squiggle/config.toml"))
     );
     assert_eq!(from(None, None), None);
 }

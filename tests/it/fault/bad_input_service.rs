@@ -73,7 +73,7 @@ fn malformed_config_names_the_file_and_the_key_and_touches_nothing() {
     }
 
     std::fs::remove_file(&config).unwrap_or_else(|e| panic!("{e}"));
-    let user = ws.config_home.join("squiggle/config.toml");
+    let user = squiggle::platform::paths::join_slashed(&ws.config_home, "squiggle/config.toml");
     std::fs::create_dir_all(ws.config_home.join("squiggle")).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(&user, "[lsp]\nreport = \"some\"\n").unwrap_or_else(|e| panic!("{e}"));
     let out = run(

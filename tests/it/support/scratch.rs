@@ -208,7 +208,9 @@ impl Scratch {
 
 /// A user config whose `trustedWorkspaces` holds `root`.
 pub fn trusting(root: &Path) -> String {
-    format!("[lsp]\ntrustedWorkspaces = [\"{}\"]\n", root.display())
+    // A TOML string, so that a Windows path's `\` is escaped.
+    let root = crate::support::fake_server::toml_string(&root.display().to_string());
+    format!("[lsp]\ntrustedWorkspaces = [{root}]\n")
 }
 
 /// Writes `bytes` to `dir/name`, creating the directories between.
