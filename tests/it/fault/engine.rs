@@ -23,14 +23,15 @@ use tokio::time::Instant;
 
 use crate::support;
 use crate::support::fake_server::FakeServer;
-use crate::support::faults::{DIAGNOSTIC_TIMEOUT_MS, FIRST_TOUCH_TIMEOUT_MS, Fault, fault};
+use crate::support::faults::{
+    Fault, diagnostic_timeout_ms, fault, first_touch_timeout_ms, time_scale,
+};
 use crate::support::poll_until_async;
 use crate::support::process::{alone, descendants_in, fds_within, none_left_in, open_fds};
 
-const DIAGNOSTIC_TIMEOUT: Duration = Duration::from_millis(DIAGNOSTIC_TIMEOUT_MS);
-const FIRST_TOUCH_TIMEOUT: Duration = Duration::from_millis(FIRST_TOUCH_TIMEOUT_MS);
-/// What a call may take beyond its deadline (scheduling, process start).
-const SLACK: Duration = Duration::from_millis(1500);
+/// What a call may take beyond its deadline (scheduling, process start),
+/// at native speed.
+const SLACK_MS: u64 = 1500;
 /// Shutdown: the 2 s grace for `shutdown`, then exit and kill.
 const SHUTDOWN_BOUND: Duration = Duration::from_secs(6);
 
@@ -39,8 +40,8 @@ fn engine(root: &Path, script: Value) -> Arc<Engine> {
     config
         .servers
         .insert("fake".into(), FakeServer::new(script).to_override());
-    config.diagnostic_timeout = DIAGNOSTIC_TIMEOUT;
-    config.first_touch_timeout = FIRST_TOUCH_TIMEOUT;
+    config.diagnostic_timeout = Duration::from_millis(diagnostic_timeout_ms());
+    config.first_touch_timeout = Duration::from_millis(first_touch_timeout_ms());
     support::engine(root, config)
 }
 
@@ -135,7 +136,7 @@ async fn edits_then_shutdown(fault: &Fault) {
             "{name}: {}",
             result.text()
         );
-        let bound = FIRST_TOUCH_TIMEOUT + SLACK;
+        let bound = Duration::from_millis(first_touch_timeout_ms() + SLACK_MS * time_scale());
         assert!(
             elapsed < bound,
             "{name}: edit {i} took {elapsed:?} (bound {bound:?})"

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::faults::{FIRST_TOUCH_TIMEOUT_MS, Fault, fault, squiggle_toml};
+use crate::support::faults::{Fault, fault, first_touch_timeout_ms, squiggle_toml, time_scale};
 use crate::support::poll_until;
 use crate::support::process::{
     descendants, descendants_in, fds_within, none_left_in, open_fds, subreaper,
@@ -21,7 +21,7 @@ use crate::support::process::{
 use crate::support::service::{Service, Workspace};
 
 /// What a call may take beyond its deadline (scheduling, process start).
-const SLACK: Duration = Duration::from_millis(1500);
+const SLACK_MS: u64 = 1500;
 
 /// A workspace whose fake runs `script`, with short deadlines.
 fn workspace(script: Value) -> Workspace {
@@ -66,7 +66,7 @@ fn run(fault: Fault) {
             format!("v{} @error(e)\n", i + 1),
             "{name}: edit {i}"
         );
-        let bound = Duration::from_millis(FIRST_TOUCH_TIMEOUT_MS) + SLACK;
+        let bound = Duration::from_millis(first_touch_timeout_ms() + SLACK_MS * time_scale());
         assert!(elapsed < bound, "{name}: edit {i} took {elapsed:?}");
         if state == "broken" {
             // A dying server must be seen dead before the next edit.

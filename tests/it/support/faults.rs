@@ -9,14 +9,37 @@ use squiggle::diagnostic::Outcome;
 
 use crate::support::fake_server::{self, FakeServer};
 
-pub const DIAGNOSTIC_TIMEOUT_MS: u64 = 500;
-pub const FIRST_TOUCH_TIMEOUT_MS: u64 = 1500;
+/// How much slower than native this run is, as a factor on the matrix's
+/// deadlines: `SQUIGGLE_TEST_TIME_SCALE`, which `scripts/cross-test` sets
+/// from `scripts/cross/platforms.toml` for an emulator that moves the rows'
+/// volumes (a 70 MiB frame, 8 MB of stderr, 2,000 requests) through pipes
+/// slower than the native deadlines allow (wine); 1 otherwise. Every
+/// deadline and delay of a row scales alike, so a row means the same.
+pub fn time_scale() -> u64 {
+    std::env::var("SQUIGGLE_TEST_TIME_SCALE")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or(1)
+}
+
+/// The rows' diagnostics deadline.
+pub fn diagnostic_timeout_ms() -> u64 {
+    500 * time_scale()
+}
+
+/// The rows' first-touch deadline.
+pub fn first_touch_timeout_ms() -> u64 {
+    1500 * time_scale()
+}
 
 /// The `.squiggle.toml` of a row's workspace: the shared deadlines, and the
 /// fake running `script` as `[lsp.servers.fake]`.
 pub fn squiggle_toml(script: Value) -> String {
     let deadlines = format!(
-        "diagnosticTimeout = {DIAGNOSTIC_TIMEOUT_MS}\nfirstTouchTimeout = {FIRST_TOUCH_TIMEOUT_MS}"
+        "diagnosticTimeout = {}\nfirstTouchTimeout = {}",
+        diagnostic_timeout_ms(),
+        first_touch_timeout_ms()
     );
     fake_server::squiggle_toml(&deadlines, &FakeServer::new(script))
 }
@@ -131,7 +154,7 @@ pub fn faults() -> Vec<Fault> {
         ),
         row(
             "initializeDelayMs",
-            json!({"initializeDelayMs": FIRST_TOUCH_TIMEOUT_MS + 2000}),
+            json!({"initializeDelayMs": first_touch_timeout_ms() + 2000 * time_scale()}),
             broken,
             unavailable,
         ),
