@@ -328,13 +328,17 @@ impl DiskWatch {
 }
 
 /// Records `change` for `path`, keeping what the drain means by it: a file
-/// created then written is still created.
+/// created then written is still created, and one deleted then written was
+/// created again.
 fn note(seen: &mut BTreeMap<PathBuf, DiskChange>, path: PathBuf, change: DiskChange) {
     seen.entry(path)
         .and_modify(|c| {
-            if !(*c == DiskChange::Created && change == DiskChange::Changed) {
-                *c = change;
-            }
+            *c = match (*c, change) {
+                (DiskChange::Created | DiskChange::Deleted, DiskChange::Changed) => {
+                    DiskChange::Created
+                }
+                (_, change) => change,
+            };
         })
         .or_insert(change);
 }

@@ -137,7 +137,18 @@ fn a_late_deletion_of_a_file_created_again_reports_it_created() {
         );
         std::fs::write(&file, "again").unwrap_or_else(|e| panic!("{e}"));
         let late = notify::Event::new(notify::EventKind::Remove(notify::event::RemoveKind::File));
+        watch.inbox.push(Ok(late.clone().add_path(file.clone())));
+        assert_eq!(
+            watch.drain().get(&file),
+            Some(&DiskChange::Created),
+            "{way:?}"
+        );
+        // The late deletion, then the new file's write, in one drain: it was
+        // created again.
         watch.inbox.push(Ok(late.add_path(file.clone())));
+        let written = notify::event::ModifyKind::Data(notify::event::DataChange::Content);
+        let written = notify::Event::new(notify::EventKind::Modify(written));
+        watch.inbox.push(Ok(written.add_path(file.clone())));
         assert_eq!(
             watch.drain().get(&file),
             Some(&DiskChange::Created),
