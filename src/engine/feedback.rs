@@ -135,9 +135,15 @@ impl Engine {
         let mut check = self.check_change(&files, others).await;
         let mut auto_fixes = Vec::new();
         if change.auto_fix && change.mode == Mode::Apply && !self.config.auto_fix.rules.is_empty() {
+            let fixing = Instant::now();
             let run = self
                 .auto_fix_change(&files, &baselines, check.clone())
                 .await;
+            tracing::debug!(
+                auto_fix_us = fixing.elapsed().as_micros() as u64,
+                tried = run.tried.len(),
+                "auto-fix done"
+            );
             auto_fixes = run.tried;
             if let Some(mut now) = run.check {
                 if !others {
@@ -242,6 +248,7 @@ impl Engine {
             .unwrap_or_default();
         let mut others = others_into(check, &known_before, opts, &mut result, &mut verdicts);
         result.classification = worst(&verdicts);
+        let answered = Instant::now();
         if self.config.fix_lines > 0 {
             let blocks: Vec<&FileDiagnostics> = edited.iter().chain(&others).collect();
             let offers = self
@@ -249,6 +256,13 @@ impl Engine {
                 .await;
             attach(offers, &mut edited, &mut others, &mut result.diagnostics);
         }
+        // What the fix lookups add to the answer, apart from the check
+        // (`scripts/truth/truth.py fixes` reads these).
+        tracing::debug!(
+            checked_us = answered.duration_since(started).as_micros() as u64,
+            fixes_us = answered.elapsed().as_micros() as u64,
+            "change answered"
+        );
         result.feedback = check.feedback_with(&edited, &others, opts);
         self.record_change(&Seen {
             facts: &facts,
