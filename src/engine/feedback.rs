@@ -131,10 +131,15 @@ impl Engine {
         // before a git baseline is checked): an importer's error that was
         // already there is not the edit's.
         let known_before = others.then(|| self.known_snapshot());
-        let baselines = self.baselines(&files, opts.report).await;
+        let fixing =
+            change.auto_fix && change.mode == Mode::Apply && !self.config.auto_fix.rules.is_empty();
+        // Auto-fix touches only what the edit introduced, so it needs to
+        // know what was there before as much as `report = "new"` does.
+        let wanted = opts.report == ReportMode::New || fixing;
+        let baselines = self.baselines(&files, wanted).await;
         let mut check = self.check_change(&files, others).await;
         let mut auto_fixes = Vec::new();
-        if change.auto_fix && change.mode == Mode::Apply && !self.config.auto_fix.rules.is_empty() {
+        if fixing {
             let fixing = Instant::now();
             let run = self
                 .auto_fix_change(&files, &baselines, check.clone())
@@ -315,15 +320,11 @@ impl Engine {
     }
 
     /// Each touched file's baseline (see `crate::baseline`): the snapshot
-    /// its [`Before`] allows; else, when only the edit's own diagnostics are
-    /// shown (`report = "new"`), the text before as the change tells it
-    /// (else the file as git has it), checked as text in one wait before
-    /// the change is; else none.
-    async fn baselines(
-        self: &Arc<Self>,
-        files: &[Touched],
-        report: ReportMode,
-    ) -> Vec<Option<Baseline>> {
+    /// its [`Before`] allows; else, when what the edit introduced must be
+    /// told apart (`wanted`: `report = "new"`, or auto-fix), the text
+    /// before as the change tells it (else the file as git has it),
+    /// checked as text in one wait before the change is; else none.
+    async fn baselines(self: &Arc<Self>, files: &[Touched], wanted: bool) -> Vec<Option<Baseline>> {
         let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
         let mut earlier_texts: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
         for (index, file) in files.iter().enumerate() {
@@ -337,7 +338,7 @@ impl Engine {
             };
             let snapshot = self.history.baseline(&canonical, &file.before);
             let wants_check = snapshot.is_none()
-                && report == ReportMode::New
+                && wanted
                 && file.before != Before::Absent
                 && file.after.is_some();
             baselines.push(snapshot.map(|s| Baseline {

@@ -213,3 +213,30 @@ fn a_bad_auto_fix_value_exits_2_naming_the_key() {
         assert_eq!(read(&ws.root.join("a.txt")), "one\n");
     }
 }
+
+/// An error that was there before the edit is never auto-fixed, even on
+/// the first edit of a file squiggle has not checked before (report =
+/// "all": its text before is checked for the baseline).
+#[tokio::test]
+async fn auto_fix_leaves_an_error_from_before_the_edit_alone() {
+    let dir = support::project(&[("a.fk", "@error(old one)\nlet x = 1;\n")]);
+    let file = dir.path().join("a.fk");
+    // The server offers its fix for any diagnostic: for the old one too.
+    let script = fake_with_fix(&file, [1, 8, 1, 29], "2", "Fill in the thing");
+    let engine = fake_engine(dir.path(), script, vec![FixRule::Kind("quickfix".into())]);
+    let result = support::edit_applied(&engine, &file, "1;", "@error(missing thing);").await;
+    let tried: Vec<&str> = result
+        .auto_fixes
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(tried, ["missing thing"], "{}", result.text());
+    assert_eq!(result.auto_fixes[0].outcome, AutoFixOutcome::Kept);
+    assert_eq!(read(&file), "@error(old one)\nlet x = 2;\n");
+    assert!(
+        result.text().contains("ERROR [1:1] old one"),
+        "{}",
+        result.text()
+    );
+    engine.shutdown().await;
+}
