@@ -16,7 +16,8 @@ mutation and revert a `squiggle/write` as in `run.py`:
   before it (by file and message, counted), before the files are written
   back. The latency of the write against `off`, and from the daemon's own
   log (`change answered checked_us=… fixes_us=…`) the fix lookups' share.
-- `auto` — `autoFix = ["quickfix"]` (every preferred or only quick fix):
+- `auto` — `autoFix = ["quickfix"]` (every preferred or only quick fix;
+  `--auto-fix` chooses other entries):
   what auto-fix keeps, reverts and skips, whether a kept fix restored the
   file's original text, and its cost in latency.
 
@@ -169,7 +170,8 @@ def run_mode(project, cases, mode, args, env, say):
     variants.prepare_workspace(project, root, args)
     toml = root / ".squiggle.toml"
     rest = toml.read_text() if toml.exists() else ""
-    toml.write_text(f'[lsp]\notherFiles = "all"\n{MODES[mode]}\n{rest}')
+    settings = MODES[mode] if mode != "auto" else f"autoFix = {json.dumps(args.auto_fix)}\n"
+    toml.write_text(f'[lsp]\notherFiles = "all"\n{settings}\n{rest}')
     log_path = args.out / f"{project['id']}.{mode}.log"
     env = dict(env, RUST_LOG="squiggle::engine::feedback=debug")
     sq = Squiggle(args.squiggle, root, env, log_path)
@@ -277,6 +279,12 @@ def report(results):
                    f"p95 {fmt(pct(look, 0.95), 1)} ms over {len(look)} writes; over the {len(look_asked)} with "
                    f"introduced errors: median {fmt(statistics.median(look_asked) if look_asked else None, 1)} ms, "
                    f"p95 {fmt(pct(look_asked, 0.95), 1)} ms")
+        langs = {}
+        for r in rows:
+            if r.get("on") and r["on"]["warm"] and r["on"]["fixes_us"] is not None:
+                langs.setdefault(r["lang"], []).append(ms(r["on"]["fixes_us"]))
+        out.append("fix lookups per language (warm writes): " + ", ".join(
+            f"{lang} median {fmt(statistics.median(v), 1)} ms, p95 {fmt(pct(v, 0.95), 1)} ms" for lang, v in langs.items()))
         out.append(f"the check before them: median {fmt(statistics.median(chk_off), 1)} ms off / "
                    f"{fmt(statistics.median(chk_on), 1)} ms on; p95 {fmt(pct(chk_off, 0.95), 1)} / "
                    f"{fmt(pct(chk_on, 0.95), 1)} ms")
@@ -287,7 +295,7 @@ def report(results):
         kinds = Counter(a["outcome"] for a in tried)
         restored = sum(1 for r in auto if any(a["outcome"] == "kept" for a in r["auto_fixes"]) and r["restored_original"])
         kept_cases = sum(1 for r in auto if any(a["outcome"] == "kept" for a in r["auto_fixes"]))
-        out.append(f"auto-fix (autoFix = [\"quickfix\"]): {len(tried)} fixes tried over {len(auto)} edits: "
+        out.append(f"auto-fix (autoFix = {json.dumps(results.get('auto_fix', ['quickfix']))}): {len(tried)} fixes tried over {len(auto)} edits: "
                    f"kept {kinds['kept']}, reverted {kinds['reverted']}, skipped {kinds['skipped']}; "
                    f"edits with a kept fix: {kept_cases}, of which the file came back to its original text: {restored}")
         for r in rows:
@@ -312,6 +320,9 @@ def report(results):
 def main(args, projects, cases, smoke_cases, say):
     import os
 
+    if args.report_of:
+        print(report(json.loads(args.report_of.read_text())))
+        return 0
     if args.smoke:
         cases = smoke_cases(cases)
     if args.cases:
@@ -336,7 +347,7 @@ def main(args, projects, cases, smoke_cases, say):
             rows.append({"project": p["id"], "lang": p["lang"], "case": c["id"], "kind": c["kind"],
                          **{k: v[i] for k, v in res.items()}})
     results = {"rows": rows, "wall_secs": round(time.time() - t_all, 1), "squiggle": str(args.squiggle),
-               "variant": variants.describe(args)}
+               "variant": variants.describe(args), "auto_fix": args.auto_fix}
     (args.out / "fixes.json").write_text(json.dumps(results, indent=1) + "\n")
     text = report(results)
     (args.out / "fixes.txt").write_text(text)

@@ -130,6 +130,10 @@ def main():
             sp.add_argument("--modes", default="off,on,auto",
                             help="comma list: off (fixLines = 0), on (fix lines; each fix applied), "
                                  "auto (autoFix = [\"quickfix\"])")
+            sp.add_argument("--report-of", type=Path, default=None,
+                            help="print the report of a saved fixes.json instead of running")
+            sp.add_argument("--auto-fix", nargs="*", default=["quickfix"],
+                            help="the autoFix entries of the auto mode (default: quickfix)")
         if name == "run":
             sp.add_argument("--python", choices=sorted(variants.PYTHON), default=None,
                             help="the Python type checker both clients run (scripts/truth/variants.py)")
