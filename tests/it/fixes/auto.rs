@@ -14,7 +14,7 @@ use squiggle::render::AutoFixOutcome;
 
 use super::{PACKAGE_JSON, TS_LIB, TSCONFIG, engine_with};
 use crate::support;
-use crate::support::fake_server::FakeServer;
+use crate::support::fake_server::{FakeServer, squiggle_toml};
 use crate::support::scratch::Scratch;
 
 const TS_APP: &str =
@@ -239,4 +239,46 @@ async fn auto_fix_leaves_an_error_from_before_the_edit_alone() {
         result.text()
     );
     engine.shutdown().await;
+}
+
+/// `squiggle edit --json` through the workspace's daemon (`squiggle/edit`):
+/// the result carries `autoFixes` in the same shape as the engine's, and
+/// the text the fix left is on disk.
+#[test]
+fn the_cli_and_the_daemon_carry_auto_fixes() {
+    let ws = Scratch::bare();
+    let file = ws.write("a.fk", "let x = 1;\n");
+    let script = fake_with_fix(&file, [0, 8, 0, 29], "2", "Fill in the thing");
+    let toml = squiggle_toml("autoFix = [\"Fill in *\"]", &FakeServer::new(script));
+    ws.write(".squiggle.toml", &toml);
+    let out = ws
+        .command(&[
+            "edit",
+            "--trust-workspace",
+            "a.fk",
+            "--old-string",
+            "1;",
+            "--new-string",
+            "@error(missing thing);",
+            "--json",
+        ])
+        .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+        .env_remove("SQUIGGLE_NO_DAEMON")
+        .output()
+        .unwrap_or_else(|e| panic!("squiggle edit: {e}"));
+    ws.daemon(&["stop"]);
+    assert_eq!(out.status.code(), Some(0), "{}", support::both(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let result: squiggle::engine::tools::ToolResult =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(result.auto_fixes.len(), 1, "{stdout}");
+    assert_eq!(result.auto_fixes[0].outcome, AutoFixOutcome::Kept);
+    assert_eq!(result.auto_fixes[0].title, "Fill in the thing");
+    assert!(
+        result
+            .feedback
+            .starts_with("Auto-fix applied in a.fk: Fill in the thing"),
+        "{stdout}"
+    );
+    assert_eq!(read(&file), "let x = 2;\n");
 }
