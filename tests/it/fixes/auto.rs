@@ -266,7 +266,8 @@ fn the_cli_and_the_daemon_carry_auto_fixes() {
         .env_remove("SQUIGGLE_NO_DAEMON")
         .output()
         .unwrap_or_else(|e| panic!("squiggle edit: {e}"));
-    ws.daemon(&["stop"]);
+    // The trusted daemon is a daemon of its own.
+    ws.daemon(&["stop", "--trust-workspace"]);
     assert_eq!(out.status.code(), Some(0), "{}", support::both(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let result: squiggle::engine::tools::ToolResult =
