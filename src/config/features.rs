@@ -1,6 +1,7 @@
 //! The settings of the reference designs' features (issue 27), kept apart
 //! from the core keys: strict mode (`strict`), speculative sessions
-//! (`[lsp.sessions]`) and the evidence log (`evidence`). Each layer says
+//! (`[lsp.sessions]`), the evidence log (`evidence`) and auto-fix
+//! (`autoFix`, `autoFixMax`; issue 26). Each layer says
 //! only what it sets (`Partial*`); [`merge`] lays one over the merged value.
 
 use std::path::PathBuf;
@@ -57,6 +58,85 @@ impl Default for EvidenceConfig {
     }
 }
 
+/// Auto-fix (`autoFix`, `autoFixMax`): which quick fixes squiggle applies
+/// by itself after an edit, and at most how many it tries per edit. Off
+/// (no rules) by default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoFix {
+    pub rules: Vec<FixRule>,
+    pub max: usize,
+}
+
+impl Default for AutoFix {
+    fn default() -> AutoFix {
+        AutoFix {
+            rules: Vec::new(),
+            max: 3,
+        }
+    }
+}
+
+impl AutoFix {
+    /// Whether a quick fix of `kind` titled `title` may be applied unasked.
+    pub fn allows(&self, kind: Option<&str>, title: &str) -> bool {
+        self.rules.iter().any(|rule| rule.matches(kind, title))
+    }
+}
+
+/// One entry of `autoFix`: a quick fix kind (`quickfix`, `quickfix.import`;
+/// a kind covers the kinds under it, as in LSP's `only`) or a pattern the
+/// server's title must match whole, `*` standing for any text
+/// (`Add import from *`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FixRule {
+    Kind(String),
+    Title(String),
+}
+
+impl FixRule {
+    pub fn matches(&self, kind: Option<&str>, title: &str) -> bool {
+        match self {
+            // A server that sends no kind answered `only: ["quickfix"]`.
+            FixRule::Kind(want) => {
+                let kind = kind.unwrap_or("quickfix");
+                kind == want
+                    || kind
+                        .strip_prefix(want.as_str())
+                        .is_some_and(|r| r.starts_with('.'))
+            }
+            FixRule::Title(pattern) => glob(pattern, title),
+        }
+    }
+}
+
+/// Whether `text` matches `pattern` whole, `*` matching any run of
+/// characters (none included).
+fn glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// What one layer says of auto-fix.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PartialAutoFix {
+    pub rules: Option<Vec<FixRule>>,
+    pub max: Option<usize>,
+}
+
 /// What one layer says of `[lsp.sessions]`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PartialSessions {
@@ -81,7 +161,13 @@ pub(super) fn merge(
     strict: Option<bool>,
     sessions: PartialSessions,
     evidence: PartialEvidence,
+    auto_fix: PartialAutoFix,
 ) {
+    let a = &mut config.auto_fix;
+    if let Some(rules) = auto_fix.rules {
+        a.rules = rules;
+    }
+    a.max = auto_fix.max.unwrap_or(a.max);
     if let Some(strict) = strict {
         config.strict = strict;
     }
@@ -97,4 +183,26 @@ pub(super) fn merge(
     e.max_bytes = evidence.max_bytes.unwrap_or(e.max_bytes);
     e.keep = evidence.keep.unwrap_or(e.keep);
     e.messages = evidence.messages.unwrap_or(e.messages);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FixRule, glob};
+
+    #[test]
+    fn a_title_pattern_matches_whole_and_a_kind_its_subkinds() {
+        assert!(glob("Add import from *", "Add import from \"./lib\""));
+        assert!(glob("*import*", "from lib import scale"));
+        assert!(glob("Import `*`", "Import `std::fmt`"));
+        assert!(!glob("Add import", "Add import from \"./lib\""));
+        assert!(!glob("*.ts", "a.tsx"));
+        assert!(glob("a*a", "aa"));
+        assert!(!glob("a*a", "a"));
+        let kind = FixRule::Kind("quickfix".into());
+        assert!(kind.matches(Some("quickfix.import"), "x"));
+        assert!(kind.matches(None, "x"));
+        assert!(!kind.matches(Some("quickfixes"), "x"));
+        let import = FixRule::Kind("quickfix.import".into());
+        assert!(!import.matches(Some("quickfix"), "x"));
+    }
 }

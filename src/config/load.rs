@@ -228,8 +228,9 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         strict,
         sessions,
         evidence,
+        auto_fix,
     } = layer;
-    super::features::merge(config, strict, sessions, evidence);
+    super::features::merge(config, strict, sessions, evidence, auto_fix);
     set(&mut config.enabled, enabled);
     set(&mut config.diagnostic_timeout, diagnostic_timeout);
     set(&mut config.first_touch_timeout, first_touch_timeout);

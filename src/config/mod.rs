@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::diagnostic::Severity;
-pub use features::{EvidenceConfig, MAX_EVIDENCE_KEEP, SessionLimits};
+pub use features::{AutoFix, EvidenceConfig, FixRule, MAX_EVIDENCE_KEEP, SessionLimits};
 pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
 pub use schema::{FileKind, parse_str};
 
@@ -82,6 +82,8 @@ pub struct Config {
     pub sessions: SessionLimits,
     /// The evidence log.
     pub evidence: EvidenceConfig,
+    /// Which quick fixes are applied unasked after an edit (none by default).
+    pub auto_fix: AutoFix,
 }
 
 impl Default for Config {
@@ -112,6 +114,7 @@ impl Default for Config {
             strict: false,
             sessions: SessionLimits::default(),
             evidence: EvidenceConfig::default(),
+            auto_fix: AutoFix::default(),
         }
     }
 }
@@ -248,6 +251,7 @@ pub struct PartialConfig {
     pub strict: Option<bool>,
     pub sessions: features::PartialSessions,
     pub evidence: features::PartialEvidence,
+    pub auto_fix: features::PartialAutoFix,
 }
 
 /// What [`load`] needs to know.

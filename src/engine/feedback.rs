@@ -18,18 +18,17 @@ use tokio::time::Instant;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::blocks::{Baseline, attach, classified, others_into, read_after};
 use super::check::{FileInput, HeldOthers};
-use super::evidence::{FileFacts, Seen};
-use super::fixes::FixOffer;
+use super::evidence::Seen;
+use super::fixes::AutoFixRun;
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::reported::Reported;
 use super::tools::Mode;
-use super::{Engine, Mutation};
-use crate::baseline::{
-    Before, Classification, classify, git, new_in_other_file, other_file_verdict, worst,
-};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::render::{FileDiagnostics, FixNote, RenderOptions, ReportMode};
+use super::{Change, Engine, Mutation};
+use crate::baseline::{Before, Classification, classify, git, worst};
+use crate::diagnostic::Severity;
+use crate::render::{AutoFix, FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
 use crate::workspace::PathClass;
 
 /// What a wrapped tool returns: the text for the model plus structure. The
@@ -60,6 +59,11 @@ pub struct ToolResult {
     /// touch, sorted.
     pub other_files: Vec<String>,
     pub dry_run: bool,
+    /// What auto-fix (`autoFix`) did after the edit: each fix it found for
+    /// an error the edit introduced, kept, reverted or skipped, with what
+    /// it changes. Empty when it is off or found nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auto_fixes: Vec<AutoFix>,
 }
 
 impl ToolResult {
@@ -84,10 +88,13 @@ pub struct Touched {
     pub after: Option<Arc<str>>,
 }
 
-/// A touched file's "before": a text and what the servers said of it.
-struct Baseline {
-    text: Arc<str>,
-    diagnostics: Vec<Diagnostic>,
+/// What was known before a change's check: each touched file's
+/// baseline, what the servers said of every other file (when other files
+/// are reported), and when the change began.
+struct Prior {
+    baselines: Vec<Option<Baseline>>,
+    known_before: Option<super::known::KnownSnapshot>,
+    started: Instant,
 }
 
 impl Engine {
@@ -103,14 +110,79 @@ impl Engine {
         mode: Mode,
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
+        let change = Change::of(message, mutation, mode);
+        self.report_change_as(change, files, opts).await
+    }
+
+    /// [`report_change`](Self::report_change), after which auto-fix
+    /// (`autoFix`) runs when `change` allows it and the edit introduced
+    /// errors: the reply is then the files' state after it, and says what
+    /// it applied and reverted.
+    pub(super) async fn report_change_as(
+        self: &Arc<Self>,
+        change: Change,
+        files: Vec<Touched>,
+        opts: &RenderOptions,
+    ) -> (ToolResult, CheckReport) {
         let started = Instant::now();
-        let files: Vec<Touched> = files.into_iter().map(read_after).collect();
-        let others = self.reports_other_files(mutation);
+        let mut files: Vec<Touched> = files.into_iter().map(read_after).collect();
+        let others = self.reports_other_files(change.mutation);
         // What the servers said of every other file before this edit (and
         // before a git baseline is checked): an importer's error that was
         // already there is not the edit's.
         let known_before = others.then(|| self.known_snapshot());
-        let baselines = self.baselines(&files, opts.report).await;
+        let fixing =
+            change.auto_fix && change.mode == Mode::Apply && !self.config.auto_fix.rules.is_empty();
+        // Auto-fix touches only what the edit introduced, so it needs to
+        // know what was there before as much as `report = "new"` does.
+        let wanted = opts.report == ReportMode::New || fixing;
+        let baselines = self.baselines(&files, wanted).await;
+        let mut check = self.check_change(&files, others).await;
+        let mut auto_fixes = Vec::new();
+        if fixing {
+            let fixing = Instant::now();
+            let run = self
+                .auto_fix_change(&files, &baselines, check.clone())
+                .await;
+            tracing::debug!(
+                auto_fix_us = fixing.elapsed().as_micros() as u64,
+                tried = run.tried.len(),
+                "auto-fix done"
+            );
+            auto_fixes = run.tried;
+            if let Some(mut now) = run.check {
+                if !others {
+                    now.others.clear();
+                    now.other_outcomes.clear();
+                }
+                check = now;
+            }
+            if run.kept {
+                files = files
+                    .into_iter()
+                    .map(|f| read_after(Touched { after: None, ..f }))
+                    .collect();
+            }
+        }
+        let prior = Prior {
+            baselines,
+            known_before,
+            started,
+        };
+        let mut result = self
+            .answer_check(&change, &files, prior, &check, opts)
+            .await;
+        if !auto_fixes.is_empty() {
+            let feedback = std::mem::take(&mut result.feedback);
+            result.feedback = with_auto_fixes(&auto_fixes, opts.escape, feedback);
+            result.auto_fixes = auto_fixes;
+        }
+        (result, check)
+    }
+
+    /// The touched files checked in one wait, with the files that import
+    /// them when `others`.
+    async fn check_change(self: &Arc<Self>, files: &[Touched], others: bool) -> CheckReport {
         let inputs = files
             .iter()
             .map(|f| FileInput {
@@ -122,28 +194,47 @@ impl Engine {
                 },
             })
             .collect();
-        let check = if others {
+        if others {
             self.check_with_dependents(inputs).await
         } else {
             self.check_files(inputs, HeldOthers::Skip).await
-        };
+        }
+    }
+
+    /// The answer to `change` from its check: each touched file against its
+    /// baseline, the other files against what the servers said before
+    /// (`known_before`), the fix lines; the evidence recorded.
+    async fn answer_check(
+        self: &Arc<Self>,
+        change: &Change,
+        files: &[Touched],
+        prior: Prior,
+        check: &CheckReport,
+        opts: &RenderOptions,
+    ) -> ToolResult {
+        let Prior {
+            baselines,
+            known_before,
+            started,
+        } = prior;
         let mut result = ToolResult {
-            message,
+            message: change.message.clone(),
             feedback: String::new(),
             diagnostics: Vec::new(),
             classification: Classification::LspUnavailable,
             baseline_known: true,
             outcomes: BTreeMap::new(),
             other_files: Vec::new(),
-            dry_run: mode == Mode::DryRun,
+            dry_run: change.mode == Mode::DryRun,
+            auto_fixes: Vec::new(),
         };
         let mut verdicts = Vec::new();
         let mut edited = Vec::new();
         let mut facts = Vec::new();
-        for ((report, file), baseline) in check.files.iter().zip(&files).zip(baselines) {
+        for ((report, file), baseline) in check.files.iter().zip(files).zip(baselines) {
             result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
             let (block, verdict, fact, new) =
-                classified(report, file, baseline, &check, opts.report);
+                classified(report, file, baseline, check, opts.report);
             edited.push(block);
             verdicts.push(verdict);
             facts.push(fact);
@@ -153,15 +244,16 @@ impl Engine {
                 .extend(flagged.map(|(d, new)| Reported::new(d, new)));
             let outcomes = report.outcomes.clone();
             result.outcomes.insert(report.file.clone(), outcomes);
-            if mode == Mode::Apply && check.any_server() {
+            if change.mode == Mode::Apply && check.any_server() {
                 self.remember(file, report);
             }
         }
         let known_before = known_before
             .map(|known| known.for_files(self, check.others.keys()))
             .unwrap_or_default();
-        let mut others = others_into(&check, &known_before, opts, &mut result, &mut verdicts);
+        let mut others = others_into(check, &known_before, opts, &mut result, &mut verdicts);
         result.classification = worst(&verdicts);
+        let answered = Instant::now();
         if self.config.fix_lines > 0 {
             let blocks: Vec<&FileDiagnostics> = edited.iter().chain(&others).collect();
             let offers = self
@@ -169,30 +261,70 @@ impl Engine {
                 .await;
             attach(offers, &mut edited, &mut others, &mut result.diagnostics);
         }
+        // What the fix lookups add to the answer, apart from the check
+        // (`scripts/truth/truth.py fixes` reads these).
+        tracing::debug!(
+            checked_us = answered.duration_since(started).as_micros() as u64,
+            fixes_us = answered.elapsed().as_micros() as u64,
+            "change answered"
+        );
         result.feedback = check.feedback_with(&edited, &others, opts);
         self.record_change(&Seen {
             facts: &facts,
-            check: &check,
+            check,
             classification: result.classification,
             diagnostics: &result.diagnostics,
             outcomes: &result.outcomes,
             known_before: &known_before,
-            mutation,
-            dry_run: mode == Mode::DryRun,
+            mutation: change.mutation,
+            dry_run: change.mode == Mode::DryRun,
         });
-        (result, check)
+        result
+    }
+
+    /// Auto-fix over a change just checked (`check`): the errors it
+    /// introduced in the touched files, against their baselines, offered
+    /// to [`Engine::auto_fix`].
+    async fn auto_fix_change(
+        self: &Arc<Self>,
+        files: &[Touched],
+        baselines: &[Option<Baseline>],
+        check: CheckReport,
+    ) -> AutoFixRun {
+        let mut introduced = Vec::new();
+        let (mut paths, mut texts) = (Vec::new(), Vec::new());
+        for ((report, file), baseline) in check.files.iter().zip(files).zip(baselines) {
+            let (PathClass::Inside { canonical, .. }, Some(after)) =
+                (self.workspace.classify(&file.path), &file.after)
+            else {
+                continue;
+            };
+            paths.push(canonical);
+            texts.push(after.clone());
+            let (before, before_text) = baseline
+                .as_ref()
+                .map_or((&[][..], ""), |b| (b.diagnostics.as_slice(), &*b.text));
+            let delta = classify(before, before_text, &report.diagnostics, after, true);
+            introduced.extend(
+                delta
+                    .introduced
+                    .iter()
+                    .map(|&i| report.diagnostics[i].clone())
+                    .filter(|d| d.severity == Severity::Error),
+            );
+        }
+        if introduced.is_empty() || paths.len() != check.files.len() {
+            return AutoFixRun::default();
+        }
+        self.auto_fix(paths, texts, introduced, check).await
     }
 
     /// Each touched file's baseline (see `crate::baseline`): the snapshot
-    /// its [`Before`] allows; else, when only the edit's own diagnostics are
-    /// shown (`report = "new"`), the text before as the change tells it
-    /// (else the file as git has it), checked as text in one wait before
-    /// the change is; else none.
-    async fn baselines(
-        self: &Arc<Self>,
-        files: &[Touched],
-        report: ReportMode,
-    ) -> Vec<Option<Baseline>> {
+    /// its [`Before`] allows; else, when what the edit introduced must be
+    /// told apart (`wanted`: `report = "new"`, or auto-fix), the text
+    /// before as the change tells it (else the file as git has it),
+    /// checked as text in one wait before the change is; else none.
+    async fn baselines(self: &Arc<Self>, files: &[Touched], wanted: bool) -> Vec<Option<Baseline>> {
         let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
         let mut earlier_texts: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
         for (index, file) in files.iter().enumerate() {
@@ -206,7 +338,7 @@ impl Engine {
             };
             let snapshot = self.history.baseline(&canonical, &file.before);
             let wants_check = snapshot.is_none()
-                && report == ReportMode::New
+                && wanted
                 && file.before != Before::Absent
                 && file.after.is_some();
             baselines.push(snapshot.map(|s| Baseline {
@@ -268,163 +400,4 @@ impl Engine {
         self.history
             .record(&canonical, after.clone(), report.diagnostics.clone());
     }
-}
-
-/// Records the other files of `check` in `result` — their diagnostics,
-/// outcomes and names — and their verdicts against what the servers had
-/// reported for them before the edit (`known_before`, by relative path).
-/// Returns their blocks: only what is new in each, with the number of
-/// diagnostics `opts` would show that were there before.
-fn others_into(
-    check: &CheckReport,
-    known_before: &BTreeMap<String, Vec<Diagnostic>>,
-    opts: &RenderOptions,
-    result: &mut ToolResult,
-    verdicts: &mut Vec<Classification>,
-) -> Vec<FileDiagnostics> {
-    let mut blocks = Vec::with_capacity(check.others.len());
-    for (file, diagnostics) in &check.others {
-        let before = known_before.get(file).map_or(&[][..], Vec::as_slice);
-        verdicts.extend(other_file_verdict(diagnostics, before));
-        let flagged: Vec<Reported> = diagnostics
-            .iter()
-            .cloned()
-            .zip(new_in_other_file(diagnostics, before))
-            .map(|(d, new)| Reported::new(d, new))
-            .collect();
-        let old = flagged.iter().filter(|d| !d.new);
-        blocks.push(FileDiagnostics {
-            file: file.clone(),
-            diagnostics: flagged
-                .iter()
-                .filter(|d| d.new)
-                .map(|d| d.diagnostic.clone())
-                .collect(),
-            baseline_hidden: old.filter(|d| opts.include.contains(&d.severity)).count(),
-            fixes: Vec::new(),
-        });
-        result.diagnostics.extend(flagged);
-    }
-    for (file, outcomes) in &check.other_outcomes {
-        let entry = result.outcomes.entry(file.clone()).or_default();
-        entry.extend(outcomes.iter().cloned());
-    }
-    let touched: Vec<&String> = check.files.iter().map(|f| &f.file).collect();
-    let mut other_files: Vec<String> = check
-        .others
-        .keys()
-        .chain(check.other_outcomes.keys())
-        .filter(|f| !touched.contains(f))
-        .cloned()
-        .collect();
-    other_files.sort();
-    other_files.dedup();
-    result.other_files = other_files;
-    blocks
-}
-
-/// Puts each offered fix under its diagnostic: in the block that shows it
-/// (a fix line) and in the structured result.
-fn attach(
-    offers: Vec<(Diagnostic, FixOffer)>,
-    edited: &mut [FileDiagnostics],
-    others: &mut [FileDiagnostics],
-    reported: &mut [Reported],
-) {
-    for (d, offer) in offers {
-        let note = FixNote {
-            line: d.line,
-            column: d.column,
-            message: d.message.clone(),
-            title: offer.title.clone(),
-        };
-        let same = |r: &&mut Reported| r.file == d.file && note.is_for(r);
-        if let Some(r) = reported.iter_mut().find(same) {
-            r.fix = Some(offer);
-        }
-        let block = edited
-            .iter_mut()
-            .chain(others.iter_mut())
-            .find(|b| b.file == d.file);
-        if let Some(block) = block {
-            block.fixes.push(note);
-        }
-    }
-}
-
-/// `file` with its text after read from disk when the caller did not give
-/// it (left `None` when it cannot be read as text, or is no regular file —
-/// a named pipe would block the read: the check then says why).
-fn read_after(mut file: Touched) -> Touched {
-    if file.after.is_none() && crate::edit::special_file(&file.path).is_none() {
-        file.after = std::fs::read(&file.path)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .map(Arc::from);
-    }
-    file
-}
-
-/// A touched file's block, verdict, facts for the evidence log and which
-/// of its diagnostics are new:
-/// its diagnostics against `baseline`, only the edit's own shown with
-/// `report = "new"` (the others counted).
-fn classified(
-    report: &FileReport,
-    file: &Touched,
-    baseline: Option<Baseline>,
-    check: &CheckReport,
-    mode: ReportMode,
-) -> (FileDiagnostics, Classification, FileFacts, Vec<bool>) {
-    let errors_before = baseline.as_ref().map(|b| {
-        b.diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
-    });
-    let (before, before_text) =
-        baseline.map_or((Vec::new(), Arc::from("")), |b| (b.diagnostics, b.text));
-    let after_text = file.after.as_deref().unwrap_or("");
-    let delta = classify(
-        &before,
-        &before_text,
-        &report.diagnostics,
-        after_text,
-        check.any_server(),
-    );
-    let shown: Vec<Diagnostic> = match mode {
-        ReportMode::All => report.diagnostics.clone(),
-        ReportMode::New => delta
-            .introduced
-            .iter()
-            .map(|&i| report.diagnostics[i].clone())
-            .collect(),
-    };
-    let hidden = delta
-        .baseline
-        .iter()
-        .filter(|&&i| report.diagnostics[i].severity == Severity::Error)
-        .count();
-    let block = FileDiagnostics {
-        file: report.file.clone(),
-        diagnostics: shown,
-        baseline_hidden: hidden,
-        fixes: Vec::new(),
-    };
-    let facts = FileFacts {
-        before: file.before.clone(),
-        after: file.after.clone(),
-        errors_before,
-        introduced: delta
-            .introduced
-            .iter()
-            .copied()
-            .filter(|&i| report.diagnostics[i].severity == Severity::Error)
-            .collect(),
-    };
-    let mut new = vec![false; report.diagnostics.len()];
-    for &i in &delta.introduced {
-        new[i] = true;
-    }
-    (block, delta.classification, facts, new)
 }

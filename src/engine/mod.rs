@@ -4,6 +4,7 @@
 //! (file, server) pairs in parallel under one deadline; `tools` performs the
 //! agent's mutation and renders the feedback.
 
+mod blocks;
 mod check;
 pub mod dependents;
 mod disk;
@@ -243,5 +244,36 @@ impl Engine {
     /// killed when their futures are dropped.
     pub fn kill_servers(&self) {
         self.pool.kill_all();
+    }
+}
+
+/// What a change is, beside the files it touched.
+pub(crate) struct Change {
+    /// `Edit applied successfully.` and the like.
+    pub message: String,
+    pub mutation: Mutation,
+    pub mode: tools::Mode,
+    /// Whether auto-fix may run after it (the wrapped tools' edits; never
+    /// a fix being applied, a session's commit, or a hook's report).
+    pub auto_fix: bool,
+}
+
+impl Change {
+    /// A change auto-fix does not follow.
+    pub fn of(message: String, mutation: Mutation, mode: tools::Mode) -> Change {
+        Change {
+            message,
+            mutation,
+            mode,
+            auto_fix: false,
+        }
+    }
+
+    /// The same change, auto-fix following it: an agent's own edit.
+    pub fn fixing(self) -> Change {
+        Change {
+            auto_fix: true,
+            ..self
+        }
     }
 }

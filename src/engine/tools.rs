@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use super::feedback::{ToolResult, Touched};
-use super::{Engine, Mutation};
+use super::{Change, Engine, Mutation};
 use crate::baseline::Before;
 pub use crate::edit::Replace;
 use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};
@@ -122,7 +122,8 @@ impl Engine {
         let after: Arc<str> = Arc::from(replaced.content);
         let restore = DryRun::restoring(self, mode, [(&target.canonical, Some(&before))]);
         let touched = vec![(target.canonical.clone(), Some(before.clone()), after)];
-        let result = self.answer(message, touched, Mutation::Edit, mode).await;
+        let change = Change::of(message, Mutation::Edit, mode).fixing();
+        let result = self.answer_as(change, touched).await;
         restore.finish().await;
         Ok(result)
     }
@@ -152,7 +153,8 @@ impl Engine {
         let after: Arc<str> = Arc::from(content);
         let restore = DryRun::restoring(self, mode, [(&target.canonical, before.as_ref())]);
         let touched = vec![(target.canonical.clone(), before.clone(), after)];
-        let result = self.answer(message, touched, Mutation::Write, mode).await;
+        let change = Change::of(message, Mutation::Write, mode).fixing();
+        let result = self.answer_as(change, touched).await;
         restore.finish().await;
         Ok(result)
     }
@@ -162,6 +164,17 @@ impl Engine {
         self: &Arc<Self>,
         patch_text: &str,
         mode: Mode,
+    ) -> Result<ToolResult, ToolError> {
+        self.patch(patch_text, mode, true).await
+    }
+
+    /// [`apply_patch`](Self::apply_patch); auto-fix runs after it only when
+    /// `auto_fix` (never after a fix being applied).
+    pub(super) async fn patch(
+        self: &Arc<Self>,
+        patch_text: &str,
+        mode: Mode,
+        auto_fix: bool,
     ) -> Result<ToolResult, ToolError> {
         let dry_run = mode == Mode::DryRun;
         let patch = parse_patch(patch_text)?;
@@ -192,9 +205,11 @@ impl Engine {
             mode,
             steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
         );
-        let result = self
-            .answer(message, steps.checked, Mutation::Edit, mode)
-            .await;
+        let change = Change {
+            auto_fix,
+            ..Change::of(message, Mutation::Edit, mode)
+        };
+        let result = self.answer_as(change, steps.checked).await;
         restore.finish().await;
         Ok(result)
     }
@@ -209,6 +224,16 @@ impl Engine {
         mutation: Mutation,
         mode: Mode,
     ) -> ToolResult {
+        self.answer_as(Change::of(message, mutation, mode), checked)
+            .await
+    }
+
+    /// [`answer`](Self::answer) for `change`.
+    async fn answer_as(
+        self: &Arc<Self>,
+        change: Change,
+        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+    ) -> ToolResult {
         let files = checked
             .into_iter()
             .map(|(path, before, after)| Touched {
@@ -218,9 +243,7 @@ impl Engine {
             })
             .collect();
         let opts = self.render_options();
-        let (result, _) = self
-            .report_change(message, files, mutation, mode, &opts)
-            .await;
+        let (result, _) = self.report_change_as(change, files, &opts).await;
         result
     }
 

@@ -23,6 +23,13 @@ pub struct QuickFix {
     action: Value,
 }
 
+impl QuickFix {
+    /// The code action's kind as the server sent it (`quickfix`, …).
+    pub fn kind(&self) -> Option<&str> {
+        self.action.get("kind").and_then(Value::as_str)
+    }
+}
+
 /// One file a fix changes: its path, its text before and after.
 pub type FixedFile = (PathBuf, String, String);
 

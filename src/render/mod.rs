@@ -77,12 +77,14 @@ use std::fmt::Write as _;
 
 use quick_xml::escape::partial_escape;
 
+mod auto_fix;
 mod cap;
 mod old_in_others;
 mod options;
 pub mod sanitize;
 mod unknown;
 
+pub use auto_fix::{AutoFix, AutoFixOutcome, MAX_DIFF_LINES, render_auto_fixes, with_auto_fixes};
 pub use cap::cap;
 pub use options::{Escape, FileDiagnostics, FixNote, RenderOptions, ReportMode};
 pub use unknown::{Unknown, render_unknown};

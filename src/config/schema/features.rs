@@ -8,7 +8,7 @@ use toml::Value;
 
 use super::errors::segment;
 use super::{FileKind, Reader};
-use crate::config::features::{PartialEvidence, PartialSessions};
+use crate::config::features::{FixRule, PartialEvidence, PartialSessions};
 use crate::config::{ConfigError, PartialConfig};
 
 const SESSION_KEYS: &[&str] = &["idleMinutes", "maxOpen", "maxEditedMiB"];
@@ -20,6 +20,11 @@ const MAX_IDLE_MINUTES: u64 = 7 * 24 * 60;
 const MAX_OPEN: u64 = 1024;
 const MAX_MIB: u64 = 4096;
 const MAX_KEEP: u64 = crate::config::MAX_EVIDENCE_KEEP as u64;
+/// Auto-fix tries at most 20 fixes per edit (each is a check of its own),
+/// and a list holds at most 64 rules of at most 200 characters.
+const MAX_AUTO_FIXES: u64 = 20;
+const MAX_FIX_RULES: usize = 64;
+const MAX_RULE_CHARS: usize = 200;
 
 impl Reader<'_> {
     /// One feature key of `[lsp]`; false when `key` is none of them.
@@ -34,6 +39,10 @@ impl Reader<'_> {
             "strict" => out.strict = Some(self.boolean(path, value)?),
             "sessions" => out.sessions = self.sessions(path, value)?,
             "evidence" => out.evidence = self.evidence(path, value)?,
+            "autoFix" => out.auto_fix.rules = Some(self.fix_rules(path, value)?),
+            "autoFixMax" => {
+                out.auto_fix.max = Some(self.in_range(path, value, 1, MAX_AUTO_FIXES)? as usize)
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -102,6 +111,56 @@ impl Reader<'_> {
         Ok(out)
     }
 
+    /// `autoFix`: quick fix kinds (`quickfix`, `quickfix.<more>`) and
+    /// title patterns. A kind outside `quickfix` would never match (only
+    /// quick fixes are asked for), so it is refused rather than ignored.
+    fn fix_rules(&self, base: &str, value: &Value) -> Result<Vec<FixRule>, ConfigError> {
+        let expected = "an array of quick fix kinds (\"quickfix.import\") or title patterns (\"Add import from *\")";
+        let Value::Array(items) = value else {
+            return Err(self.expected(base, expected, value));
+        };
+        if items.len() > MAX_FIX_RULES {
+            return Err(self.invalid(
+                base,
+                format!(
+                    "expected at most {MAX_FIX_RULES} entries, found {}",
+                    items.len()
+                ),
+            ));
+        }
+        let mut rules = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let path = format!("{base}[{i}]");
+            let text = self.string(&path, item, "a quick fix kind or a title pattern")?;
+            let bad = |why: &str| self.invalid(&path, format!("{why}, found {text:?}"));
+            if text.trim().is_empty() {
+                return Err(bad(
+                    "expected a quick fix kind or a title pattern, not an empty string",
+                ));
+            }
+            if text.chars().count() > MAX_RULE_CHARS {
+                return Err(bad(&format!(
+                    "expected at most {MAX_RULE_CHARS} characters"
+                )));
+            }
+            let kind_like = !text.contains([' ', '*'])
+                && text.contains('.')
+                && text
+                    .split('.')
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric()));
+            if text == "quickfix" || (kind_like && text.starts_with("quickfix.")) {
+                rules.push(FixRule::Kind(text.to_string()));
+            } else if kind_like {
+                return Err(bad(
+                    "auto-fix applies quick fixes only: expected \"quickfix\", a kind under it (\"quickfix.import\") or a title pattern",
+                ));
+            } else {
+                rules.push(FixRule::Title(text.to_string()));
+            }
+        }
+        Ok(rules)
+    }
+
     /// An integer in `low..=high`, the bounds named when it is not.
     fn in_range(&self, path: &str, value: &Value, low: u64, high: u64) -> Result<u64, ConfigError> {
         let expected = format!("an integer from {low} to {high}");
@@ -140,6 +199,18 @@ mod tests {
         assert_eq!(p.evidence.max_bytes, Some(2 * 1024 * 1024));
         assert_eq!(p.evidence.keep, Some(0));
         assert_eq!(p.evidence.messages, Some(true));
+        let text = "[lsp]\nautoFix = [\"quickfix.import\", \"Add import from *\", \"quickfix\"]\nautoFixMax = 5\n";
+        let p = parse(text, FileKind::Workspace).unwrap_or_else(|e| panic!("{e}"));
+        use crate::config::FixRule;
+        assert_eq!(
+            p.auto_fix.rules,
+            Some(vec![
+                FixRule::Kind("quickfix.import".into()),
+                FixRule::Title("Add import from *".into()),
+                FixRule::Kind("quickfix".into()),
+            ])
+        );
+        assert_eq!(p.auto_fix.max, Some(5));
         let p = parse("[lsp]\nevidence = true\n", FileKind::Workspace)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(p.evidence.enabled, Some(true));
@@ -167,6 +238,30 @@ mod tests {
             (
                 "[lsp]\nstrict = 1\n",
                 "lsp.strict: expected true or false, found 1",
+            ),
+            (
+                "[lsp]\nautoFix = \"quickfix\"\n",
+                "lsp.autoFix: expected an array of quick fix kinds (\"quickfix.import\") or title patterns (\"Add import from *\"), found \"quickfix\"",
+            ),
+            (
+                "[lsp]\nautoFix = [\"source.organizeImports\"]\n",
+                "lsp.autoFix[0]: auto-fix applies quick fixes only: expected \"quickfix\", a kind under it (\"quickfix.import\") or a title pattern, found \"source.organizeImports\"",
+            ),
+            (
+                "[lsp]\nautoFix = [\"quickfix\", \" \"]\n",
+                "lsp.autoFix[1]: expected a quick fix kind or a title pattern, not an empty string",
+            ),
+            (
+                "[lsp]\nautoFix = [3]\n",
+                "lsp.autoFix[0]: expected a quick fix kind or a title pattern, found 3",
+            ),
+            (
+                "[lsp]\nautoFixMax = 0\n",
+                "lsp.autoFixMax: expected an integer from 1 to 20, found 0",
+            ),
+            (
+                "[lsp]\nautoFixMax = 21\n",
+                "lsp.autoFixMax: expected an integer from 1 to 20, found 21",
             ),
         ];
         for (text, expected) in cases {

@@ -39,6 +39,8 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "otherFiles",
     "reportUnknown",
     "fixLines",
+    "autoFix",
+    "autoFixMax",
     "daemonIdleMinutes",
     "maxInstancesPerServer",
     "serverIdleMinutes",

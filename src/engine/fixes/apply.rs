@@ -103,7 +103,7 @@ impl Engine {
             let header = (format!("a/{shown}"), format!("b/{shown}"));
             patch.push_str(&diff.unified_diff().header(&header.0, &header.1).to_string());
         }
-        let mut result = self.apply_patch(&patch, mode).await?;
+        let mut result = self.patch(&patch, mode, false).await?;
         result.message = match mode {
             Mode::Apply => format!("Fix applied: {}", fix.title),
             Mode::DryRun => format!(

@@ -7,6 +7,7 @@
 //! (`Engine::fix`, in `apply`) is refused when the text has changed.
 
 mod apply;
+mod auto;
 
 use std::path::Path;
 
@@ -17,6 +18,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 pub use apply::{FixError, Which};
+pub(super) use auto::AutoFixRun;
 
 use super::Engine;
 use crate::diagnostic::{Diagnostic, Severity};

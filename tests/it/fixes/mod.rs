@@ -2,6 +2,7 @@
 //! only what the edit changed there; a fix line under an error, and the
 //! fix applied through the checked path.
 
+mod auto;
 mod others;
 mod quick;
 

@@ -2,7 +2,8 @@
 //!
 //! Each `golden/render/<case>.json` holds the renderer's input and
 //! `<case>.txt` the exact text the model must see. A case with `files` runs
-//! `render_files`; otherwise `edited` and `others` run `render_feedback`.
+//! `render_files`; otherwise `edited` and `others` run `render_feedback`,
+//! under the lines of `auto_fixes` (`with_auto_fixes`) when it has any.
 //! `SQUIGGLE_BLESS=1 cargo test --test it golden::render` rewrites the `.txt`
 //! files from the current output; read the diff before committing it.
 
@@ -10,7 +11,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use squiggle::render::{FileDiagnostics, RenderOptions, render_feedback, render_files};
+use squiggle::render::{
+    AutoFix, FileDiagnostics, RenderOptions, render_feedback, render_files, with_auto_fixes,
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -22,6 +25,10 @@ struct Case {
     files: Option<Vec<FileDiagnostics>>,
     #[serde(default)]
     options: RenderOptions,
+    /// What auto-fix did, rendered above the blocks as a reply after an
+    /// edit carries it.
+    #[serde(default)]
+    auto_fixes: Vec<AutoFix>,
 }
 
 fn render(input: &Path) -> String {
@@ -30,7 +37,10 @@ fn render(input: &Path) -> String {
         .unwrap_or_else(|e| panic!("{}: invalid case: {e}", input.display()));
     match &case.files {
         Some(files) => render_files(files, &case.options),
-        None => render_feedback(&case.edited, &case.others, &case.options),
+        None => {
+            let feedback = render_feedback(&case.edited, &case.others, &case.options);
+            with_auto_fixes(&case.auto_fixes, case.options.escape, feedback)
+        }
     }
 }
 
