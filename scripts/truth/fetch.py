@@ -202,6 +202,12 @@ def prepare(project, cache, log):
             if _selected(rel, project) and not p.is_symlink():
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(p, dest / rel)
+    # A package that ships its sources under `dist/` (a Vue theme, Svelte
+    # components) gets them moved to `src/`: squiggle, like most tools,
+    # never checks build output.
+    for old, new in project.get("move", {}).items():
+        (dest / new).parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(dest / old, dest / new)
     for rel, text in project.get("add", {}).items():
         (dest / rel).write_text(text)
     if project["lang"] == "rust":
