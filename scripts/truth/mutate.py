@@ -32,6 +32,8 @@ def kinds(lang):
 
 def quota(lang):
     return SYNTAX_QUOTA if lang in SYNTAX_ONLY else QUOTA
+
+
 KEYWORDS = set(["and", "as", "assert", "async", "await", "break", "case", "catch", "class", "const", "continue", "def", "default", "defer", "del", "do", "elif", "else", "enum", "except", "export", "extends", "false", "False", "final", "finally", "fn", "for", "from", "func", "function", "go", "goto", "if", "impl", "import", "in", "interface", "is", "lambda", "let", "loop", "match", "mod", "mut", "new", "nil", "None", "nonlocal", "not", "null", "or", "package", "pass", "pub", "raise", "range", "ref", "return", "self", "Self", "sizeof", "static", "struct", "super", "switch", "this", "throw", "true", "True", "try", "type", "typedef", "typeof", "union", "unsafe", "use", "var", "void", "where", "while", "with", "yield", "int", "char", "long", "short", "unsigned", "signed", "float", "double", "bool", "string", "number", "any", "unknown", "never", "undefined", "crate", "dyn", "extern", "move"])
 NULL_ARG = {"python": "None", "typescript": "0", "go": "0", "rust": "0", "c": "0"}
 EXTRA_PARAM = {"python": "extra_param", "typescript": "extra: number", "go": "extra int",
