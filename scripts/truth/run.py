@@ -128,6 +128,7 @@ def run_hook(project, cases, args, env, log, outside=False):
     project's first file); otherwise the revert is a Write through the hook
     too, scored on its own reply, as `serve` is."""
     root = fetch.fresh_copy(project, args.cache)
+    variants.prepare_workspace(project, root, args)
     name = "hook-outside" if outside else "hook"
     out = []
     hook = Hook(args.squiggle, root, env, args.out / f"run-{project['id']}-{name}")

@@ -412,6 +412,20 @@ fn session_file(kind: &str, id: &str, ext: &str) -> Option<PathBuf> {
     plain.then(|| dir.join(format!("{id}.{ext}")))
 }
 
+/// Writes a session file (`session_file`) atomically, its directory and
+/// the sockets' directory above it created private first (mode 0700 on
+/// Unix): the daemon refuses a sockets' directory anyone else may enter,
+/// and these files hold the user's file texts. `false` when it cannot.
+fn write_session_file(path: &Path, bytes: &[u8]) -> bool {
+    use crate::daemon::socket::ensure_private_dir;
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    ensure_private_dir(dir.parent().unwrap_or(dir)).is_ok()
+        && ensure_private_dir(dir).is_ok()
+        && crate::edit::write_atomic(path, bytes).is_ok()
+}
+
 fn event_cwd(payload: &Value, fallback: &Path) -> PathBuf {
     match payload.get("cwd").and_then(Value::as_str) {
         Some(cwd) if !cwd.is_empty() => fallback.join(cwd),

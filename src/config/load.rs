@@ -63,6 +63,8 @@ pub fn load(opts: &LoadOptions) -> Result<Config, ConfigError> {
         }
     }
 
+    check_launch_over_connect(&layers, &opts.cli)?;
+
     let mut config = Config::default();
     for (path, partial) in layers {
         config.sources.push(path);
@@ -147,6 +149,54 @@ fn check_server_ids(
                         .to_string(),
                 });
             }
+        }
+    }
+    Ok(())
+}
+
+/// A layer that sets `args` or `env` for a server an earlier layer attaches
+/// to (`connect`, not replaced by a `command` since) would be ignored: nothing
+/// is started, so there is nothing to pass them to. That is an error naming
+/// both files, not a setting that silently does nothing. (One layer naming
+/// both is refused by the schema; a later `connect` replaces earlier ones.)
+fn check_launch_over_connect(
+    layers: &[(PathBuf, PartialConfig)],
+    cli: &PartialConfig,
+) -> Result<(), ConfigError> {
+    let command_line = Path::new("command line");
+    let all = layers
+        .iter()
+        .map(|(path, partial)| (path.as_path(), partial))
+        .chain(std::iter::once((command_line, cli)));
+    let mut attached: BTreeMap<&str, &Path> = BTreeMap::new();
+    for (path, partial) in all {
+        for (id, server) in &partial.servers {
+            if server.connect.is_some() {
+                attached.insert(id, path);
+                continue;
+            }
+            if server.command.is_some() {
+                attached.remove(id.as_str());
+                continue;
+            }
+            let Some(connect_from) = attached.get(id.as_str()) else {
+                continue;
+            };
+            let key = if server.args.is_some() {
+                "args"
+            } else if server.env.is_some() {
+                "env"
+            } else {
+                continue;
+            };
+            return Err(ConfigError::Invalid {
+                path: path.to_path_buf(),
+                key: format!("lsp.servers.{}.{key}", segment(id)),
+                message: format!(
+                    "server \"{id}\" attaches to a running server (connect, in {}), so {key} would do nothing; remove {key}, or set command here to start the server instead",
+                    connect_from.display()
+                ),
+            });
         }
     }
     Ok(())
@@ -244,6 +294,7 @@ fn merge_server(base: &mut ServerOverride, over: ServerOverride) {
     if connect.is_some() {
         base.command = None;
         base.args = None;
+        base.env = None;
     }
     set_some(&mut base.command, command);
     set_some(&mut base.connect, connect);

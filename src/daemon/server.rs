@@ -128,16 +128,20 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
         ..Default::default()
     };
     let engine = Arc::new(Engine::new(&engine_opts, &cwd)?);
-    engine.watch_disk();
     let paths = socket::paths(
         engine.workspace().root(),
         opts.trust_workspace,
         opts.runtime_dir.as_deref(),
     );
     socket::ensure_private_dir(&paths.dir)?;
+    // Bind before the slow part of starting (the watch walks the whole
+    // workspace): a daemon that lost a start race finds the winner here at
+    // once, instead of binding late, after the winner was stopped, and
+    // living on as a daemon nobody asked for.
     let Some(listener) = bind(&paths)? else {
         return Ok(Ended::AlreadyRunning);
     };
+    engine.watch_disk();
     let idle_override = std::env::var(IDLE_ENV)
         .ok()
         .and_then(|ms| ms.parse::<u64>().ok())

@@ -16,8 +16,6 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::daemon::socket::ensure_private_dir;
-
 /// The event the reply names.
 pub const EVENT: &str = "BeforeModel";
 
@@ -34,17 +32,10 @@ pub fn stash(payload: &Value, text: &str) -> bool {
     let Some(path) = payload["session_id"].as_str().and_then(pending) else {
         return false;
     };
-    let Some(dir) = path.parent() else {
-        return false;
-    };
-    if ensure_private_dir(dir.parent().unwrap_or(dir)).is_err() || ensure_private_dir(dir).is_err()
-    {
-        return false;
-    }
     // Two edits before one model call: both blocks go.
     let mut all = std::fs::read_to_string(&path).unwrap_or_default();
     all.push_str(text);
-    crate::edit::write_atomic(&path, all.as_bytes()).is_ok()
+    super::write_session_file(&path, all.as_bytes())
 }
 
 /// The BeforeModel reply that appends the session's pending block to the

@@ -18,8 +18,6 @@ use std::time::UNIX_EPOCH;
 
 use serde_json::Value;
 
-use crate::daemon::socket::ensure_private_dir;
-
 /// Above this many files a walk costs more than a hook may: no snapshot.
 pub const MAX_FILES: usize = 20_000;
 /// At most this many changed files are checked after one shell command.
@@ -48,15 +46,8 @@ pub fn before(payload: &Value, root: &Path) {
         tracing::debug!(root = %root.display(), "too many files for a shell snapshot");
         return;
     };
-    let Some(dir) = path.parent() else {
-        return;
-    };
-    if ensure_private_dir(dir.parent().unwrap_or(dir)).is_err() || ensure_private_dir(dir).is_err()
-    {
-        return;
-    }
     let record = serde_json::json!({"root": root, "files": stamps});
-    let _ = crate::edit::write_atomic(&path, record.to_string().as_bytes());
+    super::write_session_file(&path, record.to_string().as_bytes());
 }
 
 /// After a tool: the files of `root` that changed or appeared since the

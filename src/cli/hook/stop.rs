@@ -68,14 +68,9 @@ pub(super) fn record(payload: &Value, before: &BTreeMap<PathBuf, Option<String>>
     if !changed {
         return;
     }
-    let written = path
-        .parent()
-        .map(std::fs::create_dir_all)
-        .transpose()
-        .is_ok()
-        && serde_json::to_vec(&turn)
-            .ok()
-            .is_some_and(|bytes| crate::edit::write_atomic(&path, &bytes).is_ok());
+    let written = serde_json::to_vec(&turn)
+        .ok()
+        .is_some_and(|bytes| super::write_session_file(&path, &bytes));
     if !written {
         tracing::debug!(path = %path.display(), "turn not recorded");
     }

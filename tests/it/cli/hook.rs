@@ -419,3 +419,47 @@ fn session_start_warms_the_daemon_and_its_servers() {
     assert_eq!(fake_active(&after), 1, "{after}");
     assert_eq!(fake_pid(&after), fake_pid(&warmed), "{warmed}\n{after}");
 }
+
+/// The turn's record for the Stop gate is written beside the daemons'
+/// sockets before the first hook starts its daemon. Written into a
+/// directory made with the default mode, it made every daemon refuse that
+/// directory ("not private"), and every hook after it check in process,
+/// starting the servers again each time (seen as a 3–7 s hook).
+#[test]
+fn recording_the_turn_first_leaves_the_daemon_a_private_directory() {
+    let ws = Workspace::new();
+    let file = ws.write("a.fk", "x\n");
+    let mut payload = ws.claude_event(
+        "Write",
+        json!({"file_path": file.display().to_string(), "content": "x @error(new)\n"}),
+    );
+    payload["tool_response"] = json!({
+        "type": "update", "filePath": file.display().to_string(),
+        "content": "x @error(new)\n", "structuredPatch": [], "originalFile": "x\n"
+    });
+    ws.write("a.fk", "x @error(new)\n");
+    let text = context(
+        &ws.hook_daemon(&["claude"], &payload.to_string()),
+        "PostToolUse",
+    );
+    assert_contains(&text, "ERROR [1:3] new");
+    let sockets = ws.runtime_dir.join("squiggle");
+    assert!(
+        sockets.join("turn").join("abc123.json").is_file(),
+        "no turn record"
+    );
+    let status = ws.daemon(&["status"]);
+    let served = String::from_utf8_lossy(&status.stdout).to_string();
+    let _reaper = served
+        .lines()
+        .find_map(|l| l.strip_prefix("pid")?.trim().parse().ok())
+        .map(crate::support::process::Reaper);
+    assert!(status.status.success(), "no daemon: {}", stderr(&status));
+    #[cfg(unix)]
+    for dir in [&sockets, &sockets.join("turn")] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir).map(|m| m.permissions().mode() & 0o777);
+        assert_eq!(mode.ok(), Some(0o700), "{}", dir.display());
+    }
+    ws.daemon(&["stop"]);
+}

@@ -46,14 +46,17 @@ pub fn engine(root: &Path, switches: &[(&str, bool)]) -> Arc<Engine> {
         diagnostic_timeout: Duration::from_secs(30),
         ..Config::default()
     };
+    // Tests reach only loopback: yaml-language-server would fetch the
+    // schemastore.org catalog at start (its default, and squiggle's).
+    config.servers.insert(
+        "yaml-language-server".to_string(),
+        ServerOverride {
+            settings: Some(serde_json::json!({ "yaml": { "schemaStore": { "enable": false } } })),
+            ..ServerOverride::default()
+        },
+    );
     for (id, enabled) in switches {
-        config.servers.insert(
-            id.to_string(),
-            ServerOverride {
-                enabled: Some(*enabled),
-                ..ServerOverride::default()
-            },
-        );
+        config.servers.entry(id.to_string()).or_default().enabled = Some(*enabled);
     }
     crate::support::engine(root, config)
 }

@@ -133,6 +133,45 @@ fn an_untrusted_workspace_may_not_choose_the_endpoint() {
     assert_eq!(config.servers["gopls"].command.as_deref(), Some("gopls"));
 }
 
+#[test]
+fn a_later_layers_args_or_env_over_an_endpoint_is_an_error_not_ignored() {
+    for (key, line) in [
+        ("args", "args = [\"serve\"]"),
+        ("env", "env = { A = \"b\" }"),
+    ] {
+        let f = files(
+            "[lsp.servers.gopls]\nconnect = \"127.0.0.1:4389\"\n",
+            &format!("[lsp.servers.gopls]\n{line}\n"),
+        );
+        let mut options = load_options(&f);
+        options.trust_workspace = true;
+        let error = config::load(&options)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| panic!("{key} over connect loaded"));
+        assert!(
+            error.contains(&format!("lsp.servers.gopls.{key}"))
+                && error.contains(".squiggle.toml")
+                && error.contains(&f.user.display().to_string())
+                && error.contains("would do nothing"),
+            "{error}"
+        );
+    }
+    // A later connect replaces the earlier layer's launch, env included.
+    let f = files(
+        "[lsp.servers.gopls]\nenv = { A = \"b\" }\nargs = [\"serve\"]\n",
+        "[lsp.servers.gopls]\nconnect = \"127.0.0.1:4389\"\n",
+    );
+    let mut options = load_options(&f);
+    options.trust_workspace = true;
+    let config = config::load(&options).unwrap_or_else(|e| panic!("{e}"));
+    let gopls = &config.servers["gopls"];
+    assert!(
+        gopls.connect.is_some() && gopls.env.is_none() && gopls.args.is_none(),
+        "{gopls:?}"
+    );
+}
+
 fn load_options(f: &Files) -> LoadOptions {
     LoadOptions {
         workspace_root: f.workspace.clone(),
