@@ -17,6 +17,9 @@ squiggle. Per server:
   open file pulled again.
 - `--typescript 7` (scripts/truth/variants.py): TypeScript 7's own
   `tsc --lsp --stdio`, by pull, like pyright.
+- Vue: typescript-language-server with the Vue plugin, as TypeScript;
+  Svelte: svelte-language-server by pull; shell: bash-language-server's
+  versioned publish; PHP: intelephense's publish after its 1 s debounce.
 """
 
 import os
@@ -25,6 +28,7 @@ import time
 from pathlib import Path
 
 import mutate
+import variants
 
 import lsp
 
@@ -44,6 +48,19 @@ SERVERS = {
              "pull": True},
     "c": {"cmd": ["clangd", "--log=error"], "lang_id": "c", "mode": "versioned", "quiet": 450, "save": True,
           "init": {"clangdFileStatus": True}},
+    # typescript-language-server with the Vue plugin for TypeScript (its
+    # `location` filled in by variants.vue_plugin): tsserver checks the
+    # components; the same waits as TypeScript's.
+    "vue": {"cmd": ["typescript-language-server", "--stdio"], "lang_id": "vue", "mode": "unversioned",
+            "quiet": 350, "stale_ms": 250, "unchanged_ms": 3000, "vue_plugin": True},
+    "svelte": {"cmd": ["svelteserver", "--stdio"], "lang_id": "svelte", "mode": "pull", "quiet": 0},
+    # bash-language-server: one versioned publish per version (shellcheck's).
+    "shell": {"cmd": ["bash-language-server", "start"], "lang_id": "shellscript", "mode": "versioned",
+              "quiet": 0, "unchanged_ms": 2500},
+    # intelephense: one unversioned publish per change, 1 s after the last
+    # change (its debounce); a sooner one is an earlier round's.
+    "php": {"cmd": ["intelephense", "--stdio"], "lang_id": "php", "mode": "unversioned",
+            "quiet": 150, "stale_ms": 600, "unchanged_ms": 3000},
 }
 DEADLINE = 30.0
 
@@ -56,6 +73,8 @@ class Careful:
     def __init__(self, project, root, env, quiet_override=None, servers=None):
         self.lang = project["lang"]
         self.spec = dict((servers or SERVERS)[self.lang])
+        if self.spec.get("vue_plugin"):
+            self.spec["init"] = {"plugins": [variants.vue_plugin()]}
         if quiet_override is not None:
             self.spec["quiet"] = quiet_override
         self.root = Path(root).resolve()

@@ -15,6 +15,12 @@ import subprocess
 import tarfile
 from pathlib import Path
 
+import checkers
+
+HERE = Path(__file__).resolve().parent
+# Pinned npm installs (package.json + package-lock.json): the Vue and Svelte
+# checkers, and the dependencies of the projects that have some.
+NPM_PINS = HERE / "npm"
 
 def sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -126,18 +132,60 @@ def _strip_cargo_toml(text):
     return "\n".join(out) + "\n[workspace]\n"
 
 
-def ensure_clang(log):
-    """clang of clangd's major version (Debian bookworm: 14), from apt."""
-    if shutil.which("clang-14") is None:
-        _run(["apt-get", "install", "-y", "-q", "clang-14"], ".", log)
+def _apt_install(program, package, log):
+    if shutil.which(program) is None:
+        _run(["apt-get", "install", "-y", "-q", package], ".", log)
+
+
+def npm_ci(name, cache, log):
+    """`node_modules` of the pinned install scripts/truth/npm/<name>, by
+    `npm ci` (npm checks every package against the lock's integrity) under
+    cache/npm/<name>; installed again when the lock changes."""
+    pins = NPM_PINS / name
+    dest = cache / "npm" / name
+    stamp = dest / ".lock-sha256"
+    want = sha256(pins / "package-lock.json")
+    if not (stamp.exists() and stamp.read_text() == want):
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        for f in ("package.json", "package-lock.json"):
+            shutil.copyfile(pins / f, dest / f)
+        _run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], dest, log)
+        stamp.write_text(want)
+    return dest / "node_modules"
+
+
+def ensure_checker(lang, cache, log):
+    """The language's CLI checker, installed the first time it is needed:
+    clang of clangd's major version (Debian bookworm: 14), shellcheck (the
+    Debian package bash-language-server runs) and php-cli from apt;
+    vue-tsc and svelte-check from the pinned npm install `checkers`."""
+    if lang == "c":
+        _apt_install("clang-14", "clang-14", log)
+    elif lang == "shell":
+        _apt_install("shellcheck", "shellcheck", log)
+    elif lang == "php":
+        _apt_install("php", "php-cli", log)
+    elif lang in ("vue", "svelte"):
+        checkers.NPM_BIN = npm_ci("checkers", cache, log) / ".bin"
+
+
+def link_node_modules(project, tree, cache, log):
+    """A project with pinned dependencies gets them as its `node_modules`
+    (a link into the cache, so copies of the tree stay small)."""
+    if "npm" in project:
+        modules = npm_ci(project["npm"], cache, log)
+        link = tree / "node_modules"
+        if not link.is_symlink():
+            link.symlink_to(modules)
 
 
 def prepare(project, cache, log):
     """Pristine pruned tree at cache/src/<id> (rebuilt only when missing)."""
-    if project["lang"] == "c":
-        ensure_clang(log)
+    ensure_checker(project["lang"], cache, log)
     dest = cache / "src" / project["id"]
     if (dest / ".truth-ready").exists():
+        link_node_modules(project, dest, cache, log)
         return dest
     archive = download(project, cache, log)
     tmp = cache / "tmp" / project["id"]
@@ -154,6 +202,12 @@ def prepare(project, cache, log):
             if _selected(rel, project) and not p.is_symlink():
                 (dest / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(p, dest / rel)
+    # A package that ships its sources under `dist/` (a Vue theme, Svelte
+    # components) gets them moved to `src/`: squiggle, like most tools,
+    # never checks build output.
+    for old, new in project.get("move", {}).items():
+        (dest / new).parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(dest / old, dest / new)
     for rel, text in project.get("add", {}).items():
         (dest / rel).write_text(text)
     if project["lang"] == "rust":
@@ -161,6 +215,7 @@ def prepare(project, cache, log):
         cargo.write_text(_strip_cargo_toml(cargo.read_text()))
         _run(["cargo", "generate-lockfile", "--offline"], dest, log)
     shutil.rmtree(tmp, ignore_errors=True)
+    link_node_modules(project, dest, cache, log)
     (dest / ".truth-ready").write_text("")
     return dest
 
@@ -170,5 +225,5 @@ def fresh_copy(project, cache):
     src = cache / "src" / project["id"]
     dest = cache / "work" / project["id"]
     shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".truth-ready"))
+    shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns(".truth-ready"))
     return dest

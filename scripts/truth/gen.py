@@ -40,15 +40,15 @@ def generate(project, cache, log):
     src = cache / "src" / project["id"]
     work = cache / "truthwork" / project["id"]
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(src, work)
+    shutil.copytree(src, work, symlinks=True)
     lang = project["lang"]
     baseline = checkers.errors(lang, work)
     files = mutate.source_files(work, lang)
     texts = {f: (work / f).read_text().split("\n") for f in files}
     defined = mutate.defined_names(lang, files, texts)
     cases = []
-    quota = {**mutate.QUOTA, **project.get("quota", {})}
-    for kind in mutate.KINDS:
+    quota = {**mutate.quota(lang), **project.get("quota", {})}
+    for kind in mutate.kinds(lang):
         rng = random.Random(zlib.crc32(f"{project['id']}:{kind}".encode()))
         props = list(mutate.candidates(kind, lang, files, texts, defined))
         rng.shuffle(props)

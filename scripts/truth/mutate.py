@@ -9,17 +9,38 @@ single-line replacement so line numbers elsewhere never move.
 import re
 from pathlib import Path
 
-EXT = {"python": (".py",), "typescript": (".ts",), "go": (".go",), "rust": (".rs",), "c": (".c", ".h")}
+EXT = {"python": (".py",), "typescript": (".ts",), "go": (".go",), "rust": (".rs",), "c": (".c", ".h"),
+       "vue": (".vue",), "svelte": (".svelte",), "shell": (".sh", ".bash"), "php": (".php",)}
 KINDS = ["undefined_name", "extra_arg", "missing_arg", "wrong_literal", "deleted_import",
          "member_typo", "signature_change", "rename"]
 CROSS = {"signature_change", "rename"}
 QUOTA = {"undefined_name": 1, "extra_arg": 1, "missing_arg": 1, "wrong_literal": 1,
          "deleted_import": 1, "member_typo": 1, "signature_change": 2, "rename": 2}
+# Shell and PHP are checked for syntax only (shellcheck's error level, `php
+# -l`): their cases are syntax errors an edit leaves behind.
+SYNTAX_KINDS = ["deleted_closer", "unclosed_quote", "unclosed_paren", "missing_token"]
+SYNTAX_QUOTA = {"deleted_closer": 3, "unclosed_quote": 2, "unclosed_paren": 2, "missing_token": 3}
+SYNTAX_ONLY = {"shell", "php"}
+# Vue and Svelte components are TypeScript inside a component: the same
+# proposals as TypeScript's, on every line (script and template alike).
+DIALECT = {"vue": "typescript", "svelte": "typescript"}
+
+
+def kinds(lang):
+    return SYNTAX_KINDS if lang in SYNTAX_ONLY else KINDS
+
+
+def quota(lang):
+    return SYNTAX_QUOTA if lang in SYNTAX_ONLY else QUOTA
+
+
 KEYWORDS = set(["and", "as", "assert", "async", "await", "break", "case", "catch", "class", "const", "continue", "def", "default", "defer", "del", "do", "elif", "else", "enum", "except", "export", "extends", "false", "False", "final", "finally", "fn", "for", "from", "func", "function", "go", "goto", "if", "impl", "import", "in", "interface", "is", "lambda", "let", "loop", "match", "mod", "mut", "new", "nil", "None", "nonlocal", "not", "null", "or", "package", "pass", "pub", "raise", "range", "ref", "return", "self", "Self", "sizeof", "static", "struct", "super", "switch", "this", "throw", "true", "True", "try", "type", "typedef", "typeof", "union", "unsafe", "use", "var", "void", "where", "while", "with", "yield", "int", "char", "long", "short", "unsigned", "signed", "float", "double", "bool", "string", "number", "any", "unknown", "never", "undefined", "crate", "dyn", "extern", "move"])
 NULL_ARG = {"python": "None", "typescript": "0", "go": "0", "rust": "0", "c": "0"}
 EXTRA_PARAM = {"python": "extra_param", "typescript": "extra: number", "go": "extra int",
                "rust": "extra: u8", "c": "int extra"}
 IMPORT_LINE = {
+    "vue": re.compile(r"^\s*import\s.*from\s+['\"].*['\"];?$"),
+    "svelte": re.compile(r"^\s*import\s.*from\s+['\"].*['\"];?$"),
     "python": re.compile(r"^(from\s+\S+\s+)?import\s+[^()\\]+$"),
     "typescript": re.compile(r"^import\s.*from\s+['\"].*['\"];?$"),
     "go": re.compile(r"^\s*(import\s+)?\"[\w./-]+\"$"),
@@ -49,7 +70,7 @@ STRING = re.compile(r"\"[^\"\\]{1,30}\"")
 
 def source_files(root, lang):
     rels = (p.relative_to(root) for p in Path(root).rglob("*") if p.is_file() and p.suffix in EXT[lang])
-    return sorted(r.as_posix() for r in rels if not r.parts[0].startswith("target"))
+    return sorted(r.as_posix() for r in rels if not r.parts[0].startswith(("target", "node_modules")))
 
 
 def _code(line, lang):
@@ -102,7 +123,14 @@ def _calls(line, defined):
 def candidates(kind, lang, files, texts, defined):
     """Yield (file, line_no, new_line) proposals for one kind."""
     for f in files:
+        in_style = False
         for i, line in enumerate(texts[f]):
+            # a component's <style> block is CSS, which neither checker reads
+            if lang in DIALECT and re.match(r"^\s*<style\b", line):
+                in_style = True
+            if in_style:
+                in_style = "</style>" not in line
+                continue
             code = _code(line, lang)
             if code is None:
                 continue
@@ -118,9 +146,43 @@ def _used_elsewhere(name, f, texts, files):
     return any(g != f and any(pat.search(x) for x in texts[g]) for g in files)
 
 
+SHELL_CLOSER = re.compile(r"^\s*(fi|done|esac|\})\s*$")
+PHP_CLOSER = re.compile(r"^\s*\}\s*$")
+SHELL_KEYWORD = re.compile(r"(;\s*|\s)(then|do)\b")
+PHP_STATEMENT_END = re.compile(r";\s*$")
+
+
+def _propose_syntax(kind, lang, line):
+    """Syntax errors: a closing line emptied, a closing quote or parenthesis
+    dropped, a required token dropped (shell `then`/`do`, PHP `;`)."""
+    if kind == "deleted_closer":
+        if (SHELL_CLOSER if lang == "shell" else PHP_CLOSER).match(line):
+            yield ""
+    elif kind == "unclosed_quote":
+        for q in ('"', "'"):
+            if line.count(q) == 2 and "\\" not in line:
+                i = line.rindex(q)
+                yield line[:i] + line[i + 1:]
+    elif kind == "unclosed_paren":
+        if line.count("(") == line.count(")") and ")" in line:
+            i = line.rindex(")")
+            yield line[:i] + line[i + 1:]
+    elif kind == "missing_token":
+        if lang == "shell":
+            for m in SHELL_KEYWORD.finditer(line):
+                yield line[:m.start(2)] + line[m.end(2):]
+        elif PHP_STATEMENT_END.search(line) and not line.lstrip().startswith(("for ", "for(")):
+            yield PHP_STATEMENT_END.sub("", line)
+
+
 def _propose(kind, lang, f, line, defined, texts, files):
+    if lang in SYNTAX_ONLY:
+        yield from _propose_syntax(kind, lang, line)
+        return
+    imports = IMPORT_LINE[lang]
+    lang = DIALECT.get(lang, lang)
     if kind == "deleted_import":
-        if IMPORT_LINE[lang].match(line.rstrip()):
+        if imports.match(line.rstrip()):
             yield ""
     elif kind in ("extra_arg", "missing_arg") and not _is_def(line, lang):
         for _m, open_, close in _calls(line, defined):
@@ -131,11 +193,11 @@ def _propose(kind, lang, f, line, defined, texts, files):
             elif inner.strip():
                 args = _split_args(inner)
                 yield line[:open_] + ",".join(args[:-1]).strip() + line[close:]
-    elif kind == "undefined_name" and not _is_def(line, lang) and not IMPORT_LINE[lang].match(line.rstrip()):
+    elif kind == "undefined_name" and not _is_def(line, lang) and not imports.match(line.rstrip()):
         for m in IDENT.finditer(line):
             if m.group(1) not in KEYWORDS and len(m.group(1)) > 2:
                 yield line[:m.end(1)] + "_undef" + line[m.end(1):]
-    elif kind == "member_typo" and not IMPORT_LINE[lang].match(line.rstrip()):
+    elif kind == "member_typo" and not imports.match(line.rstrip()):
         for m in MEMBER.finditer(line):
             yield line[:m.end(1)] + "_typo" + line[m.end(1):]
     elif kind == "wrong_literal" and not _is_def(line, lang):
@@ -162,11 +224,22 @@ def _propose(kind, lang, f, line, defined, texts, files):
                 yield line[:m.end(g)] + "_renamed" + line[m.end(g):]
 
 
+# A component's own functions: script-local, seldom exported.
+LOCAL_DEF = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?function\s+(\w+)\s*(?:<[^>]*>)?\(|"
+                       r"^\s*(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?\([^)]*\)\s*(?::[^=]+)?=>")
+
+
 def defined_names(lang, files, texts):
+    if lang in SYNTAX_ONLY:
+        return set()
+    rxs = [DEF_LINE[DIALECT.get(lang, lang)], RENAME_LINE[DIALECT.get(lang, lang)]]
+    if lang in DIALECT:
+        rxs.append(LOCAL_DEF)
+    lang = DIALECT.get(lang, lang)
     names = set()
     for f in files:
         for line in texts[f]:
-            for rx in (DEF_LINE[lang], RENAME_LINE[lang]):
+            for rx in rxs:
                 m = rx.match(line)
                 if m:
                     names.update(g for g in m.groups()[:2] if g and re.fullmatch(r"\w+", g))

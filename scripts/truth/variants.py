@@ -42,6 +42,15 @@ def native_tsc():
     return exe
 
 
+def vue_plugin():
+    """typescript-language-server's `plugins` entry for the Vue plugin for
+    TypeScript that scripts/install-servers.sh put in `.tools/npm`."""
+    pkg = tools() / "npm" / "node_modules" / "@vue" / "typescript-plugin"
+    if not (pkg / "package.json").exists():
+        raise SystemExit(f"{pkg} is missing; run scripts/install-servers.sh --only npm")
+    return {"name": "@vue/typescript-plugin", "location": str(pkg.resolve()), "languages": ["vue"]}
+
+
 # The careful client's Python server per `--python` choice: pull where the
 # server registers it; pyrefly pushes one versioned set per version (with
 # type errors shown only when told: `displayTypeErrors`).

@@ -121,6 +121,7 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
                     exclusive_group: None,
                     packages: Vec::new(),
                     plugins: Vec::new(),
+                    full_sync_languages: Vec::new(),
                 };
                 let mut server = ResolvedServer {
                     spec,

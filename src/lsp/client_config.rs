@@ -31,6 +31,10 @@ pub struct ClientConfig {
     /// How long a health probe waits for its answer (`lsp::health`).
     pub probe_timeout: Duration,
     pub max_frame: usize,
+    /// Languages whose documents get their whole text on every change,
+    /// whatever sync the server offers (the registry's
+    /// `full_sync_languages`).
+    pub full_sync_languages: Vec<String>,
 }
 
 impl ClientConfig {
@@ -45,6 +49,7 @@ impl ClientConfig {
             request_timeout: Duration::from_secs(10),
             probe_timeout: Duration::from_secs(3),
             max_frame: DEFAULT_MAX_FRAME,
+            full_sync_languages: Vec::new(),
         }
     }
 

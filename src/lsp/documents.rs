@@ -110,7 +110,8 @@ impl LspClient {
         let (version, written, save) = {
             let mut state = self.state();
             let facts = self.inner.facts.get();
-            let sync = facts.map_or(SyncKind::Full, |f| f.sync);
+            let whole = (self.inner.config.full_sync_languages.iter()).any(|l| l == language_id);
+            let sync = facts.filter(|_| !whole).map_or(SyncKind::Full, |f| f.sync);
             let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
             let save = facts.and_then(|f| f.save).filter(|_| may_save);
             match state.documents.get_mut(&uri) {

@@ -73,6 +73,10 @@ pub struct ServerSpec {
     /// Plugins it loads where they are installed, and the languages it
     /// serves only with them (`plugins`).
     pub plugins: Vec<ServerPlugin>,
+    /// Languages whose documents are sent whole on every change even where
+    /// the server takes incremental changes: its answers after incremental
+    /// ones are wrong for them (docs/servers.md).
+    pub full_sync_languages: Vec<String>,
 }
 
 /// One way to start a server: a program name (or absolute path) and its
@@ -187,6 +191,7 @@ fn spec(
         exclusive_group: None,
         packages: Vec::new(),
         plugins: Vec::new(),
+        full_sync_languages: Vec::new(),
     }
 }
 

@@ -300,6 +300,7 @@ impl Pool {
     fn configure(&self, config: &mut ClientConfig, server: &ResolvedServer) {
         config.settings = server.spec.settings.clone();
         config.wait = server.spec.wait.clone();
+        config.full_sync_languages = server.spec.full_sync_languages.clone();
         config.probe_timeout = self.shared.limits.probe_timeout;
     }
 

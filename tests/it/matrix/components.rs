@@ -80,6 +80,39 @@ async fn vue_component_and_its_typescript_importer() {
     engine.shutdown().await;
 }
 
+/// An expression in a component's template replaced and put back, as the
+/// truth corpus's `vue-vitepress/wrong_literal/1` does: after the change
+/// back sent incrementally, tsserver with the Vue plugin still answered with
+/// the replaced expression's error, so the component is sent whole.
+#[tokio::test]
+async fn vue_template_edit_put_back_is_clean() {
+    let Some(dir) = with_packages(
+        "vue",
+        "typescript-language-server",
+        "@vue/typescript-plugin",
+    ) else {
+        return;
+    };
+    let engine = engine(dir.path(), &[]);
+    let counter = path(&dir, COUNTER_VUE);
+    assert_clean(&engine, &counter).await;
+    let (condition, literal) = ("v-if=\"text && count\"", "v-if=1.5");
+    let broken = edit(&engine, &counter, condition, literal).await;
+    assert_error(
+        &broken,
+        &Expect {
+            file: COUNTER_VUE,
+            line: 16,
+            column: 14,
+            code: Some("2872"),
+            words: &["always truthy"],
+        },
+    );
+    let fixed = edit(&engine, &counter, literal, condition).await;
+    assert_fixed(&fixed, EDITED, "always truthy");
+    engine.shutdown().await;
+}
+
 #[tokio::test]
 async fn svelte_language_server() {
     let Some(dir) = with_packages("svelte", "svelteserver", "svelte") else {
