@@ -114,6 +114,34 @@ impl Engine {
         self.report_change_as(change, files, opts).await
     }
 
+    /// [`report_change`](Self::report_change) for a change made outside
+    /// the engine (the hooks' `squiggle/check`), its files held as an edit
+    /// holds them (in path order), so two checks of one file, each with its
+    /// own text before, never put their texts on the servers in between
+    /// each other's (four agents' hooks at once on one daemon).
+    pub async fn report_outside_change(
+        self: &Arc<Self>,
+        files: Vec<Touched>,
+        mutation: Mutation,
+        opts: &RenderOptions,
+    ) -> (ToolResult, CheckReport) {
+        let mut paths: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|f| match self.workspace.classify(&f.path) {
+                PathClass::Inside { canonical, .. } => Some(canonical),
+                _ => None,
+            })
+            .collect();
+        paths.sort();
+        paths.dedup();
+        let mut held = Vec::with_capacity(paths.len());
+        for path in &paths {
+            held.push(self.lock_file(path).await);
+        }
+        self.report_change(String::new(), files, mutation, Mode::Apply, opts)
+            .await
+    }
+
     /// [`report_change`](Self::report_change), after which auto-fix
     /// (`autoFix`) runs when `change` allows it and the edit introduced
     /// errors: the reply is then the files' state after it, and says what

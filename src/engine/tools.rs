@@ -77,7 +77,7 @@ impl Engine {
 
     /// Serializes mutations of one file. The entry is removed when the last
     /// holder or waiter lets go, so the map holds only files in use.
-    async fn lock_file(&self, path: &Path) -> FileLock<'_> {
+    pub(super) async fn lock_file(&self, path: &Path) -> FileLock<'_> {
         let mutex = lock(&self.file_locks)
             .entry(path.to_path_buf())
             .or_default()
@@ -385,7 +385,7 @@ fn patch_steps(
 }
 
 /// One file's mutation lock, held.
-struct FileLock<'a> {
+pub(super) struct FileLock<'a> {
     engine: &'a Engine,
     path: PathBuf,
     guard: Option<tokio::sync::OwnedMutexGuard<()>>,

@@ -273,7 +273,7 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
         })
         .collect();
     let opts = options.over(engine.render_options());
-    let change = engine.report_change(String::new(), files, mutation, Mode::Apply, &opts);
+    let change = engine.report_outside_change(files, mutation, &opts);
     // In process (a hook without a daemon) as through the daemon.
     let (result, report) = as_told(origin, change).await;
     let text = render_files(&report.file_blocks(), &opts);
