@@ -31,6 +31,7 @@ mod gemini;
 mod gemini_model;
 mod reply;
 mod session;
+mod session_files;
 mod shell;
 mod stop;
 
@@ -399,33 +400,6 @@ fn tool_input(payload: &Value) -> Result<&Value, Malformed> {
 }
 
 /// The event's working directory, else the hook process's own.
-/// The file session `id`'s state of one `kind` lives in (`kind/id.ext`
-/// beside the daemons' sockets), or `None` for an id that is not a plain
-/// name: agents choose session ids, and one must not name another path.
-fn session_file(kind: &str, id: &str, ext: &str) -> Option<PathBuf> {
-    let plain = !id.is_empty()
-        && id.len() <= 128
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    let dir = crate::daemon::socket::socket_dir(None).join(kind);
-    plain.then(|| dir.join(format!("{id}.{ext}")))
-}
-
-/// Writes a session file (`session_file`) atomically, its directory and
-/// the sockets' directory above it created private first (mode 0700 on
-/// Unix): the daemon refuses a sockets' directory anyone else may enter,
-/// and these files hold the user's file texts. `false` when it cannot.
-fn write_session_file(path: &Path, bytes: &[u8]) -> bool {
-    use crate::daemon::socket::ensure_private_dir;
-    let Some(dir) = path.parent() else {
-        return false;
-    };
-    ensure_private_dir(dir.parent().unwrap_or(dir)).is_ok()
-        && ensure_private_dir(dir).is_ok()
-        && crate::edit::write_atomic(path, bytes).is_ok()
-}
-
 fn event_cwd(payload: &Value, fallback: &Path) -> PathBuf {
     match payload.get("cwd").and_then(Value::as_str) {
         Some(cwd) if !cwd.is_empty() => fallback.join(cwd),

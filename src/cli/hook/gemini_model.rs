@@ -22,7 +22,7 @@ pub const EVENT: &str = "BeforeModel";
 /// The file an AfterTool hook leaves session `id`'s block in, or `None`
 /// for an id that is not a plain name.
 fn pending(id: &str) -> Option<PathBuf> {
-    super::session_file("gemini", id, "txt")
+    super::session_files::session_file("gemini", id, "txt")
 }
 
 /// Leaves `text` for the session's next model request; `false` when it
@@ -35,7 +35,7 @@ pub fn stash(payload: &Value, text: &str) -> bool {
     // Two edits before one model call: both blocks go.
     let mut all = std::fs::read_to_string(&path).unwrap_or_default();
     all.push_str(text);
-    super::write_session_file(&path, all.as_bytes())
+    super::session_files::write_session_file(&path, all.as_bytes())
 }
 
 /// The BeforeModel reply that appends the session's pending block to the

@@ -30,7 +30,7 @@ type Stamps = BTreeMap<String, (u128, u64, u64)>;
 /// The snapshot file of `session`, or `None` for an id that is not a plain
 /// name.
 fn snapshot_path(session: &str) -> Option<PathBuf> {
-    super::session_file("shell", session, "json")
+    super::session_files::session_file("shell", session, "json")
 }
 
 /// Before a shell command: record the workspace's files unless a snapshot
@@ -47,7 +47,7 @@ pub fn before(payload: &Value, root: &Path) {
         return;
     };
     let record = serde_json::json!({"root": root, "files": stamps});
-    super::write_session_file(&path, record.to_string().as_bytes());
+    super::session_files::write_session_file(&path, record.to_string().as_bytes());
 }
 
 /// After a tool: the files of `root` that changed or appeared since the

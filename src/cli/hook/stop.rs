@@ -41,7 +41,7 @@ struct Turn {
 
 fn turn_file(payload: &Value) -> Option<PathBuf> {
     let id = payload.get("session_id").and_then(Value::as_str)?;
-    super::session_file("turn", id, "json")
+    super::session_files::session_file("turn", id, "json")
 }
 
 fn load(path: &Path) -> Turn {
@@ -70,7 +70,7 @@ pub(super) fn record(payload: &Value, before: &BTreeMap<PathBuf, Option<String>>
     }
     let written = serde_json::to_vec(&turn)
         .ok()
-        .is_some_and(|bytes| super::write_session_file(&path, &bytes));
+        .is_some_and(|bytes| super::session_files::write_session_file(&path, &bytes));
     if !written {
         tracing::debug!(path = %path.display(), "turn not recorded");
     }
