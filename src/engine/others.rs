@@ -1,11 +1,11 @@
 //! The other-files phase: after the touched files' own wait, the files that
-//! import them — and the other files the servers already hold diagnostics
-//! for — are opened (or kept open), synced with their text on disk, and
-//! their diagnostics taken once each server is done with the edit — by the
-//! server's own signals (`LspClient::other_file_diagnostics`), not by
-//! waiting for a fresh publish of each, which a server that has nothing
-//! new to say never sends. Nothing an earlier check heard is reported
-//! without this.
+//! import them — and the other files the servers hold diagnostics for whose
+//! answer a change may have made stale (`engine::fresh`) — are opened (or
+//! kept open), synced with their text on disk, and their diagnostics taken
+//! once each server is done with the edit — by the server's own signals
+//! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
+//! of each, which a server that has nothing new to say never sends. The
+//! other held files keep what the servers said, and nothing waits for them.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,10 +29,11 @@ use crate::workspace::PathClass;
 const MAX_HELD_RECHECKED: usize = MAX_DEPENDENTS;
 
 impl Engine {
-    /// `check_files` plus the importers of the checked files and the other
-    /// files the servers hold diagnostics for, opened (or kept open) and
-    /// taken once each server is done with the edit; their diagnostics go
-    /// to `others`, their outcomes to `other_outcomes`.
+    /// `check_files` plus the importers of the checked files and the held
+    /// files a change may have made stale, opened (or kept open) and taken
+    /// once each server is done with the edit; their diagnostics go to
+    /// `others`, their outcomes to `other_outcomes`. The other held files'
+    /// diagnostics go to `others` as the servers hold them, with no outcome.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
         let _view = self.shared_view().await;
         let synced = Instant::now();
