@@ -9,6 +9,7 @@ scored against it.
     python3 scripts/truth/truth.py verify           # recompute the truth of cases.json
     python3 scripts/truth/truth.py run [--smoke]    # drive squiggle + careful client, score
     python3 scripts/truth/truth.py fixes [--smoke]  # issue 26: fix lines, fixes, auto-fix (fixes.py)
+    python3 scripts/truth/truth.py budget [--smoke] # latency per language: careful, serve, hook (budget.py)
 
 Why a script: it is a measurement, too slow for every CI run; `--smoke`
 (one project per language, 3 cases each) is small enough for one.
@@ -108,14 +109,20 @@ def cmd_fixes(args):
     return fixes.main(args, load_projects(args.only), load_cases(), smoke_cases, log)
 
 
+def cmd_budget(args):
+    import budget
+
+    return budget.main(args, load_projects(args.only), load_cases(), smoke_cases, log)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cache", type=Path, default=REPO / "target" / "truth")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("fetch", "gen", "verify", "run", "fixes"):
+    for name in ("fetch", "gen", "verify", "run", "fixes", "budget"):
         sp = sub.add_parser(name)
         sp.add_argument("--only", nargs="*", help="project ids or languages")
-        if name in ("verify", "run", "fixes"):
+        if name in ("verify", "run", "fixes", "budget"):
             sp.add_argument("--typescript", choices=["7"], default=None,
                             help="TypeScript 7 in each TypeScript workspace (scripts/truth/variants.py)")
             sp.add_argument("--rust-toolchain", default=None,
@@ -134,6 +141,15 @@ def main():
                             help="print the report of a saved fixes.json instead of running")
             sp.add_argument("--auto-fix", nargs="*", default=["quickfix"],
                             help="the autoFix entries of the auto mode (default: quickfix)")
+        if name == "budget":
+            sp.add_argument("--python", choices=sorted(variants.PYTHON), default=None,
+                            help="the Python type checker both clients run (scripts/truth/variants.py)")
+            sp.add_argument("--smoke", action="store_true", help="one project per language, 3 cases each")
+            sp.add_argument("--squiggle", type=Path, default=REPO / "target" / "release" / "squiggle")
+            sp.add_argument("--out", type=Path, default=None, help="results directory (default CACHE/budget)")
+            sp.add_argument("--cases", nargs="*", help="case ids")
+            sp.add_argument("--report-of", type=Path, default=None,
+                            help="print the budget table of a saved truth.json (run or budget) instead of running")
         if name == "run":
             sp.add_argument("--python", choices=sorted(variants.PYTHON), default=None,
                             help="the Python type checker both clients run (scripts/truth/variants.py)")
@@ -148,7 +164,8 @@ def main():
                             help="calibration: override every careful server's quiet window (ms) and record arrivals")
     args = ap.parse_args()
     args.cache = args.cache.resolve()
-    commands = {"fetch": cmd_fetch, "gen": cmd_gen, "verify": cmd_verify, "run": cmd_run, "fixes": cmd_fixes}
+    commands = {"fetch": cmd_fetch, "gen": cmd_gen, "verify": cmd_verify, "run": cmd_run, "fixes": cmd_fixes,
+                "budget": cmd_budget}
     return commands[args.cmd](args) or 0
 
 

@@ -15,6 +15,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::Engine;
+use super::fresh::Stale;
 use super::plan::PlanMemo;
 use super::pool::{Busy, Checkout, ServerState};
 use super::report::{CheckReport, FileReport, ServerOutcome};
@@ -62,9 +63,6 @@ struct Pending {
 #[derive(Default, Clone)]
 pub(super) struct WaitRules {
     pub(super) edits: Arc<HashMap<(String, PathBuf), EditMark>>,
-    /// Files changed on disk outside squiggle: send each checked file again
-    /// even if its text did not change, so the answer is fresh.
-    pub(super) resend: bool,
 }
 
 /// Where one server's wait for one checked file stood: what the
@@ -89,6 +87,8 @@ pub(super) struct Phase {
     pub(super) canonical: Vec<PathBuf>,
     /// One per (file, server) wait that asked a server.
     pub(super) marks: Vec<Mark>,
+    /// The text sent for each checked file, by canonical path.
+    pub(super) sent: Vec<(PathBuf, Arc<str>)>,
 }
 
 /// Whether a check also reports what the involved servers already hold for
@@ -111,13 +111,14 @@ impl Engine {
         others: HeldOthers,
     ) -> CheckReport {
         let _view = self.shared_view().await;
-        let rules = WaitRules {
-            resend: self.sync_disk(&self.canonical_paths(&files)).await,
-            ..WaitRules::default()
-        };
+        self.sync_disk(&self.canonical_paths(&files)).await;
+        let since = self.fresh.now();
         let started = Instant::now();
         let mut held = Vec::new();
-        let phase = self.check_phase(files, rules, started, &mut held).await;
+        let phase = self
+            .check_phase(files, WaitRules::default(), started, &mut held)
+            .await;
+        self.fresh.taken(&phase.canonical, since);
         let mut check = CheckReport {
             files: phase.reports,
             ..CheckReport::default()
@@ -148,12 +149,16 @@ impl Engine {
         let mut reports: Vec<FileReport> = Vec::with_capacity(files.len());
         let mut canonical = Vec::new();
         let mut marks = Vec::new();
+        let mut sent = Vec::new();
         let mut waits = JoinSet::new();
         let mut memo = PlanMemo::default();
         for (index, input) in files.into_iter().enumerate() {
             let (report, path, pending) = self.prepare(input, &mut memo);
             reports.push(report);
             canonical.extend(path);
+            if let Some(p) = pending.first() {
+                sent.push((p.canonical.clone(), p.text.clone()));
+            }
             for p in pending {
                 let engine = self.clone();
                 let rules = rules.clone();
@@ -178,6 +183,7 @@ impl Engine {
             reports,
             canonical,
             marks,
+            sent,
         }
     }
 
@@ -334,7 +340,9 @@ impl Engine {
     /// Sends the pending file's text to `client`: opened with the text
     /// before the edit first when the server needs to see a change (see
     /// `WaitProfile::open_then_change`), sent again even if unchanged when
-    /// the disk changed outside squiggle.
+    /// a file it imports changed since its diagnostics were taken
+    /// (`engine::fresh`). Text the server already holds, with nothing it
+    /// depends on changed, is not sent again: its answer stands.
     async fn send_text(
         &self,
         client: &LspClient,
@@ -355,9 +363,9 @@ impl Engine {
         if !rules.edits.is_empty() {
             // Another file, taken for what the edit did to it.
             client
-                .sync_other_document(&p.canonical, &p.language, p.text.clone(), rules.resend)
+                .sync_other_document(&p.canonical, &p.language, p.text.clone(), false)
                 .await
-        } else if rules.resend {
+        } else if self.fresh.stale(&p.canonical) == Some(Stale::Dependency) {
             client
                 .resync_document(&p.canonical, &p.language, p.text.clone())
                 .await

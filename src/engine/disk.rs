@@ -12,8 +12,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::Engine;
+use super::plan::PlanMemo;
 use crate::lsp::{FileChangeKind, LspClient};
 use crate::mutex::lock;
+use crate::workspace::PathClass;
 use crate::workspace::watch::{DiskChange, DiskWatch};
 
 impl Engine {
@@ -68,6 +70,7 @@ impl Engine {
             tracing::info!(
                 "the workspace changed faster than it could be watched; open documents are re-read"
             );
+            self.fresh.mark_everything();
         }
         if changes.is_empty() && !overflowed {
             return false;
@@ -100,6 +103,9 @@ impl Engine {
                 .map(|(p, k)| (p.as_path(), *k))
                 .collect();
             client.did_change_watched_files(&refs);
+        }
+        if !overflowed {
+            self.mark_stale(&changes, &mut disk_texts);
         }
         let reread: Vec<PathBuf> = if overflowed {
             self.pool
@@ -136,6 +142,89 @@ impl Engine {
         }
     }
 }
+
+impl Engine {
+    /// Records what `changes` may have made stale (`engine::fresh`): each
+    /// changed file, and the files that import it. A change squiggle made
+    /// itself, whose importers its check took, is none; so is a change to a
+    /// file no server serves that is no project file. A change whose
+    /// importers cannot be known (a project file, too many files, more
+    /// importers than are listed) makes every file stale.
+    fn mark_stale(
+        &self,
+        changes: &std::collections::BTreeMap<PathBuf, DiskChange>,
+        disk_texts: &mut DiskTexts,
+    ) {
+        let mut changed: Vec<PathBuf> = Vec::new();
+        for (path, change) in changes {
+            if !matches!(self.workspace.classify(path), PathClass::Inside { .. }) {
+                continue;
+            }
+            if *change != DiskChange::Deleted {
+                if path.is_dir() {
+                    continue;
+                }
+                if disk_texts
+                    .get(path)
+                    .is_some_and(|text| self.fresh.is_covered(path, text))
+                {
+                    continue;
+                }
+            }
+            self.fresh.uncover(path);
+            changed.push(path.clone());
+        }
+        // A file no server serves matters only as a project file (a root
+        // marker: `tsconfig.json`, `Cargo.toml`, `compile_commands.json`);
+        // any other (a temporary file, a log) changes no diagnostic.
+        let mut memo = PlanMemo::default();
+        let mut project_file = false;
+        changed.retain(|path| {
+            if !self.plan_file(path, &mut memo).is_empty() {
+                return true;
+            }
+            project_file |= self.is_project_file(path);
+            false
+        });
+        let (importers, cut) = if project_file || changed.len() > MAX_CHANGES_FOLLOWED {
+            (Vec::new(), true)
+        } else {
+            self.importers_of(&changed)
+        };
+        if changed.is_empty() && !cut {
+            return;
+        }
+        tracing::debug!(
+            changed = changed.len(),
+            importers = importers.len(),
+            everything = cut,
+            "changes on disk mark files stale"
+        );
+        self.fresh.mark(&changed, &importers);
+        if cut {
+            self.fresh.mark_everything();
+        }
+    }
+
+    /// Whether `path` names a project file of a configured server (one of
+    /// its root markers; `*.sln` matches any name ending in `.sln`).
+    fn is_project_file(&self, path: &Path) -> bool {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            return false;
+        };
+        self.servers
+            .iter()
+            .flat_map(|s| &s.spec.root_markers)
+            .any(|marker| match marker.strip_prefix('*') {
+                Some(suffix) => name.ends_with(suffix),
+                None => name == marker,
+            })
+    }
+}
+
+/// At most this many files changed on disk at once are followed to their
+/// importers; beyond them every file is taken as stale.
+const MAX_CHANGES_FOLLOWED: usize = 16;
 
 /// Files' texts on disk, each read at most once per sync (`None`: gone,
 /// unreadable or not UTF-8).

@@ -11,6 +11,7 @@ mod disk;
 mod evidence;
 mod feedback;
 pub mod fixes;
+mod fresh;
 mod known;
 pub mod lookup;
 mod others;
@@ -64,6 +65,8 @@ pub struct Engine {
     /// The importer scan's listing and file heads, kept in step with the
     /// disk by the watch (set with it when it covers the whole workspace).
     scan_cache: Arc<std::sync::OnceLock<dependents::ScanCache>>,
+    /// What changed since each file's diagnostics were taken (`fresh`).
+    fresh: Arc<fresh::Freshness>,
     /// Speculative sessions over this engine's servers (`crate::sessions`),
     /// shared with a successor as the servers are.
     sessions: Arc<crate::sessions::store::Sessions>,
@@ -125,6 +128,7 @@ impl Engine {
             history: Default::default(),
             disk: Default::default(),
             scan_cache: Default::default(),
+            fresh: Default::default(),
         }
     }
 
@@ -175,6 +179,7 @@ impl Engine {
             history: self.history.clone(),
             disk: self.disk.clone(),
             scan_cache: self.scan_cache.clone(),
+            fresh: self.fresh.clone(),
             sessions: self.sessions.clone(),
             evidence: Arc::new(crate::evidence::Log::new(&evidence)),
         };

@@ -1,11 +1,11 @@
 //! The other-files phase: after the touched files' own wait, the files that
-//! import them — and the other files the servers already hold diagnostics
-//! for — are opened (or kept open), synced with their text on disk, and
-//! their diagnostics taken once each server is done with the edit — by the
-//! server's own signals (`LspClient::other_file_diagnostics`), not by
-//! waiting for a fresh publish of each, which a server that has nothing
-//! new to say never sends. Nothing an earlier check heard is reported
-//! without this.
+//! import them — and the other files the servers hold diagnostics for whose
+//! answer a change may have made stale (`engine::fresh`) — are opened (or
+//! kept open), synced with their text on disk, and their diagnostics taken
+//! once each server is done with the edit — by the server's own signals
+//! (`LspClient::other_file_diagnostics`), not by waiting for a fresh publish
+//! of each, which a server that has nothing new to say never sends. The
+//! other held files keep what the servers said, and nothing waits for them.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,29 +29,34 @@ use crate::workspace::PathClass;
 const MAX_HELD_RECHECKED: usize = MAX_DEPENDENTS;
 
 impl Engine {
-    /// `check_files` plus the importers of the checked files and the other
-    /// files the servers hold diagnostics for, opened (or kept open) and
-    /// taken once each server is done with the edit; their diagnostics go
-    /// to `others`, their outcomes to `other_outcomes`.
+    /// `check_files` plus the importers of the checked files and the held
+    /// files a change may have made stale, opened (or kept open) and taken
+    /// once each server is done with the edit; their diagnostics go to
+    /// `others`, their outcomes to `other_outcomes`. The other held files'
+    /// diagnostics go to `others` as the servers hold them, with no outcome.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
         let _view = self.shared_view().await;
         let synced = Instant::now();
-        let first = WaitRules {
-            resend: self.sync_disk(&self.canonical_paths(&files)).await,
-            ..WaitRules::default()
-        };
+        self.sync_disk(&self.canonical_paths(&files)).await;
+        // Every mark made before now is answered by this check for the
+        // files it takes (`fresh`).
+        let since = self.fresh.now();
         let started = Instant::now();
         let sync_us = started.duration_since(synced).as_micros() as u64;
         // Finding the importers reads files, not servers: it runs on a
         // blocking thread while the first phase waits.
-        let importers = self.importers(&files);
+        let importers = {
+            let engine = self.clone();
+            let edited = self.canonical_paths(&files);
+            tokio::task::spawn_blocking(move || engine.importers_of(&edited))
+        };
         // The first phase's instances stay held through the second: its
         // `written_at` counts are those instances' own. `started` precedes
         // every write of the first phase: each server's quiet for the other
         // files is counted from its last publish after it.
         let mut held_instances = Vec::new();
         let phase = self
-            .check_phase(files, first, started, &mut held_instances)
+            .check_phase(files, WaitRules::default(), started, &mut held_instances)
             .await;
         let checked = phase.canonical;
         let mut check = CheckReport {
@@ -68,28 +73,39 @@ impl Engine {
             seen.seq = seen.seq.max(mark.written_at);
             seen.done &= mark.done;
         }
+        let (mut others, cut) = importers.await.unwrap_or_default();
+        if !cut {
+            // These texts' importers are all checked below: seen again on
+            // disk, they are changes the servers have answered for.
+            for (path, text) in &phase.sent {
+                self.fresh.covered(path, text);
+            }
+        }
         // The importers, and every other file the servers that answered
-        // hold diagnostics for: all checked again for their text on disk
-        // now, so that nothing reported comes from what a server said
-        // before — a change reverted on disk since, a file removed.
-        let mut others = importers.await.unwrap_or_default();
-        let held = self.held_files(&check, &checked);
-        for path in held.into_iter().take(MAX_HELD_RECHECKED) {
+        // hold diagnostics for whose answer a change may have made stale:
+        // checked again for their text on disk now. The rest keep what the
+        // servers said, and nothing waits for them.
+        let (stale, kept): (Vec<PathBuf>, Vec<PathBuf>) = self
+            .held_files(&check, &checked)
+            .into_iter()
+            .partition(|path| self.held_is_stale(path));
+        for path in stale.into_iter().take(MAX_HELD_RECHECKED) {
             if !others.contains(&path) {
                 others.push(path);
             }
         }
+        let mut taken = checked.clone();
         if !others.is_empty() {
             // Phase 2 has its own budget from now: after a cold start the
             // first phase may have used more than diagnosticTimeout already.
             let rules = WaitRules {
                 edits: Arc::new(edits),
-                resend: false,
             };
             let inputs = others.into_iter().map(FileInput::on_disk).collect();
             let phase = self
                 .check_phase(inputs, rules, Instant::now(), &mut held_instances)
                 .await;
+            taken.extend(phase.canonical);
             for report in phase.reports {
                 if !report.diagnostics.is_empty() {
                     check.others.insert(report.file.clone(), report.diagnostics);
@@ -97,15 +113,41 @@ impl Engine {
                 check.other_outcomes.insert(report.file, report.outcomes);
             }
         }
+        self.fresh.taken(&taken, since);
+        let kept: Vec<PathBuf> = kept.into_iter().filter(|p| !taken.contains(p)).collect();
+        self.keep_held(&mut check, &kept);
         drop(held_instances);
         tracing::debug!(
             files = check.files.len(),
             others = check.others.len(),
+            kept = kept.len(),
             sync_us,
             us = started.elapsed().as_micros() as u64,
             "check with dependents done"
         );
         check
+    }
+
+    /// Whether a change may have made the servers' diagnostics of `path`
+    /// (a held file) stale: always, when the disk is not watched.
+    fn held_is_stale(&self, path: &Path) -> bool {
+        self.fresh.stale(path).is_some() || crate::mutex::lock(&self.disk).is_none()
+    }
+
+    /// What the involved servers hold for `kept` (canonical paths of files
+    /// not checked again), put into `check.others` as they said it.
+    fn keep_held(&self, check: &mut CheckReport, kept: &[PathBuf]) {
+        if kept.is_empty() {
+            return;
+        }
+        let involved = check.involved_servers();
+        let kept: HashSet<String> = kept.iter().map(|p| uri::from_path(p)).collect();
+        let held = self.known_diagnostics_of(|server, file_uri| {
+            involved.contains(server) && kept.contains(file_uri)
+        });
+        for (file, diagnostics) in held {
+            check.others.entry(file).or_insert(diagnostics);
+        }
     }
 
     /// The files other than `checked` (canonical) that the servers which
@@ -140,57 +182,65 @@ impl Engine {
     }
 
     /// The files that import any of `files` (not themselves among them), at
-    /// most `MAX_DEPENDENTS`, found on a blocking thread: one scan per
-    /// (file, project root), whichever servers serve it, through the scan
-    /// cache when the disk is watched.
+    /// most `MAX_DEPENDENTS`, found on a blocking thread (see
+    /// [`importers_of`](Self::importers_of)).
     pub(crate) fn importers(
         self: &Arc<Self>,
         files: &[FileInput],
     ) -> tokio::task::JoinHandle<Vec<PathBuf>> {
         let edited = self.canonical_paths(files);
         let engine = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let started = std::time::Instant::now();
-            let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
-            let mut found: Vec<PathBuf> = Vec::new();
-            let mut memo = PlanMemo::default();
-            for canonical in &edited {
-                let planned = engine.plan_file(canonical, &mut memo);
-                let servers: Vec<_> = planned
-                    .iter()
-                    .map(|p| &engine.servers[p.server_index])
-                    .collect();
-                for root in planned.iter().map(|p| p.root.clone()) {
-                    if !scanned.insert((canonical.clone(), root.clone())) {
+        tokio::task::spawn_blocking(move || engine.importers_of(&edited).0)
+    }
+
+    /// The files that import any of `edited` (canonical; not themselves
+    /// among them), at most `MAX_DEPENDENTS`: one scan per (file, project
+    /// root), whichever servers serve it, through the scan cache when the
+    /// disk is watched. True beside them when the list was cut short.
+    pub(super) fn importers_of(&self, edited: &[PathBuf]) -> (Vec<PathBuf>, bool) {
+        let started = std::time::Instant::now();
+        let mut scanned: HashSet<(PathBuf, PathBuf)> = HashSet::new();
+        let mut found: Vec<PathBuf> = Vec::new();
+        let mut cut = false;
+        let mut memo = PlanMemo::default();
+        for canonical in edited {
+            let planned = self.plan_file(canonical, &mut memo);
+            let servers: Vec<_> = planned
+                .iter()
+                .map(|p| &self.servers[p.server_index])
+                .collect();
+            for root in planned.iter().map(|p| p.root.clone()) {
+                if !scanned.insert((canonical.clone(), root.clone())) {
+                    continue;
+                }
+                let serves = |p: &Path| servers.iter().any(|s| language_for(p, s).is_some());
+                let deps = match self.scan_cache.get() {
+                    Some(cache) => {
+                        let ids: Vec<&str> = servers.iter().map(|s| s.spec.id.as_str()).collect();
+                        cache.likely_dependents(canonical, &root, &ids.join(","), serves)
+                    }
+                    None => likely_dependents(canonical, &root, serves),
+                };
+                cut |= deps.len() >= MAX_DEPENDENTS;
+                for dep in deps {
+                    if edited.contains(&dep) || found.contains(&dep) {
                         continue;
                     }
-                    let serves = |p: &Path| servers.iter().any(|s| language_for(p, s).is_some());
-                    let deps = match engine.scan_cache.get() {
-                        Some(cache) => {
-                            let ids: Vec<&str> =
-                                servers.iter().map(|s| s.spec.id.as_str()).collect();
-                            cache.likely_dependents(canonical, &root, &ids.join(","), serves)
-                        }
-                        None => likely_dependents(canonical, &root, serves),
-                    };
-                    for dep in deps {
-                        if !edited.contains(&dep)
-                            && !found.contains(&dep)
-                            && found.len() < MAX_DEPENDENTS
-                        {
-                            found.push(dep);
-                        }
+                    if found.len() < MAX_DEPENDENTS {
+                        found.push(dep);
+                    } else {
+                        cut = true;
                     }
                 }
             }
-            tracing::debug!(
-                found = found.len(),
-                cached = engine.scan_cache.get().is_some(),
-                us = started.elapsed().as_micros() as u64,
-                "importers found"
-            );
-            found
-        })
+        }
+        tracing::debug!(
+            found = found.len(),
+            cached = self.scan_cache.get().is_some(),
+            us = started.elapsed().as_micros() as u64,
+            "importers found"
+        );
+        (found, cut)
     }
 
     /// For servers that answer pulls (LSP or synchronous), the other files

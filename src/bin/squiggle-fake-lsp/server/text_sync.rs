@@ -69,6 +69,7 @@ impl Server {
                 .insert(uri.clone(), (old.text.clone(), until));
             self.timers.after(ms, super::Action::Refresh);
         }
+        let before = self.docs.get(&uri).map(|d| d.text.clone());
         let Some(clamps) = self.docs.change(&uri, version, &changes, self.encoding) else {
             eprintln!("squiggle-fake-lsp: didChange for {uri}, which is not open");
             self.log.event("changeUnopened", json!({"uri": uri}));
@@ -83,6 +84,16 @@ impl Server {
                 "range": clamp.range});
             self.log.event("clamped", fields);
         }
+        // clangd: a change that leaves the text as it was is not checked
+        // again, and nothing is published for its version.
+        let unchanged = before.is_some_and(|b| self.docs.get(&uri).is_some_and(|d| d.text == b));
+        if self.script.silent_when_unchanged && unchanged {
+            self.log.event(
+                "unchangedNotChecked",
+                json!({"uri": uri, "version": version}),
+            );
+            return;
+        }
         if !self.script.publish_on_save {
             self.schedule_waves(uri, version, None);
         }
@@ -95,6 +106,10 @@ impl Server {
         let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
             return;
         };
+        if self.script.silent_when_unchanged {
+            // The change before it was checked, or was not worth checking.
+            return;
+        }
         if !(self.script.publish_on_save && self.script.progress_on_save) {
             self.schedule_waves(uri, version, None);
         } else if let Some(gap) = self.script.check_restart_gap_ms {
