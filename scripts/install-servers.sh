@@ -6,7 +6,9 @@
 #
 # Groups: npm, venv, apt, rust, agents (server names are accepted too and map
 # to their group, e.g. --only pyright,gopls == --only npm,apt; agents are the
-# agent CLIs the end-to-end hook tests drive: claude, codex, gemini), and
+# agent CLIs the end-to-end hook tests drive: claude, codex, gemini), hosts
+# (the other agent hosts the delivery tests drive: opencode), aider
+# (Aider in a venv of its own), and
 # packaging (maturin, ziglang, uv, verdaccio for scripts/package-test; only
 # with --only).
 #
@@ -18,6 +20,8 @@
 #                  RA_TOOLCHAIN below (today's stable: the real-server matrix
 #                  runs both)
 #   scripts/agents-package.json + scripts/agents-package-lock.json    (agent CLIs)
+#   scripts/hosts-package.json + scripts/hosts-package-lock.json      (other hosts)
+#   scripts/aider-requirements.txt                                    (Aider)
 #   scripts/packaging-requirements.txt, scripts/packaging-package.json + lock
 # A stamp file per group under .tools/ records what was installed; a group
 # whose stamp matches is skipped, so a warm re-run takes a second or two.
@@ -40,7 +44,7 @@ RA_TOOLCHAIN=1.99.1
 REQUIRED=(pyright typescript-language-server typescript typescript-7 clangd gopls rust-analyzer "rust-analyzer-$RA_TOOLCHAIN" ruff
   basedpyright ty pyrefly bash-language-server shellcheck yaml-language-server vscode-langservers-extracted tombi
   vue-typescript-plugin vue svelte-language-server svelte intelephense dockerfile-language-server-nodejs
-  claude codex gemini)
+  claude codex gemini opencode aider)
 
 ONLY=""
 FORCE=0
@@ -70,14 +74,16 @@ group_of() {
     apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
     rust|rust-analyzer|rust-analyzer-*) echo rust ;;
     agents|claude|claude-code|codex|gemini|gemini-cli) echo agents ;;
+    hosts|opencode|opencode-ai) echo hosts ;;
+    aider|aider-chat) echo aider ;;
     packaging|maturin|ziglang|uv|verdaccio) echo packaging ;;
     *) echo "install-servers: unknown server or group: $1" >&2; exit 2 ;;
   esac
 }
 
-declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1 [agents]=1 [packaging]=0)
+declare -A WANT=([npm]=1 [venv]=1 [apt]=1 [rust]=1 [agents]=1 [hosts]=1 [aider]=1 [packaging]=0)
 if [ -n "$ONLY" ]; then
-  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0 [agents]=0 [packaging]=0)
+  WANT=([npm]=0 [venv]=0 [apt]=0 [rust]=0 [agents]=0 [hosts]=0 [aider]=0 [packaging]=0)
   IFS=',' read -r -a _only <<<"$ONLY"
   for n in "${_only[@]}"; do
     g="$(group_of "$n")"
@@ -97,12 +103,13 @@ write_stamp() { printf '%s\n' "$2" >"$TOOLS/.stamp-$1"; }
 FAILED_GROUPS=()
 
 # ---------------------------------------------------------------- npm
-# npm_ci GROUP WHAT PREFIX [STAMP_EXTRA]: the pinned packages of
+# npm_ci GROUP WHAT PREFIX [STAMP_EXTRA [VERB]]: the pinned packages of
 # scripts/PREFIX-package.json and its lock, installed into .tools/GROUP by
-# `npm ci` unless GROUP's stamp already matches them (and STAMP_EXTRA).
+# `npm ci` (or `npm VERB`) unless GROUP's stamp already matches them (and
+# STAMP_EXTRA).
 npm_ci() {
   local group="$1" what="$2" json="$SCRIPTS/$3-package.json" lock="$SCRIPTS/$3-package-lock.json"
-  local dir="$TOOLS/$1" want
+  local dir="$TOOLS/$1" verb="${5:-ci}" want
   want="$(hash_of "$json" "$lock")${4:-}"
   if stamp_ok "$group" "$want" && [ -d "$dir/node_modules/.bin" ]; then
     log "$group: up to date"
@@ -111,11 +118,11 @@ npm_ci() {
   if ! command -v npm >/dev/null 2>&1; then
     log "$group: npm not found on PATH"; return 1
   fi
-  log "$group: installing pinned $what into $dir (npm ci)"
+  log "$group: installing pinned $what into $dir (npm $verb)"
   mkdir -p "$dir"
   cp "$json" "$dir/package.json"
   cp "$lock" "$dir/package-lock.json"
-  (cd "$dir" && npm ci --no-audit --no-fund </dev/null) || return 1
+  (cd "$dir" && npm "$verb" --no-audit --no-fund </dev/null) || return 1
   write_stamp "$group" "$want"
 }
 
@@ -129,6 +136,14 @@ install_npm() {
 # the npm group installs (their wrappers want node >= 22).
 install_agents() {
   npm_ci agents "agent CLIs" agents
+}
+
+# The other hosts (OpenCode) in their own group, so pinning one of them
+# does not reinstall the three above. `npm install` with the lock (exact
+# pins in package.json): the lock holds only the linux-x64 native packages,
+# which `npm ci` refuses as out of sync.
+install_hosts() {
+  npm_ci hosts "agent hosts" hosts "" install
 }
 
 # ---------------------------------------------------------------- venv
@@ -158,6 +173,24 @@ install_venv() {
   fi
   "$venv/bin/python" -m pip install --quiet -r "$SCRIPTS/servers-requirements.txt" </dev/null || return 1
   write_stamp venv "$want"
+}
+
+# ---------------------------------------------------------------- aider
+# Aider pins ~100 packages of its own, so it gets a venv apart from the
+# servers' (.tools/aider/venv), cached by its own stamp.
+install_aider() {
+  local venv="$TOOLS/aider/venv" py want
+  py="$(find_python)" || { log "aider: no python3 >= 3.10 with venv found"; return 1; }
+  want="$(hash_of "$SCRIPTS/aider-requirements.txt") py=$("$py" -c 'import sys; print(sys.version.split()[0])')"
+  if stamp_ok aider "$want" && [ -x "$venv/bin/aider" ]; then
+    log "aider: up to date"
+    return 0
+  fi
+  log "aider: installing pinned Aider into $venv with $py"
+  rm -rf "$venv"
+  "$py" -m venv "$venv" || return 1
+  "$venv/bin/python" -m pip install --quiet -r "$SCRIPTS/aider-requirements.txt" </dev/null || return 1
+  write_stamp aider "$want"
 }
 
 # ---------------------------------------------------------------- apt
@@ -235,7 +268,7 @@ install_packaging() {
   write_stamp packaging "$want"
 }
 
-for g in npm venv apt rust agents packaging; do
+for g in npm venv apt rust agents hosts aider packaging; do
   [ "${WANT[$g]}" = 1 ] || continue
   if ! "install_$g"; then
     log "$g: FAILED"
@@ -281,6 +314,8 @@ SERVERS=(
   "claude|agents|claude --version|claude"
   "codex|agents|codex --version|codex"
   "gemini|agents|gemini --version|gemini"
+  "opencode|hosts|$TOOLS/hosts/node_modules/.bin/opencode --version|"
+  "aider|aider|$TOOLS/aider/venv/bin/aider --version|"
 )
 
 is_required() { local r; for r in "${REQUIRED[@]}"; do [ "$r" = "$1" ] && return 0; done; return 1; }

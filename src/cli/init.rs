@@ -13,11 +13,15 @@
 //! Codex also wants each hook trusted (`--trust-hook` records it; see
 //! `codex_trust`); Gemini CLI runs hooks only in a trusted folder.
 
+mod aider;
 mod codex_trust;
 mod doctor_notes;
+mod host;
 mod ordered;
+mod plugin_file;
 
 pub use doctor_notes::notes as doctor_notes;
+pub use host::{FileHost, Host};
 
 use std::path::{Path, PathBuf};
 
@@ -31,9 +35,10 @@ use crate::workspace::Workspace;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// The agent whose settings get the hook.
+    /// The agent whose settings get the hook (or, for OpenCode, Kilo CLI
+    /// and Aider, the file squiggle runs from).
     #[arg(value_enum)]
-    pub agent: Agent,
+    pub agent: Host,
     /// Write the project's settings file (the default).
     #[arg(long, conflicts_with = "user")]
     pub project: bool,
@@ -140,7 +145,11 @@ fn command(agent: Agent) -> String {
 }
 
 pub async fn run(args: Args) -> u8 {
-    match init(&args) {
+    let result = match args.agent {
+        Host::Hook(agent) => init(&args, agent),
+        Host::File(host) => host::init(host, &args),
+    };
+    match result {
         Ok(code) => code,
         Err(message) => {
             eprintln!("squiggle init: {message}");
@@ -151,21 +160,21 @@ pub async fn run(args: Args) -> u8 {
 
 /// Adds the hook to the agent's settings file; the error is the message
 /// to print (the file is then unchanged).
-fn init(args: &Args) -> Result<u8, String> {
-    if args.trust_hook && args.agent != Agent::Codex {
+fn init(args: &Args, agent: Agent) -> Result<u8, String> {
+    if args.trust_hook && agent != Agent::Codex {
         return Err("--trust-hook is for codex only (Codex alone asks to trust each hook)".into());
     }
-    if args.batch && args.agent != Agent::Claude {
+    if args.batch && agent != Agent::Claude {
         return Err("--batch is for claude only (Claude Code alone has PostToolBatch)".into());
     }
-    if args.stop_gate && args.agent != Agent::Claude {
+    if args.stop_gate && agent != Agent::Claude {
         return Err("--stop-gate is for claude only (a Stop hook that keeps the turn going is Claude Code's)".into());
     }
-    let target = target(args.agent);
+    let target = target(agent);
     let path = settings_path(args, &target)?;
     let (existing, mut settings) = read_settings(&path)?;
-    let wanted = events(args.agent, args.batch, args.stop_gate);
-    let added = add_hooks(&mut settings, args.agent, &wanted);
+    let wanted = events(agent, args.batch, args.stop_gate);
+    let added = add_hooks(&mut settings, agent, &wanted);
     let changed = added.map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
     let content = match (&existing, changed) {
         (Some(text), false) => text.clone(),
@@ -178,7 +187,7 @@ fn init(args: &Args) -> Result<u8, String> {
         crate::out!("{content}");
         return Ok(0);
     }
-    write_settings(args, &path, changed.then_some(content.as_str()))?;
+    write_settings(args, agent, &path, changed.then_some(content.as_str()))?;
     if args.batch && has_group(&settings, Agent::Claude, target.event) {
         crate::outln!(
             "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
@@ -186,7 +195,7 @@ fn init(args: &Args) -> Result<u8, String> {
             target.event
         );
     }
-    if args.agent == Agent::Codex {
+    if agent == Agent::Codex {
         let trust = if args.trust_hook {
             codex_trust::Trust::Record
         } else {
@@ -194,7 +203,7 @@ fn init(args: &Args) -> Result<u8, String> {
         };
         return Ok(codex_trust::record_or_check(&path, &settings, trust));
     }
-    if let Some(note) = note(args.agent) {
+    if let Some(note) = note(agent) {
         crate::outln!("{note}");
     }
     Ok(0)
@@ -239,12 +248,17 @@ fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
 
 /// Writes the settings' new `content` (`None`: they did not change), and
 /// says what was done.
-fn write_settings(args: &Args, path: &Path, content: Option<&str>) -> Result<(), String> {
+fn write_settings(
+    args: &Args,
+    agent: Agent,
+    path: &Path,
+    content: Option<&str>,
+) -> Result<(), String> {
     let Some(content) = content else {
         crate::outln!(
             "{} already runs `{}`; nothing changed",
             path.display(),
-            command(args.agent)
+            command(agent)
         );
         return Ok(());
     };
@@ -257,9 +271,9 @@ fn write_settings(args: &Args, path: &Path, content: Option<&str>) -> Result<(),
     };
     crate::outln!(
         "added `{}` to {} for {}{batch}",
-        command(args.agent),
+        command(agent),
         path.display(),
-        describe_events(&events(args.agent, args.batch, args.stop_gate))
+        describe_events(&events(agent, args.batch, args.stop_gate))
     );
     Ok(())
 }

@@ -2,4 +2,5 @@
 //! (`SQUIGGLE_BLESS=1` rewrites them on purpose).
 
 mod hook;
+mod init;
 mod render;

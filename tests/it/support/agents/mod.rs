@@ -13,6 +13,7 @@
 //! reads what the agent sent after its edit: what the model would read.
 
 pub mod anthropic;
+pub mod chat;
 pub mod gemini;
 pub mod openai;
 mod run;
@@ -104,10 +105,21 @@ pub fn strings(v: &Value) -> String {
     out
 }
 
-/// The pinned agent CLI `name` from `.tools/agents`, or `None` (skip) when
-/// missing; a missing CLI fails under `SQUIGGLE_REQUIRE_SERVERS`.
+/// The pinned agent CLI `name` from `.tools/agents` (Claude Code, Codex,
+/// Gemini CLI), `.tools/hosts` (OpenCode) or `.tools/aider`
+/// (Aider's venv), or `None` (skip) when missing; a missing CLI fails under
+/// `SQUIGGLE_REQUIRE_SERVERS`.
 pub fn require_agent(name: &str) -> Option<PathBuf> {
-    let path = tools().join("agents/node_modules/.bin").join(name);
+    let dirs = [
+        "agents/node_modules/.bin",
+        "hosts/node_modules/.bin",
+        "aider/venv/bin",
+    ];
+    let path = dirs
+        .map(|dir| tools().join(dir).join(name))
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| tools().join("hosts/node_modules/.bin").join(name));
     let ready = path.exists() && node22().join("node").exists() && pyright_dir().is_some();
     let what = format!("{name} with node 22 and pyright ({})", path.display());
     crate::support::require(ready.then_some(path), &what)
