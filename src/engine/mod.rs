@@ -11,6 +11,7 @@ mod disk;
 mod evidence;
 mod feedback;
 pub mod fixes;
+mod ignore;
 mod known;
 pub mod lookup;
 mod others;
@@ -34,6 +35,7 @@ use crate::registry::builtin_servers;
 use crate::workspace::Workspace;
 
 pub use check::{FileInput, HeldOthers};
+pub use ignore::AckRequest;
 pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
