@@ -9,7 +9,7 @@
 //! included — and every (file, server) outcome of both phases, so a program
 //! reading it misses nothing the model is told.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -427,20 +427,6 @@ impl Engine {
             warm
         };
         started + budget
-    }
-
-    /// The touched files' texts after, by relative path (what an
-    /// acknowledgement's line is read from).
-    fn texts(&self, files: &[Touched]) -> HashMap<String, Arc<str>> {
-        files
-            .iter()
-            .filter_map(|f| match (self.workspace.classify(&f.path), &f.after) {
-                (PathClass::Inside { relative, .. }, Some(after)) => {
-                    Some((relative, after.clone()))
-                }
-                _ => None,
-            })
-            .collect()
     }
 
     /// Records a checked file's text and diagnostics as the next change's

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::Engine;
+use super::feedback::Touched;
 use super::report::CheckReport;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Record;
@@ -163,6 +164,20 @@ impl Engine {
             message: self.evidence.messages().then(|| ack.message.clone()),
         };
         self.evidence.write(&[Record::Acknowledgement(record)]);
+    }
+
+    /// The touched files' texts after, by relative path (what an
+    /// acknowledgement's line is read from).
+    pub(super) fn texts(&self, files: &[Touched]) -> HashMap<String, Arc<str>> {
+        files
+            .iter()
+            .filter_map(|f| match (self.workspace.classify(&f.path), &f.after) {
+                (PathClass::Inside { relative, .. }, Some(after)) => {
+                    Some((relative, after.clone()))
+                }
+                _ => None,
+            })
+            .collect()
     }
 
     fn disk_text(&self, relative: &str) -> Option<Arc<str>> {

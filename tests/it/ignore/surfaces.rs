@@ -77,6 +77,31 @@ fn the_daemon_follows_a_rule_written_while_it_runs() {
     assert_eq!(messages(&after["ignored"]), ["noisy"], "{after}");
 }
 
+/// Claude Code's PostToolUse hook: the block without what a rule hides,
+/// and the line counting it.
+#[test]
+fn the_claude_code_hook_shows_the_count_not_the_hidden() {
+    let (ws, _) = workspace("ignore = [{ code = \"E1\" }]");
+    let file = ws.write("a.fk", "@error[E1](noisy)\n@error(real)\n");
+    let payload = ws.claude_event(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"}),
+    );
+    let mut command = ws.command(&["hook", "claude"]);
+    command
+        .env("HOME", &ws.outer)
+        .env("SQUIGGLE_NO_DAEMON", "1");
+    let out = support::output_with_stdin(&mut command, payload.to_string());
+    assert_eq!(out.status.code(), Some(0), "{}", support::both(&out));
+    let reply: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", support::both(&out)));
+    assert_eq!(
+        text(&reply["hookSpecificOutput"]["additionalContext"]),
+        "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.fk\">\nERROR [2:1] real\n</diagnostics>\n1 diagnostic hidden by ignore rules\n",
+        "{reply}"
+    );
+}
+
 /// `squiggle mcp` over stdio, just enough of a client to call tools.
 struct Mcp(Service);
 
