@@ -67,6 +67,18 @@ impl CompiledRule {
 
     /// Whether `d` matches every part the rule names.
     pub fn matches(&self, d: &Diagnostic) -> bool {
+        self.matches_but_path(d) && self.matches_path(&d.file)
+    }
+
+    /// Whether a diagnostic of `file` matches the rule's `path` (any does,
+    /// without one). A file's diagnostics share the answer: the glob runs
+    /// once per file, not per diagnostic.
+    pub fn matches_path(&self, file: &str) -> bool {
+        self.path.as_ref().is_none_or(|g| g.is_match(file))
+    }
+
+    /// Whether `d` matches every part the rule names but its `path`.
+    pub fn matches_but_path(&self, d: &Diagnostic) -> bool {
         let r = &self.rule;
         let same = |want: &Option<String>, have: Option<&str>| {
             want.as_deref().is_none_or(|w| have == Some(w))
@@ -75,7 +87,6 @@ impl CompiledRule {
             && same(&r.code, d.code.as_deref())
             && same(&r.source, d.source.as_deref())
             && r.message.as_deref().is_none_or(|m| d.message.contains(m))
-            && self.path.as_ref().is_none_or(|g| g.is_match(&d.file))
     }
 }
 

@@ -43,7 +43,7 @@ impl Engine {
             tracing::warn!("acknowledgements not applied: {e}");
             Vec::new()
         });
-        Hider::new(&self.config.ignore, acks)
+        Hider::new(self.ignore_rules.clone(), acks)
     }
 
     /// Takes what is hidden out of `check`'s files and other files into

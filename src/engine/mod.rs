@@ -71,6 +71,8 @@ pub struct Engine {
     sessions: Arc<crate::sessions::store::Sessions>,
     /// The evidence log (`crate::evidence`), off unless configured.
     evidence: Arc<crate::evidence::Log>,
+    /// The configuration's ignore rules, compiled (`crate::hidden`).
+    ignore_rules: Arc<[crate::config::ignore::CompiledRule]>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -117,6 +119,7 @@ impl Engine {
         let sessions = Arc::new(crate::sessions::store::Sessions::new(config.sessions));
         let evidence = Arc::new(crate::evidence::Log::new(&config.evidence));
         Engine {
+            ignore_rules: crate::hidden::compile(&config.ignore),
             sessions,
             evidence,
             workspace,
@@ -169,6 +172,7 @@ impl Engine {
         };
         let evidence = config.evidence.clone();
         let engine = Engine {
+            ignore_rules: crate::hidden::compile(&config.ignore),
             workspace: self.workspace.clone(),
             config,
             servers,

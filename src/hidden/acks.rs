@@ -92,9 +92,16 @@ impl Ack {
 /// The text of 1-based `line` of `text`, without its line ending.
 pub fn line_text(text: &str, line: u32) -> Option<&str> {
     let index = usize::try_from(line.checked_sub(1)?).ok()?;
-    text.split('\n')
-        .nth(index)
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+    text.split('\n').nth(index).map(without_cr)
+}
+
+/// Every line of `text`, without its line ending.
+pub fn lines(text: &str) -> Vec<&str> {
+    text.split('\n').map(without_cr).collect()
+}
+
+fn without_cr(line: &str) -> &str {
+    line.strip_suffix('\r').unwrap_or(line)
 }
 
 #[derive(Serialize, Deserialize)]

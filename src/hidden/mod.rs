@@ -9,6 +9,8 @@
 
 pub mod acks;
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -76,18 +78,21 @@ impl HiddenCount {
     }
 }
 
+/// The configuration's rules, compiled once per configuration (an
+/// engine holds them; a reload builds new ones).
+pub fn compile(rules: &[IgnoreRule]) -> Arc<[CompiledRule]> {
+    rules.iter().filter_map(CompiledRule::new).collect()
+}
+
 /// The rules and acknowledgements one check is split by.
 pub struct Hider {
-    rules: Vec<CompiledRule>,
+    rules: Arc<[CompiledRule]>,
     acks: Vec<Ack>,
 }
 
 impl Hider {
-    pub fn new(rules: &[IgnoreRule], acks: Vec<Ack>) -> Hider {
-        Hider {
-            rules: rules.iter().filter_map(CompiledRule::new).collect(),
-            acks,
-        }
+    pub fn new(rules: Arc<[CompiledRule]>, acks: Vec<Ack>) -> Hider {
+        Hider { rules, acks }
     }
 
     /// Whether nothing can be hidden.
@@ -101,9 +106,10 @@ impl Hider {
         self.acks.iter().any(|a| a.file == file)
     }
 
-    /// `diagnostics` split into those shown and those hidden; `text` is
-    /// the file's text they were reported for (acknowledgements hold only
-    /// while their line reads the same).
+    /// One file's `diagnostics` split into those shown and those hidden;
+    /// `text` is the text they were reported for (acknowledgements hold
+    /// only while their line reads the same). Its lines are found once,
+    /// and only when an acknowledgement is about the file.
     pub fn split(
         &self,
         diagnostics: Vec<Diagnostic>,
@@ -111,17 +117,38 @@ impl Hider {
     ) -> (Vec<Diagnostic>, Vec<Hidden>) {
         let mut shown = Vec::with_capacity(diagnostics.len());
         let mut hidden = Vec::new();
+        let mut lines: Option<Vec<&str>> = None;
+        // Which rules' paths the file matches, for the file last seen.
+        let mut paths: Option<(String, Vec<bool>)> = None;
         for d in diagnostics {
-            if self.rules.iter().any(|r| r.matches(&d)) {
+            if paths.as_ref().is_none_or(|(file, _)| *file != d.file) {
+                let each = self.rules.iter().map(|r| r.matches_path(&d.file)).collect();
+                paths = Some((d.file.clone(), each));
+            }
+            let path_matches = paths.as_ref().map_or(&[][..], |(_, m)| m.as_slice());
+            let by_rule = self
+                .rules
+                .iter()
+                .zip(path_matches)
+                .any(|(r, path)| *path && r.matches_but_path(&d));
+            if by_rule {
                 hidden.push(Hidden::by_rule(d));
                 continue;
             }
-            let line = text.and_then(|t| acks::line_text(t, d.line));
-            match line.and_then(|line| self.acks.iter().find(|a| a.holds_for(&d, line))) {
+            let mut about = self.acks.iter().filter(|a| a.file == d.file).peekable();
+            let ack = match (about.peek(), text) {
+                (Some(_), Some(text)) => {
+                    let lines = lines.get_or_insert_with(|| acks::lines(text));
+                    let line = (d.line as usize).checked_sub(1).and_then(|i| lines.get(i));
+                    line.and_then(|line| about.find(|a| a.holds_for(&d, line)))
+                }
+                _ => None,
+            };
+            match ack {
                 Some(ack) => hidden.push(Hidden {
-                    diagnostic: d,
                     ignored: true,
                     acknowledged: Some(ack.reason.clone()),
+                    diagnostic: d,
                 }),
                 None => shown.push(d),
             }
