@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod edit;
 pub mod engine;
 pub mod evidence;
+pub mod hidden;
 pub mod impact;
 pub mod install;
 pub mod jsonrpc;

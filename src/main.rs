@@ -50,6 +50,8 @@ enum Command {
     Impact(squiggle::cli::impact::Args),
     /// Sum up the evidence log: errors introduced and never fixed, per file and agent.
     Audit(squiggle::cli::audit::Args),
+    /// Acknowledge a diagnostic as a false positive (hidden until its line changes); list or remove them.
+    Ack(squiggle::cli::ack::Args),
 }
 
 fn main() -> ExitCode {
@@ -125,6 +127,7 @@ async fn run(command: Command) -> ExitCode {
         Command::Install(args) => squiggle::cli::install::run(args).await,
         Command::Impact(args) => squiggle::cli::impact::run(args).await,
         Command::Audit(args) => squiggle::cli::audit::run(args).await,
+        Command::Ack(args) => squiggle::cli::ack::run(args).await,
     })
 }
 

@@ -3,6 +3,7 @@
 //! refused mutation, 2 usage, configuration or environment error). The
 //! binary (`src/main.rs`) only parses and dispatches.
 
+pub mod ack;
 pub mod audit;
 pub mod check;
 pub mod daemon;

@@ -229,7 +229,10 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         sessions,
         evidence,
         auto_fix,
+        ignore,
     } = layer;
+    // Rules add up across layers: a workspace's never lifts the user's.
+    config.ignore.extend(ignore);
     super::features::merge(config, strict, sessions, evidence, auto_fix);
     set(&mut config.enabled, enabled);
     set(&mut config.diagnostic_timeout, diagnostic_timeout);

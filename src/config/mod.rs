@@ -18,6 +18,7 @@
 //! happens in the caller.
 
 pub mod features;
+pub mod ignore;
 mod load;
 mod schema;
 mod trust;
@@ -28,6 +29,7 @@ use std::time::Duration;
 
 pub use crate::diagnostic::Severity;
 pub use features::{AutoFix, EvidenceConfig, FixRule, MAX_EVIDENCE_KEEP, SessionLimits};
+pub use ignore::IgnoreRule;
 pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
 pub use schema::{FileKind, parse_str};
 
@@ -84,6 +86,9 @@ pub struct Config {
     pub evidence: EvidenceConfig,
     /// Which quick fixes are applied unasked after an edit (none by default).
     pub auto_fix: AutoFix,
+    /// Which diagnostics are hidden (`ignore`): every layer's rules, user
+    /// first, those under a server's table bound to it.
+    pub ignore: Vec<IgnoreRule>,
 }
 
 impl Default for Config {
@@ -115,6 +120,7 @@ impl Default for Config {
             sessions: SessionLimits::default(),
             evidence: EvidenceConfig::default(),
             auto_fix: AutoFix::default(),
+            ignore: Vec::new(),
         }
     }
 }
@@ -252,6 +258,8 @@ pub struct PartialConfig {
     pub sessions: features::PartialSessions,
     pub evidence: features::PartialEvidence,
     pub auto_fix: features::PartialAutoFix,
+    /// The file's ignore rules, `[lsp]`'s then each server's.
+    pub ignore: Vec<IgnoreRule>,
 }
 
 /// What [`load`] needs to know.

@@ -153,7 +153,7 @@ impl Engine {
     }
 
     /// When, where and who: the origin the surface set, else the library.
-    fn head(&self) -> Head {
+    pub(super) fn head(&self) -> Head {
         let origin = origin::current().unwrap_or(Origin {
             surface: Surface::Library,
             agent: None,

@@ -28,6 +28,7 @@ use super::tools::Mode;
 use super::{Change, Engine, Mutation};
 use crate::baseline::{Before, Classification, classify, git, worst};
 use crate::diagnostic::Severity;
+use crate::hidden::Hidden;
 use crate::render::{AutoFix, FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
 use crate::workspace::PathClass;
 
@@ -64,6 +65,11 @@ pub struct ToolResult {
     /// it changes. Empty when it is off or found nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub auto_fixes: Vec<AutoFix>,
+    /// The diagnostics hidden by ignore rules or acknowledgements, each
+    /// with `ignored: true`: in neither `diagnostics` nor the feedback
+    /// (which counts them in one line), never an error of the verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<Hidden>,
 }
 
 impl ToolResult {
@@ -166,6 +172,7 @@ impl Engine {
         let wanted = opts.report == ReportMode::New || fixing;
         let baselines = self.baselines(&files, wanted).await;
         let mut check = self.check_change(&files, others).await;
+        self.hide_ignored(&mut check, &self.texts(&files));
         let mut auto_fixes = Vec::new();
         if fixing {
             let fixing = Instant::now();
@@ -178,6 +185,7 @@ impl Engine {
                 "auto-fix done"
             );
             auto_fixes = run.tried;
+            let replaced = run.check.is_some();
             if let Some(mut now) = run.check {
                 if !others {
                     now.others.clear();
@@ -190,6 +198,9 @@ impl Engine {
                     .into_iter()
                     .map(|f| read_after(Touched { after: None, ..f }))
                     .collect();
+            }
+            if replaced {
+                self.hide_ignored(&mut check, &self.texts(&files));
             }
         }
         let prior = Prior {
@@ -255,6 +266,7 @@ impl Engine {
             other_files: Vec::new(),
             dry_run: change.mode == Mode::DryRun,
             auto_fixes: Vec::new(),
+            ignored: check.ignored.clone(),
         };
         let mut verdicts = Vec::new();
         let mut edited = Vec::new();

@@ -12,6 +12,7 @@ mod evidence;
 mod feedback;
 pub mod fixes;
 mod fresh;
+mod ignore;
 mod known;
 pub mod lookup;
 mod others;
@@ -35,6 +36,7 @@ use crate::registry::builtin_servers;
 use crate::workspace::Workspace;
 
 pub use check::{FileInput, HeldOthers};
+pub use ignore::AckRequest;
 pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
@@ -72,6 +74,8 @@ pub struct Engine {
     sessions: Arc<crate::sessions::store::Sessions>,
     /// The evidence log (`crate::evidence`), off unless configured.
     evidence: Arc<crate::evidence::Log>,
+    /// The configuration's ignore rules, compiled (`crate::hidden`).
+    ignore_rules: Arc<[crate::config::ignore::CompiledRule]>,
 }
 
 /// How to build an engine from the command line or a service call.
@@ -118,6 +122,7 @@ impl Engine {
         let sessions = Arc::new(crate::sessions::store::Sessions::new(config.sessions));
         let evidence = Arc::new(crate::evidence::Log::new(&config.evidence));
         Engine {
+            ignore_rules: crate::hidden::compile(&config.ignore),
             sessions,
             evidence,
             workspace,
@@ -171,6 +176,7 @@ impl Engine {
         };
         let evidence = config.evidence.clone();
         let engine = Engine {
+            ignore_rules: crate::hidden::compile(&config.ignore),
             workspace: self.workspace.clone(),
             config,
             servers,

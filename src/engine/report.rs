@@ -9,7 +9,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_reply};
+use crate::hidden::{Hidden, HiddenCount};
+use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_reply, with_hidden};
 
 /// How one server's wait ended for one file. (Where the wait stood in the
 /// server, which the other-files phase needs, is the engine's own
@@ -70,6 +71,10 @@ pub struct CheckReport {
     /// importers of the edited files), by relative path.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub other_outcomes: BTreeMap<String, Vec<ServerOutcome>>,
+    /// The diagnostics of `files` and `others` hidden by ignore rules or
+    /// acknowledgements (`Engine::hide_ignored`), taken out of those lists.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<Hidden>,
 }
 
 impl CheckReport {
@@ -129,7 +134,7 @@ impl CheckReport {
 
     /// The feedback after an edit as every surface renders it: the checked
     /// files' blocks, the other files', and (when `opts` asks) the line
-    /// saying what is unknown.
+    /// saying what is unknown; then the count of what was hidden.
     pub fn feedback(&self, opts: &RenderOptions) -> String {
         self.feedback_with(&self.file_blocks(), &self.other_blocks(), opts)
     }
@@ -142,7 +147,8 @@ impl CheckReport {
         others: &[FileDiagnostics],
         opts: &RenderOptions,
     ) -> String {
-        render_reply(edited, others, &self.unknown(), opts)
+        let text = render_reply(edited, others, &self.unknown(), opts);
+        with_hidden(text, HiddenCount::of(&self.ignored, &opts.include))
     }
 
     /// The checked files' diagnostics, in the order they were given.

@@ -30,6 +30,27 @@ pub struct Summary {
     pub by_file: BTreeMap<String, Counts>,
     /// Per agent (or surface).
     pub by_agent: BTreeMap<String, Counts>,
+    /// Diagnostics acknowledged as false positives (and removals of
+    /// acknowledgements), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acknowledgements: Vec<Acknowledged>,
+}
+
+/// One acknowledgement the log recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Acknowledged {
+    pub time: String,
+    pub workspace: String,
+    pub path: String,
+    pub line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    pub server: String,
+    /// The agent, else the surface.
+    pub by: String,
+    pub reason: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
 }
 
 /// Counts for one file or agent.
@@ -100,11 +121,23 @@ fn head(record: &Record) -> &Head {
     match record {
         Record::Change(c) => &c.head,
         Record::DiagnosticRegression(r) => &r.head,
+        Record::Acknowledgement(a) => &a.head,
     }
 }
 
 fn take(summary: &mut Summary, errors: &mut BTreeMap<(String, String), usize>, record: Record) {
     match record {
+        Record::Acknowledgement(a) => summary.acknowledgements.push(Acknowledged {
+            by: by(&a.head),
+            time: a.head.time,
+            workspace: a.head.workspace,
+            path: a.path,
+            line: a.line,
+            code: a.code,
+            server: a.server,
+            reason: a.reason,
+            removed: a.removed,
+        }),
         Record::Change(change) => {
             summary.changes += 1;
             summary
@@ -190,6 +223,21 @@ pub fn render(summary: &Summary) -> String {
             out.push(format!(
                 "  {}: {} new error(s) at {} by {}{tool}; {} error(s) at its last change",
                 u.path, u.new_errors, u.time, u.by, u.errors_now
+            ));
+        }
+    }
+    if !summary.acknowledgements.is_empty() {
+        out.push("Acknowledged as false positives:".into());
+        for a in &summary.acknowledgements {
+            let code = a
+                .code
+                .as_deref()
+                .map(|c| format!(" {c}"))
+                .unwrap_or_default();
+            let what = if a.removed { "removed" } else { "acknowledged" };
+            out.push(format!(
+                "  {}:{} {}{code}: {what} at {} by {}: {}",
+                a.path, a.line, a.server, a.time, a.by, a.reason
             ));
         }
     }

@@ -1,6 +1,8 @@
-//! One line of the evidence log. Two kinds: `change` — every mutation and
-//! every check after one, on every surface — and `diagnostic_regression`,
-//! written right after a `change` whose files gained errors. The shapes
+//! One line of the evidence log. Three kinds: `change` — every mutation and
+//! every check after one, on every surface —, `diagnostic_regression`,
+//! written right after a `change` whose files gained errors, and
+//! `acknowledgement`, a diagnostic declared a false positive (or that
+//! declaration removed). The shapes
 //! are fixed by a JSON schema (`docs/protocol.md`, "Evidence log"), which
 //! a test compares with the one these types derive. File contents never
 //! appear; diagnostic messages only with `messages = true`.
@@ -22,6 +24,7 @@ pub const VERSION: u32 = 1;
 pub enum Record {
     Change(Change),
     DiagnosticRegression(Regression),
+    Acknowledgement(Acknowledgement),
 }
 
 /// What every record starts with: when, where and who.
@@ -146,6 +149,28 @@ pub struct RegressedFile {
     pub new_errors: usize,
     /// 1-based lines of the new errors.
     pub lines: Vec<u32>,
+}
+
+/// A diagnostic acknowledged as a false positive (`squiggle ack`,
+/// `lsp_acknowledge`), or such an acknowledgement removed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Acknowledgement {
+    #[serde(flatten)]
+    pub head: Head,
+    pub path: String,
+    /// The 1-based line it was on.
+    pub line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    pub server: String,
+    /// Why it is a false positive, as given.
+    pub reason: String,
+    /// The acknowledgement was removed rather than made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub removed: bool,
+    /// The diagnostic's message: only with `messages = true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// A diagnostic, recorded only when asked for (`messages = true`).

@@ -9,6 +9,7 @@ use rmcp::handler::server::common::{schema_for_input, schema_for_output};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
+use super::acknowledge::{AcknowledgeInput, AcknowledgeResult};
 use super::inputs::{
     ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
     EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
@@ -71,6 +72,7 @@ pub(super) enum ToolId {
     SessionChain,
     SessionCommit,
     SessionDiscard,
+    Acknowledge,
 }
 
 struct Spec {
@@ -279,6 +281,13 @@ fn specs() -> Vec<Spec> {
             "Forget the session's edits; nothing was or is written, and the servers answer for the disk's text.",
             Session,
         ),
+        spec::<AcknowledgeInput, AcknowledgeResult>(
+            ToolId::Acknowledge,
+            "lsp_acknowledge",
+            "Acknowledge a false positive",
+            "Declare the diagnostic on `line` of `path` (name its `code` when the line has several) a false positive, with a `reason`. No answer shows it again until that line's text changes; it is recorded for review (`squiggle audit`). Only for diagnostics that are wrong, never to silence a real error.",
+            Navigation,
+        ),
     ]
 }
 
@@ -317,7 +326,9 @@ pub fn writes(name: &str) -> bool {
 }
 
 fn writes_files(spec: &Spec) -> bool {
-    spec.group == Group::Write || spec.id == ToolId::SessionCommit
+    // An acknowledgement writes the workspace's store, and changes what
+    // the diagnostics resources read.
+    spec.group == Group::Write || [ToolId::SessionCommit, ToolId::Acknowledge].contains(&spec.id)
 }
 /// The tool named `name` when this session shows it.
 pub(super) fn shown_tool(name: &str, exposure: Exposure) -> Option<ToolId> {
@@ -339,7 +350,7 @@ mod tests {
             navigation: true,
             write: true,
         });
-        assert_eq!(all.len(), 25);
+        assert_eq!(all.len(), 26);
         for tool in &all {
             assert_eq!(
                 tool.input_schema.get("type"),
@@ -356,6 +367,7 @@ mod tests {
                 "apply_patch",
                 "session_commit",
                 "lsp_apply_fix",
+                "lsp_acknowledge",
             ]
             .contains(&tool.name.as_ref());
             assert_eq!(read_only, Some(!writes), "{}", tool.name);

@@ -6,6 +6,7 @@
 //! subscribable resources (`squiggle://diagnostics[/{path}]`), and the
 //! workflows that combine the tools as prompts (`mcp::prompts`).
 
+mod acknowledge;
 mod catalog;
 pub mod http;
 mod inputs;

@@ -122,6 +122,7 @@ pub async fn call(
         | ToolId::SessionChain
         | ToolId::SessionCommit
         | ToolId::SessionDiscard) => super::sessions::call(engine, id, args).await,
+        ToolId::Acknowledge => super::acknowledge::call(engine, args).await,
         navigation => navigate(engine, navigation, args).await,
     };
     Some(result)

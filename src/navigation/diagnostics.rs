@@ -14,7 +14,8 @@ use super::session::NavError;
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::engine::pool::ServerState;
 use crate::engine::{Engine, FileInput, HeldOthers, ServerStatus};
-use crate::render::{FileDiagnostics, ReportMode, render_files};
+use crate::hidden::{Hidden, HiddenCount};
+use crate::render::{FileDiagnostics, ReportMode, render_files, with_hidden};
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct DiagnosticEntry {
@@ -44,6 +45,10 @@ pub struct DiagnosticsResult {
     pub files: Vec<FileEntry>,
     /// Why some servers could not answer, or answered late.
     pub notes: Vec<String>,
+    /// What ignore rules and acknowledgements hid from `files` and the
+    /// text, each with `ignored: true`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<Hidden>,
 }
 
 fn entry(d: &Diagnostic) -> DiagnosticEntry {
@@ -77,6 +82,7 @@ pub async fn diagnostics(
             engine.known_diagnostics()
         }
     };
+    let (by_file, ignored) = engine.hide_ignored_in(by_file);
     let files: Vec<FileDiagnostics> = by_file
         .iter()
         .map(|(file, diagnostics)| FileDiagnostics {
@@ -89,6 +95,7 @@ pub async fn diagnostics(
     let mut opts = engine.render_options();
     opts.report = ReportMode::All;
     let mut text = render_files(&files, &opts);
+    let hidden = HiddenCount::of(&ignored, &opts.include);
     if text.is_empty() {
         let what = match path {
             Some(_) => "this file",
@@ -97,6 +104,10 @@ pub async fn diagnostics(
         let shown: Vec<&str> = opts.include.iter().map(|s| s.label()).collect();
         text = format!("No diagnostics ({}) in {what}", shown.join(", "));
     }
+    if hidden.total() > 0 && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text = with_hidden(text, hidden);
     for note in &notes {
         text.push_str(&format!("\n(note: {note})"));
     }
@@ -110,6 +121,7 @@ pub async fn diagnostics(
             })
             .collect(),
         notes,
+        ignored,
     };
     Ok((result, text.trim_end().to_string()))
 }

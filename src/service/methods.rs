@@ -140,9 +140,10 @@ async fn check_file(
     engine: &Arc<Engine>,
     params: CheckFileParams,
 ) -> Result<Vec<WireDiagnostic>, Failure> {
-    let report = engine
+    let mut report = engine
         .check_files(vec![FileInput::on_disk(params.file_path)], HeldOthers::Skip)
         .await;
+    engine.hide_ignored(&mut report, &Default::default());
     let diagnostics = report
         .files
         .first()
@@ -157,7 +158,8 @@ async fn check_files(engine: &Arc<Engine>, params: CheckFilesParams) -> Result<B
         .into_iter()
         .map(FileInput::on_disk)
         .collect();
-    let report = engine.check_files(inputs, HeldOthers::Skip).await;
+    let mut report = engine.check_files(inputs, HeldOthers::Skip).await;
+    engine.hide_ignored(&mut report, &Default::default());
     let by_file: ByFile = report
         .files
         .iter()
@@ -169,8 +171,8 @@ async fn check_files(engine: &Arc<Engine>, params: CheckFilesParams) -> Result<B
 /// Every file with diagnostics known to a running server, sorted by path
 /// (`Engine::known_diagnostics`), the severities the configuration includes.
 fn all_diagnostics(engine: &Engine) -> BTreeMap<String, Vec<WireDiagnostic>> {
-    engine
-        .known_diagnostics()
+    let (known, _) = engine.hide_ignored_in(engine.known_diagnostics());
+    known
         .into_iter()
         .filter_map(|(file, list)| {
             let list = shown(engine, &list);

@@ -25,6 +25,7 @@ mod fault;
 mod fixes;
 mod golden;
 mod hostile;
+mod ignore;
 mod impact;
 mod matrix;
 mod mcp;

@@ -11,7 +11,8 @@ use serde_json::json;
 use super::{FileChanges, FilterMode, Format, github, sarif};
 use crate::diagnostic::{Diagnostic, Outcome, Severity};
 use crate::engine::CheckReport;
-use crate::render::{FileDiagnostics, RenderOptions, render_files};
+use crate::hidden::HiddenCount;
+use crate::render::{FileDiagnostics, RenderOptions, render_files, with_hidden};
 
 /// The diagnostics that survived the filter, per file of the report, and
 /// their counts.
@@ -121,7 +122,8 @@ pub fn format(out: &Output) -> String {
                     fixes: Vec::new(),
                 })
                 .collect();
-            render_files(&files, &out.render)
+            let hidden = HiddenCount::of(&out.report.ignored, &out.render.include);
+            with_hidden(render_files(&files, &out.render), hidden)
         }
         Format::Json => pretty(&json_result(out)),
         Format::Sarif => pretty(&sarif::sarif(&flat(), out.root, &out.notices.warnings)),
@@ -139,7 +141,7 @@ fn json_result(out: &Output) -> serde_json::Value {
             json!({ "file": f.file, "diagnostics": diagnostics, "outcomes": f.outcomes })
         })
         .collect();
-    json!({
+    let mut result = json!({
         "files": files,
         "summary": {
             "errors": out.tally.errors,
@@ -147,7 +149,12 @@ fn json_result(out: &Output) -> serde_json::Value {
             "files": out.report.files.len(),
             "failed": out.tally.failed,
         },
-    })
+    });
+    // Hidden by ignore rules or acknowledgements: counted nowhere above.
+    if !out.report.ignored.is_empty() {
+        result["ignored"] = json!(out.report.ignored);
+    }
+    result
 }
 
 fn pretty(value: &serde_json::Value) -> String {

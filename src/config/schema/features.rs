@@ -39,6 +39,7 @@ impl Reader<'_> {
             "strict" => out.strict = Some(self.boolean(path, value)?),
             "sessions" => out.sessions = self.sessions(path, value)?,
             "evidence" => out.evidence = self.evidence(path, value)?,
+            "ignore" => out.ignore.extend(self.ignore_rules(path, value, None)?),
             "autoFix" => out.auto_fix.rules = Some(self.fix_rules(path, value)?),
             "autoFixMax" => {
                 out.auto_fix.max = Some(self.in_range(path, value, 1, MAX_AUTO_FIXES)? as usize)

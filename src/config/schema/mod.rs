@@ -7,6 +7,7 @@
 
 mod errors;
 mod features;
+mod ignore;
 mod values;
 
 use std::path::Path;
@@ -50,6 +51,7 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "strict",
     "sessions",
     "evidence",
+    "ignore",
 ];
 
 pub(super) const SERVER_KEYS: &[&str] = &[
@@ -67,6 +69,7 @@ pub(super) const SERVER_KEYS: &[&str] = &[
     "staleWindowMs",
     "unchangedQuietMs",
     "othersQuietMs",
+    "ignore",
 ];
 
 /// Parses the text of one configuration file. `origin` is only used to name
@@ -152,6 +155,11 @@ impl Reader<'_> {
                         let path = format!("{path}.{}", segment(id));
                         let table = self.table(&path, server, "a table of server settings")?;
                         out.servers.insert(id.clone(), self.server(&path, table)?);
+                        if let Some(rules) = table.get("ignore") {
+                            let path = format!("{path}.ignore");
+                            out.ignore
+                                .extend(self.ignore_rules(&path, rules, Some(id))?);
+                        }
                     }
                 }
                 _ if self.feature(key, &path, value, out)? => {}
@@ -184,6 +192,8 @@ impl Reader<'_> {
                 "staleWindowMs" => out.stale_window_ms = Some(self.ms(&path, value)?),
                 "unchangedQuietMs" => out.unchanged_quiet_ms = Some(self.ms(&path, value)?),
                 "othersQuietMs" => out.others_quiet_ms = Some(self.ms(&path, value)?),
+                // Read by the caller into the layer's rules.
+                "ignore" => {}
                 _ => return Err(self.unknown(&path, key, SERVER_KEYS)),
             }
         }

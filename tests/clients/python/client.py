@@ -21,6 +21,7 @@ NAVIGATION = {
     "lsp_workspace_symbols", "lsp_diagnostics", "lsp_goto_type_definition",
     "lsp_goto_implementation", "lsp_call_hierarchy", "lsp_signature_help",
     "lsp_code_actions", "lsp_rename", "lsp_file_context", "lsp_status", "lsp_impact",
+    "lsp_acknowledge",
 }
 WRITE = {"edit_file", "write_file", "apply_patch", "lsp_apply_fix"}
 # Speculative sessions: only session_commit writes.
@@ -67,7 +68,7 @@ async def run(session):
         assert tool.output_schema and tool.output_schema.get("type") == "object", name
         assert tool.description, name
         read_only = tool.annotations.read_only_hint
-        assert read_only == (name not in WRITE | {"session_commit"}), (name, read_only)
+        assert read_only == (name not in WRITE | {"session_commit", "lsp_acknowledge"}), (name, read_only)
     print(f"tools/list: {len(tools)} tools with input and output schemas")
 
     # --- pyright

@@ -105,6 +105,7 @@ fn changes_on_every_surface_leave_records_the_schema_accepts() {
         .map(|r| match r {
             Record::Change(_) => "change",
             Record::DiagnosticRegression(_) => "regression",
+            Record::Acknowledgement(_) => "acknowledgement",
         })
         .collect();
     assert_eq!(

@@ -3,7 +3,8 @@
 //! Each `golden/render/<case>.json` holds the renderer's input and
 //! `<case>.txt` the exact text the model must see. A case with `files` runs
 //! `render_files`; otherwise `edited` and `others` run `render_feedback`,
-//! under the lines of `auto_fixes` (`with_auto_fixes`) when it has any.
+//! under the lines of `auto_fixes` (`with_auto_fixes`) when it has any;
+//! `hidden` adds the count of what ignore rules and acknowledgements hid.
 //! `SQUIGGLE_BLESS=1 cargo test --test it golden::render` rewrites the `.txt`
 //! files from the current output; read the diff before committing it.
 
@@ -11,8 +12,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use squiggle::hidden::HiddenCount;
 use squiggle::render::{
     AutoFix, FileDiagnostics, RenderOptions, render_feedback, render_files, with_auto_fixes,
+    with_hidden,
 };
 
 #[derive(Deserialize)]
@@ -29,19 +32,24 @@ struct Case {
     /// edit carries it.
     #[serde(default)]
     auto_fixes: Vec<AutoFix>,
+    /// How many diagnostics ignore rules and acknowledgements hid: the
+    /// line after everything else (`with_hidden`).
+    #[serde(default)]
+    hidden: HiddenCount,
 }
 
 fn render(input: &Path) -> String {
     let json = fs::read_to_string(input).unwrap();
     let case: Case = serde_json::from_str(&json)
         .unwrap_or_else(|e| panic!("{}: invalid case: {e}", input.display()));
-    match &case.files {
+    let text = match &case.files {
         Some(files) => render_files(files, &case.options),
         None => {
             let feedback = render_feedback(&case.edited, &case.others, &case.options);
             with_auto_fixes(&case.auto_fixes, case.options.escape, feedback)
         }
-    }
+    };
+    with_hidden(text, case.hidden)
 }
 
 #[test]
