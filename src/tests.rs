@@ -371,18 +371,62 @@ fn the_library_has_no_import_circle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let edges = graph(&src);
     assert!(edges.len() > 100, "only {} files read", edges.len());
-    let shown: Vec<String> = circles(&edges)
+    let shown = shown(&src, &circles(&edges));
+    assert!(shown.is_empty(), "import circles:\n{}", shown.join("\n"));
+}
+
+/// The imports between the library's top-level folders (`engine/`,
+/// `sessions/`, …; a file beside `lib.rs` is a folder of its own): an
+/// arrow from one to another when any file of the first imports a file of
+/// the second.
+fn folder_graph(
+    src: &Path,
+    edges: &BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let folder = |file: &Path| -> PathBuf {
+        let relative = file.strip_prefix(src).unwrap_or(file);
+        let first = relative
+            .iter()
+            .next()
+            .map(PathBuf::from)
+            .unwrap_or_default();
+        src.join(first.with_extension(""))
+    };
+    let mut folders: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+    for (from, tos) in edges {
+        let from = folder(from);
+        let out = folders.entry(from.clone()).or_default();
+        out.extend(tos.iter().map(|to| folder(to)).filter(|to| *to != from));
+    }
+    folders
+}
+
+/// `circles` as lines for a failure message.
+fn shown(src: &Path, circles: &[Vec<PathBuf>]) -> Vec<String> {
+    circles
         .iter()
         .map(|c| {
             let names: Vec<String> = c
                 .iter()
                 .chain(c.first())
-                .map(|p| p.strip_prefix(&src).unwrap_or(p).display().to_string())
+                .map(|p| p.strip_prefix(src).unwrap_or(p).display().to_string())
                 .collect();
             names.join(" -> ")
         })
-        .collect();
-    assert!(shown.is_empty(), "import circles:\n{}", shown.join("\n"));
+        .collect()
+}
+
+#[test]
+fn the_library_has_no_import_circle_between_folders() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let folders = folder_graph(&src, &graph(&src));
+    assert!(folders.len() > 15, "only {} folders read", folders.len());
+    let shown = shown(&src, &circles(&folders));
+    assert!(
+        shown.is_empty(),
+        "import circles between folders:\n{}",
+        shown.join("\n")
+    );
 }
 
 #[test]

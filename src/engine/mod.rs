@@ -20,6 +20,7 @@ mod reload;
 mod report;
 pub mod reported;
 pub mod servers;
+pub mod speculative;
 mod status;
 pub mod tools;
 mod transaction;
@@ -39,6 +40,7 @@ pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use reported::Reported;
 pub use servers::ResolvedServer;
+pub use speculative::{ChainAnswer, ChainStep, SessionAnswer};
 pub use status::ServerStatus;
 
 /// One configuration's engine. Its configuration and servers never change;

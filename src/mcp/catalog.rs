@@ -16,6 +16,7 @@ use super::inputs::{
 };
 use super::session_inputs::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
+use crate::engine::{ChainAnswer, SessionAnswer};
 use crate::impact::ImpactResult;
 use crate::navigation::diagnostics::{DiagnosticsResult, StatusResult};
 use crate::navigation::file_context::FileContextResult;
@@ -23,7 +24,6 @@ use crate::navigation::{
     CallsResult, CodeActionsResult, HoverResult, LocationsResult, RenameResult, SignatureResult,
     SymbolsResult,
 };
-use crate::sessions::{ChainAnswer, SessionAnswer};
 
 /// Which tools a session shows.
 #[derive(Debug, Clone, Copy)]

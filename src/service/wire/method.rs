@@ -17,7 +17,7 @@ use super::requests::{
 use super::sessions::{SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams};
 use crate::engine::ServerStatus;
 use crate::engine::tools::ToolResult;
-use crate::sessions::{ChainAnswer, SessionAnswer};
+use crate::engine::{ChainAnswer, SessionAnswer};
 
 /// A JSON-RPC method of the service (or the daemon).
 pub trait Method {
