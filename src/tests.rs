@@ -429,6 +429,42 @@ fn the_library_has_no_import_circle_between_folders() {
     );
 }
 
+/// The surfaces (`service/`, `mcp/`, `cli/`) change files only through
+/// the engine's one door, `Engine::handle`: none of them calls the doors
+/// behind it (`edit`, `write`, `apply_patch`, `fix`) by name.
+#[test]
+fn the_surfaces_change_files_only_through_engine_handle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let doors = [".edit(&", ".write(&", ".apply_patch(&", ".fix(&"];
+    let mut found = Vec::new();
+    for (module, path) in modules(&src) {
+        if !matches!(
+            module.first().map(String::as_str),
+            Some("service" | "mcp" | "cli")
+        ) {
+            continue;
+        }
+        let source = std::fs::read_to_string(&path).unwrap_or_default();
+        let code: String = code_only(&source)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        for door in doors.iter().filter(|door| code.contains(*door)) {
+            let shown = path
+                .strip_prefix(&src)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            found.push(format!("{shown} calls `{door}`"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "surfaces calling the engine past `Engine::handle`:\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn use_statements_are_read_as_written() {
     let code = code_only(

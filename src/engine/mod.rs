@@ -6,6 +6,7 @@
 
 mod blocks;
 mod check;
+mod delete;
 pub mod dependents;
 mod disk;
 mod evidence;
@@ -19,6 +20,7 @@ pub mod pool;
 mod reload;
 mod report;
 pub mod reported;
+pub mod request;
 pub mod servers;
 pub mod speculative;
 mod status;
@@ -39,6 +41,7 @@ pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use reported::Reported;
+pub use request::{Operation, Request};
 pub use servers::ResolvedServer;
 pub use speculative::{ChainAnswer, ChainStep, SessionAnswer};
 pub use status::ServerStatus;

@@ -10,9 +10,9 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
 use super::inputs::{
-    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
-    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
-    RenameInput, StatusInput, WorkspaceSymbolsInput, WriteFileInput,
+    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DeleteFileInput,
+    DiagnosticsInput, EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput,
+    ReferencesInput, RenameInput, StatusInput, WorkspaceSymbolsInput, WriteFileInput,
 };
 use super::session_inputs::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
@@ -65,6 +65,7 @@ pub(super) enum ToolId {
     WriteFile,
     ApplyPatch,
     ApplyFix,
+    DeleteFile,
     SessionOpen,
     SessionEdit,
     SessionEvaluate,
@@ -237,6 +238,13 @@ fn specs() -> Vec<Spec> {
             "Apply the language server's quick fix for one diagnostic (the `fix.id` an edit's answer gave it, or its line), recomputed for the file as it is now and refused if the file changed since it was offered; then report diagnostics like an edit.",
             Write,
         ),
+        spec::<DeleteFileInput, ToolResult>(
+            ToolId::DeleteFile,
+            "delete_file",
+            "Delete file",
+            "Delete a file, then report the language servers' diagnostics for the files that imported it.",
+            Write,
+        ),
         spec::<SessionOpenInput, SessionAnswer>(
             ToolId::SessionOpen,
             "session_open",
@@ -339,7 +347,7 @@ mod tests {
             navigation: true,
             write: true,
         });
-        assert_eq!(all.len(), 25);
+        assert_eq!(all.len(), 26);
         for tool in &all {
             assert_eq!(
                 tool.input_schema.get("type"),
@@ -356,6 +364,7 @@ mod tests {
                 "apply_patch",
                 "session_commit",
                 "lsp_apply_fix",
+                "delete_file",
             ]
             .contains(&tool.name.as_ref());
             assert_eq!(read_only, Some(!writes), "{}", tool.name);
