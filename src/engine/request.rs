@@ -12,6 +12,7 @@ use super::Engine;
 use super::fixes::{FixError, Which};
 use super::tools::{Mode, Replace, ToolError, ToolResult};
 use crate::evidence::Origin;
+use crate::sessions::Edit as SessionEdit;
 
 /// One change asked of the engine: what, whether it is written or only
 /// checked, and who asks.
@@ -80,6 +81,34 @@ pub fn which(
         (Some(id), _) => Ok(Which::Id(id)),
         (None, Some(line)) => Ok(Which::At { line, column }),
         (None, None) => Err(NoFixNamed),
+    }
+}
+
+/// A session's edit from the members a surface read: a replacement
+/// (`path`, `old`, `new`, `all`), a whole file (`path`, `content`) or a
+/// patch alone; `None` for any other mix (each surface names its members).
+pub fn session_edit(
+    path: Option<String>,
+    old: Option<String>,
+    new: Option<String>,
+    all: Option<bool>,
+    content: Option<String>,
+    patch: Option<String>,
+) -> Option<SessionEdit> {
+    match (path, old, new, content, patch) {
+        (None, None, None, None, Some(patch)) if all.is_none() => {
+            Some(SessionEdit::Patch { patch })
+        }
+        (Some(path), None, None, Some(content), None) if all.is_none() => {
+            Some(SessionEdit::Write { path, content })
+        }
+        (Some(path), Some(old), Some(new), None, None) => Some(SessionEdit::Replace {
+            path,
+            old,
+            new,
+            all: all.unwrap_or(false),
+        }),
+        _ => None,
     }
 }
 
