@@ -28,6 +28,8 @@ enum Command {
     ApplyPatch(squiggle::cli::tools::ApplyPatchArgs),
     /// Apply a server's quick fix for a diagnostic, checked like an edit.
     Fix(squiggle::cli::tools::FixArgs),
+    /// Delete a file, checking the files that import it.
+    Delete(squiggle::cli::tools::DeleteArgs),
     /// Check files (pre-commit): report their diagnostics, exit 1 on findings.
     Check(squiggle::cli::check::Args),
     /// Start each available server on a sample and report what it can do.
@@ -116,6 +118,7 @@ async fn run(command: Command) -> ExitCode {
         Command::Write(args) => squiggle::cli::tools::write(args).await,
         Command::ApplyPatch(args) => squiggle::cli::tools::apply_patch(args).await,
         Command::Fix(args) => squiggle::cli::tools::fix(args).await,
+        Command::Delete(args) => squiggle::cli::tools::delete(args).await,
         Command::Check(args) => squiggle::cli::check::run(args).await,
         Command::Doctor(args) => squiggle::cli::doctor::run(args).await,
         Command::Hook(args) => squiggle::cli::hook::run(args).await,

@@ -103,10 +103,13 @@ pub async fn run(mut args: Args) -> u8 {
         let server = server.clone();
         let root = root.clone();
         let install = move || {
+            let registry = crate::registry::builtin_servers();
+            let spec = registry.iter().find(|s| s.id == server);
             let install = install::Install {
                 server: &server,
                 root: &root,
                 verbose,
+                hint: spec.map_or("", |s| s.install_hint.as_str()),
             };
             install.run(source)
         };

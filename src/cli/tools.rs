@@ -8,7 +8,9 @@
 //!
 //! Like the hooks, each call goes through the workspace's warm daemon
 //! (started on first use), so servers start once, not once per call; when
-//! the daemon cannot be reached the call runs in this process. A mutation
+//! the daemon cannot be reached the same service method runs in this
+//! process (`service::change`: the arguments' params read into the
+//! engine's `Request`), with an engine built only then. A mutation
 //! sent to the daemon is never sent again here: if the daemon stops
 //! mid-call the file may have been written, and the error says so.
 
@@ -22,12 +24,13 @@ use serde_json::json;
 
 use super::warm::Route;
 use crate::daemon::DaemonError;
-use crate::engine::Engine;
-use crate::engine::tools::{Mode, Replace, ToolResult};
-use crate::evidence::origin::scope;
+use crate::engine::tools::ToolResult;
+use crate::engine::{Engine, Request};
 use crate::evidence::{Origin, Surface};
-use crate::service::REFUSED;
-use crate::service::wire::{ApplyPatchParams, EditParams, FixParams, Method, WriteParams, method};
+use crate::service::wire::{
+    ApplyPatchParams, DeleteParams, EditParams, FixParams, Method, WriteParams, method,
+};
+use crate::service::{Failure, REFUSED};
 
 /// The flags every edit tool takes.
 #[derive(clap::Args, Debug, Clone)]
@@ -124,12 +127,31 @@ pub struct FixArgs {
     pub common: ToolArgs,
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct DeleteArgs {
+    /// The file to delete (relative to the current directory, inside the workspace).
+    pub path: PathBuf,
+    /// Delete nothing; check the files that import it as they are.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub common: ToolArgs,
+}
+
+/// `squiggle delete`: one file removed, the files that import it checked
+/// again.
+pub async fn delete(args: DeleteArgs) -> u8 {
+    let params = DeleteParams {
+        file_path: absolute(&args.path),
+        dry_run: args.dry_run,
+        origin: Some(cli("delete")),
+    };
+    run::<method::Delete>(&args.common, params).await
+}
+
 /// `squiggle fix`: the server's quick fix for one diagnostic, recomputed
 /// for the text now and applied like a patch.
 pub async fn fix(args: FixArgs) -> u8 {
-    let Some(engine) = engine(&args.common) else {
-        return 2;
-    };
     let params = FixParams {
         file_path: absolute(&args.path),
         id: args.id,
@@ -138,61 +160,23 @@ pub async fn fix(args: FixArgs) -> u8 {
         dry_run: args.dry_run,
         origin: Some(cli("fix")),
     };
-    let Some(which) = params.which() else {
-        eprintln!("squiggle: give --id, or --line (and --column)");
-        return 2;
-    };
-    if let Some(code) = through_daemon::<method::Fix>(&engine, &args.common, &params).await {
-        return code;
-    }
-    let fix = engine.fix(&args.path, &which, mode(args.dry_run));
-    let result = scope(cli("fix"), fix).await;
-    finish(&engine, result, args.common.output()).await
+    run::<method::Fix>(&args.common, params).await
 }
 
 pub async fn edit(args: EditArgs) -> u8 {
-    let EditArgs {
-        path,
-        old_string,
-        new_string,
-        replace_all,
-        dry_run,
-        common,
-    } = args;
-    let Some(engine) = engine(&common) else {
-        return 2;
-    };
     let params = EditParams {
-        file_path: absolute(&path),
-        old_string,
-        new_string,
-        replace_all,
-        dry_run,
+        file_path: absolute(&args.path),
+        old_string: args.old_string,
+        new_string: args.new_string,
+        replace_all: args.replace_all,
+        dry_run: args.dry_run,
         origin: Some(cli("edit")),
     };
-    if let Some(code) = through_daemon::<method::Edit>(&engine, &common, &params).await {
-        return code;
-    }
-    let EditParams {
-        old_string,
-        new_string,
-        ..
-    } = params;
-    let replace = if replace_all {
-        Replace::All
-    } else {
-        Replace::Once
-    };
-    let edit = engine.edit(&path, &old_string, &new_string, replace, mode(dry_run));
-    let result = scope(cli("edit"), edit).await;
-    finish(&engine, result, common.output()).await
+    run::<method::Edit>(&args.common, params).await
 }
 
 pub async fn write(args: WriteArgs) -> u8 {
     let Some(content) = stdin_text() else {
-        return 2;
-    };
-    let Some(engine) = engine(&args.common) else {
         return 2;
     };
     let params = WriteParams {
@@ -201,19 +185,11 @@ pub async fn write(args: WriteArgs) -> u8 {
         dry_run: args.dry_run,
         origin: Some(cli("write")),
     };
-    if let Some(code) = through_daemon::<method::Write>(&engine, &args.common, &params).await {
-        return code;
-    }
-    let write = engine.write(&args.path, &params.content, mode(args.dry_run));
-    let result = scope(cli("write"), write).await;
-    finish(&engine, result, args.common.output()).await
+    run::<method::Write>(&args.common, params).await
 }
 
 pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
     let Some(patch) = stdin_text() else {
-        return 2;
-    };
-    let Some(engine) = engine(&args.common) else {
         return 2;
     };
     // Patch paths are relative to the workspace root, as in-process.
@@ -222,22 +198,40 @@ pub async fn apply_patch(args: ApplyPatchArgs) -> u8 {
         dry_run: args.dry_run,
         origin: Some(cli("apply-patch")),
     };
-    if let Some(code) = through_daemon::<method::ApplyPatch>(&engine, &args.common, &params).await {
+    run::<method::ApplyPatch>(&args.common, params).await
+}
+
+/// Runs the change method `M` in the workspace's daemon, or, when it
+/// cannot be reached, the same service method in this process (an engine
+/// built only then, its servers stopped after); prints the answer and
+/// gives the exit code.
+async fn run<M>(common: &ToolArgs, params: M::Params) -> u8
+where
+    M: Method<Answer = ToolResult>,
+    M::Params: TryInto<Request>,
+    Failure: From<<M::Params as TryInto<Request>>::Error>,
+{
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    if let Ok(root) = super::warm::workspace_root(common.root.as_deref(), &cwd)
+        && let Some(code) = through_daemon::<M>(&root, common, &params).await
+    {
         return code;
     }
-    let patch = engine.apply_patch(&params.patch, mode(args.dry_run));
-    let result = scope(cli("apply-patch"), patch).await;
-    finish(&engine, result, args.common.output()).await
+    let Some(engine) = engine(common) else {
+        return 2;
+    };
+    let result = crate::service::change(&engine, params).await;
+    finish(
+        &engine,
+        result.map_err(|f| f.message().to_string()),
+        common.output(),
+    )
+    .await
 }
 
 /// The evidence log's origin of `squiggle COMMAND`.
 fn cli(command: &str) -> Origin {
     Origin::new(Surface::Cli, None, command)
-}
-
-/// What `--dry-run` asks of the engine.
-fn mode(dry_run: bool) -> Mode {
-    if dry_run { Mode::DryRun } else { Mode::Apply }
 }
 
 /// `path` made absolute against the current directory: the daemon's own
@@ -251,7 +245,7 @@ fn absolute(path: &Path) -> PathBuf {
 /// Runs the mutation in the workspace's daemon and prints its answer; the
 /// exit code, or `None` when the daemon cannot be reached (run it here).
 async fn through_daemon<M: Method<Answer = ToolResult>>(
-    engine: &Engine,
+    root: &Path,
     common: &ToolArgs,
     params: &M::Params,
 ) -> Option<u8> {
@@ -260,7 +254,6 @@ async fn through_daemon<M: Method<Answer = ToolResult>>(
         return None;
     }
     let opts = route.daemon_options();
-    let root = engine.workspace().root();
     let mut connection = match crate::daemon::client::try_connect_or_spawn(root, &opts).await {
         Ok(connection) => connection,
         Err(e) => {

@@ -4,7 +4,7 @@
 //! or dies mid-request, the check runs in this process instead — slower,
 //! still correct. `--no-daemon` or `SQUIGGLE_NO_DAEMON=1` force in-process.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::daemon::DaemonError;
@@ -85,15 +85,19 @@ async fn through_daemon(
 ) -> Result<CheckReply, DaemonError> {
     let workspace = match engine {
         Some(engine) => engine.workspace().root().to_path_buf(),
-        None => Workspace::discover(root, cwd)
-            .map_err(|source| DaemonError::Workspace {
-                root: root.unwrap_or(cwd).to_path_buf(),
-                source,
-            })?
-            .root()
-            .to_path_buf(),
+        None => workspace_root(root, cwd)?,
     };
     let opts = route.daemon_options();
     let mut connection = crate::daemon::client::try_connect_or_spawn(&workspace, &opts).await?;
     connection.call::<Check>(params, CHECK_TIMEOUT).await
+}
+
+/// The workspace root the daemon serves for `root` (default: the git
+/// top-level of `cwd`), found without building an engine.
+pub fn workspace_root(root: Option<&Path>, cwd: &Path) -> Result<PathBuf, DaemonError> {
+    let workspace = Workspace::discover(root, cwd).map_err(|source| DaemonError::Workspace {
+        root: root.unwrap_or(cwd).to_path_buf(),
+        source,
+    })?;
+    Ok(workspace.root().to_path_buf())
 }

@@ -6,6 +6,7 @@
 
 mod blocks;
 mod check;
+mod delete;
 pub mod dependents;
 mod disk;
 mod evidence;
@@ -21,7 +22,9 @@ pub mod pool;
 mod reload;
 mod report;
 pub mod reported;
+pub mod request;
 pub mod servers;
+pub mod speculative;
 mod status;
 pub mod tools;
 mod transaction;
@@ -41,7 +44,9 @@ pub use pool::{InstanceStatus, Pool, PoolSummary, ServerState};
 pub use reload::Live;
 pub use report::{CheckReport, FileReport, ServerOutcome};
 pub use reported::Reported;
+pub use request::{Operation, Request};
 pub use servers::ResolvedServer;
+pub use speculative::{ChainAnswer, ChainStep, SessionAnswer};
 pub use status::ServerStatus;
 
 /// One configuration's engine. Its configuration and servers never change;

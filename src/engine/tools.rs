@@ -27,6 +27,9 @@ pub enum ToolError {
     Read { path: String, reason: String },
     #[error("cannot write {path}: {reason}; the file is unchanged")]
     Write { path: String, reason: String },
+    /// Refused for a reason of its own (no fix for that diagnostic).
+    #[error("{0}; nothing was written")]
+    Refused(String),
 }
 
 /// Whether a wrapped tool writes its change or only checks it.
@@ -39,16 +42,16 @@ pub enum Mode {
     DryRun,
 }
 
-struct Target {
-    canonical: PathBuf,
-    relative: String,
+pub(super) struct Target {
+    pub(super) canonical: PathBuf,
+    pub(super) relative: String,
 }
 
 impl Engine {
     /// Where a mutation of `path` lands, once it is known to be inside the
     /// workspace and not a special file or a symbolic link loop (refused
     /// before anything opens it: `edit::vet_path`).
-    fn target(&self, path: &Path) -> Result<Target, ToolError> {
+    pub(super) fn target(&self, path: &Path) -> Result<Target, ToolError> {
         let joined = self.workspace.root().join(path);
         let shown = self
             .workspace
@@ -414,7 +417,7 @@ fn vetted<'a>(targets: &'a BTreeMap<String, Target>, path: &str) -> Result<&'a T
     })
 }
 
-fn read_text(target: &Target) -> Result<String, ToolError> {
+pub(super) fn read_text(target: &Target) -> Result<String, ToolError> {
     let bytes = std::fs::read(&target.canonical).map_err(|e| ToolError::Read {
         path: target.relative.clone(),
         reason: e.to_string(),

@@ -140,6 +140,10 @@ pub struct Install<'a> {
     /// Let the package manager print to the terminal; otherwise its output
     /// is kept and shown only on failure.
     pub verbose: bool,
+    /// The registry's install hint for the server, said when squiggle does
+    /// not install it (`Source::Elsewhere`). Given by the caller: the
+    /// registry calls this module (`servers_dir`), never the reverse.
+    pub hint: &'a str,
 }
 
 impl Install<'_> {
@@ -151,16 +155,11 @@ impl Install<'_> {
         match source {
             Source::Npm(packages) => self.npm(packages),
             Source::PyPi(packages) => self.pypi(packages),
-            Source::Elsewhere => {
-                let registry = crate::registry::builtin_servers();
-                let spec = registry.iter().find(|s| s.id == self.server);
-                let fallback = spec.map_or("", |s| s.install_hint.as_str());
-                Err(format!(
-                    "squiggle does not install {}; {}",
-                    self.server,
-                    hint(self.server, fallback)
-                ))
-            }
+            Source::Elsewhere => Err(format!(
+                "squiggle does not install {}; {}",
+                self.server,
+                hint(self.server, self.hint)
+            )),
         }
     }
 

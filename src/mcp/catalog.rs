@@ -11,12 +11,13 @@ use schemars::JsonSchema;
 
 use super::acknowledge::{AcknowledgeInput, AcknowledgeResult};
 use super::inputs::{
-    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
-    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
-    RenameInput, StatusInput, WorkspaceSymbolsInput, WriteFileInput,
+    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DeleteFileInput,
+    DiagnosticsInput, EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput,
+    ReferencesInput, RenameInput, StatusInput, WorkspaceSymbolsInput, WriteFileInput,
 };
 use super::session_inputs::{SessionChainInput, SessionEditsInput, SessionInput, SessionOpenInput};
 use crate::engine::tools::ToolResult;
+use crate::engine::{ChainAnswer, SessionAnswer};
 use crate::impact::ImpactResult;
 use crate::navigation::diagnostics::{DiagnosticsResult, StatusResult};
 use crate::navigation::file_context::FileContextResult;
@@ -24,7 +25,6 @@ use crate::navigation::{
     CallsResult, CodeActionsResult, HoverResult, LocationsResult, RenameResult, SignatureResult,
     SymbolsResult,
 };
-use crate::sessions::{ChainAnswer, SessionAnswer};
 
 /// Which tools a session shows.
 #[derive(Debug, Clone, Copy)]
@@ -66,6 +66,7 @@ pub(super) enum ToolId {
     WriteFile,
     ApplyPatch,
     ApplyFix,
+    DeleteFile,
     SessionOpen,
     SessionEdit,
     SessionEvaluate,
@@ -239,6 +240,13 @@ fn specs() -> Vec<Spec> {
             "Apply the language server's quick fix for one diagnostic (the `fix.id` an edit's answer gave it, or its line), recomputed for the file as it is now and refused if the file changed since it was offered; then report diagnostics like an edit.",
             Write,
         ),
+        spec::<DeleteFileInput, ToolResult>(
+            ToolId::DeleteFile,
+            "delete_file",
+            "Delete file",
+            "Delete a file, then report the language servers' diagnostics for the files that imported it.",
+            Write,
+        ),
         spec::<SessionOpenInput, SessionAnswer>(
             ToolId::SessionOpen,
             "session_open",
@@ -350,7 +358,7 @@ mod tests {
             navigation: true,
             write: true,
         });
-        assert_eq!(all.len(), 26);
+        assert_eq!(all.len(), 27);
         for tool in &all {
             assert_eq!(
                 tool.input_schema.get("type"),
@@ -368,6 +376,7 @@ mod tests {
                 "session_commit",
                 "lsp_apply_fix",
                 "lsp_acknowledge",
+                "delete_file",
             ]
             .contains(&tool.name.as_ref());
             assert_eq!(read_only, Some(!writes), "{}", tool.name);

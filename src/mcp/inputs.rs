@@ -9,6 +9,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::engine::request::{self, NoFixNamed, Operation, Request};
 use crate::navigation::{DEFAULT_MAX_RESULTS, Direction, PositionArgs};
 
 /// A position: `path` with `line` and `column`, or a `symbol` name.
@@ -149,6 +150,63 @@ pub struct ApplyFixInput {
 pub struct ApplyPatchInput {
     /// A unified diff (git style) or a Codex `*** Begin Patch` patch; all or nothing.
     pub patch: String,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct DeleteFileInput {
+    /// File to delete (workspace-relative or absolute inside the workspace).
+    pub path: String,
+}
+
+impl From<DeleteFileInput> for Request {
+    fn from(a: DeleteFileInput) -> Request {
+        Request::new(
+            Operation::Delete {
+                path: a.path.into(),
+            },
+            false,
+        )
+    }
+}
+
+impl From<EditFileInput> for Request {
+    fn from(a: EditFileInput) -> Request {
+        let operation = Operation::Edit {
+            path: a.path.into(),
+            old: a.old_string,
+            new: a.new_string,
+            replace: request::replace(a.replace_all == Some(true)),
+        };
+        Request::new(operation, false)
+    }
+}
+
+impl From<WriteFileInput> for Request {
+    fn from(a: WriteFileInput) -> Request {
+        let operation = Operation::Write {
+            path: a.path.into(),
+            content: a.content,
+        };
+        Request::new(operation, false)
+    }
+}
+
+impl From<ApplyPatchInput> for Request {
+    fn from(a: ApplyPatchInput) -> Request {
+        Request::new(Operation::Patch { patch: a.patch }, false)
+    }
+}
+
+impl TryFrom<ApplyFixInput> for Request {
+    type Error = NoFixNamed;
+
+    fn try_from(a: ApplyFixInput) -> Result<Request, NoFixNamed> {
+        let operation = Operation::Fix {
+            path: a.path.into(),
+            which: request::which(a.id, a.line, a.column)?,
+        };
+        Ok(Request::new(operation, false))
+    }
 }
 
 /// `lsp_impact`: a symbol (`path` with `line`/`column` or `symbol`, which

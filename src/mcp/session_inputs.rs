@@ -6,6 +6,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::engine::request;
 use crate::sessions::Edit;
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -49,21 +50,12 @@ impl SessionEditInput {
             content,
             patch,
         } = self;
-        match (path, old_string, new_string, content, patch) {
-            (None, None, None, None, Some(patch)) if replace_all.is_none() => {
-                Ok(Edit::Patch { patch })
-            }
-            (Some(path), None, None, Some(content), None) if replace_all.is_none() => {
-                Ok(Edit::Write { path, content })
-            }
-            (Some(path), Some(old), Some(new), None, None) => Ok(Edit::Replace {
-                path,
-                old,
-                new,
-                all: replace_all.unwrap_or(false),
-            }),
-            _ => Err("an edit is {path, old_string, new_string[, replace_all]}, {path, content} or {patch}".into()),
-        }
+        request::session_edit(path, old_string, new_string, replace_all, content, patch).ok_or_else(
+            || {
+                "an edit is {path, old_string, new_string[, replace_all]}, {path, content} or {patch}"
+                    .into()
+            },
+        )
     }
 }
 

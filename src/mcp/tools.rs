@@ -1,8 +1,8 @@
-//! The dispatch from a `tools/call` to the navigation code or the engine,
+//! The dispatch from a `tools/call` to the navigation code or the engine
+//! (a change tool's input read into the engine's `Request`),
 //! and the shape of the answers: a compact text plus `structuredContent`.
 //! Arguments that do not parse are the tool's error, not a protocol error.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
@@ -12,13 +12,12 @@ use serde_json::{Value, json};
 
 use super::catalog::{Exposure, ToolId, shown_tool};
 use super::inputs::{
-    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DiagnosticsInput,
-    EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput, ReferencesInput,
-    RenameInput, WorkspaceSymbolsInput, WriteFileInput,
+    ApplyFixInput, ApplyPatchInput, CallHierarchyInput, CodeActionsInput, DeleteFileInput,
+    DiagnosticsInput, EditFileInput, FileContextInput, FileInput, ImpactInput, PositionInput,
+    ReferencesInput, RenameInput, WorkspaceSymbolsInput, WriteFileInput,
 };
-use crate::engine::Engine;
-use crate::engine::fixes::Which;
-use crate::engine::tools::{Mode, Replace};
+use crate::engine::tools::ToolResult;
+use crate::engine::{Engine, Request};
 use crate::navigation::diagnostics::{diagnostics, status};
 use crate::navigation::{self, DEFAULT_MAX_RESULTS, Goto, NavError, RangeArgs};
 
@@ -40,7 +39,7 @@ fn answer<T: Serialize>(result: Result<(T, String), NavError>) -> CallToolResult
 
 /// An edit tool's answer; the error is its message (arguments that did not
 /// parse, or the refused edit).
-fn edit_answer(result: Result<crate::engine::tools::ToolResult, String>) -> CallToolResult {
+fn edit_answer(result: Result<ToolResult, String>) -> CallToolResult {
     match result {
         Ok(done) => {
             let mut r = CallToolResult::success(vec![ContentBlock::text(done.text())]);
@@ -51,13 +50,16 @@ fn edit_answer(result: Result<crate::engine::tools::ToolResult, String>) -> Call
     }
 }
 
-fn absolute(engine: &Engine, path: &str) -> PathBuf {
-    let p = PathBuf::from(path);
-    if p.is_absolute() {
-        p
-    } else {
-        engine.workspace().root().join(p)
-    }
+/// A change tool: its input read into the engine's request, answered by
+/// the engine's one door.
+async fn change<I>(engine: &Arc<Engine>, args: JsonObject) -> Result<ToolResult, String>
+where
+    I: DeserializeOwned + TryInto<Request>,
+    I::Error: std::fmt::Display,
+{
+    let input = parse::<I>(args).map_err(|e| e.0)?;
+    let request = input.try_into().map_err(|e| e.to_string())?;
+    engine.handle(request).await.map_err(|e| e.to_string())
 }
 
 /// Runs one tool. Unknown or hidden tools are `None` (a protocol error).
@@ -69,53 +71,11 @@ pub async fn call(
 ) -> Option<CallToolResult> {
     let result = match shown_tool(name, exposure)? {
         ToolId::Status => answer(Ok(status(engine, exposure.write))),
-        ToolId::EditFile => edit_answer(
-            async {
-                let a = parse::<EditFileInput>(args).map_err(|e| e.0)?;
-                let path = absolute(engine, &a.path);
-                let replace = match a.replace_all {
-                    Some(true) => Replace::All,
-                    _ => Replace::Once,
-                };
-                let edit = engine.edit(&path, &a.old_string, &a.new_string, replace, Mode::Apply);
-                edit.await.map_err(|e| e.to_string())
-            }
-            .await,
-        ),
-        ToolId::WriteFile => edit_answer(
-            async {
-                let a = parse::<WriteFileInput>(args).map_err(|e| e.0)?;
-                let path = absolute(engine, &a.path);
-                let write = engine.write(&path, &a.content, Mode::Apply);
-                write.await.map_err(|e| e.to_string())
-            }
-            .await,
-        ),
-        ToolId::ApplyPatch => edit_answer(
-            async {
-                let a = parse::<ApplyPatchInput>(args).map_err(|e| e.0)?;
-                let patch = engine.apply_patch(&a.patch, Mode::Apply);
-                patch.await.map_err(|e| e.to_string())
-            }
-            .await,
-        ),
-        ToolId::ApplyFix => edit_answer(
-            async {
-                let a = parse::<ApplyFixInput>(args).map_err(|e| e.0)?;
-                let which = match (a.id, a.line) {
-                    (Some(id), _) => Which::Id(id),
-                    (None, Some(line)) => Which::At {
-                        line,
-                        column: a.column,
-                    },
-                    (None, None) => return Err("give `id`, or `line` (and `column`)".into()),
-                };
-                let path = absolute(engine, &a.path);
-                let fix = engine.fix(&path, &which, Mode::Apply);
-                fix.await.map_err(|e| e.to_string())
-            }
-            .await,
-        ),
+        ToolId::EditFile => edit_answer(change::<EditFileInput>(engine, args).await),
+        ToolId::WriteFile => edit_answer(change::<WriteFileInput>(engine, args).await),
+        ToolId::ApplyPatch => edit_answer(change::<ApplyPatchInput>(engine, args).await),
+        ToolId::ApplyFix => edit_answer(change::<ApplyFixInput>(engine, args).await),
+        ToolId::DeleteFile => edit_answer(change::<DeleteFileInput>(engine, args).await),
         id @ (ToolId::SessionOpen
         | ToolId::SessionEdit
         | ToolId::SessionEvaluate

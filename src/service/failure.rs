@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::engine::request::NoFixNamed;
 use crate::engine::tools::ToolError;
 use crate::jsonrpc::message::{ResponseError, codes};
 
@@ -44,9 +45,15 @@ impl From<ToolError> for Failure {
     }
 }
 
-impl From<crate::engine::fixes::FixError> for Failure {
-    fn from(e: crate::engine::fixes::FixError) -> Failure {
-        Failure::Refused(e.to_string())
+impl From<NoFixNamed> for Failure {
+    fn from(e: NoFixNamed) -> Failure {
+        Failure::Params(e.to_string())
+    }
+}
+
+impl From<std::convert::Infallible> for Failure {
+    fn from(never: std::convert::Infallible) -> Failure {
+        match never {}
     }
 }
 

@@ -1,5 +1,6 @@
 //! The method table: each method's params are read into its typed struct
-//! (`extract`), the engine is called and the answer serialized
+//! (`extract`), a change's params into the engine's `Request` (answered by
+//! `Engine::handle`), the engine is called and the answer serialized
 //! (`failure::respond`, where a [`Failure`] becomes the method's JSON-RPC
 //! error). Mutations refused by the engine (nothing written) are errors
 //! with code `REFUSED`.
@@ -15,17 +16,17 @@ use super::extract::extract;
 use super::extract::invalid;
 use super::failure::{Failure, Reply};
 use super::wire::method::{
-    ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Diagnostics, Edit, Fix, Render, Shutdown,
-    Status, Warm, Write,
+    ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Delete, Diagnostics, Edit, Fix, Render,
+    Shutdown, Status, Warm, Write,
 };
 use super::wire::{
-    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, CheckReply, EditParams,
-    FixParams, Method, RenderParams, RenderReply, WarmReply, WireDiagnostic, WriteParams,
+    CheckFileParams, CheckFilesParams, CheckParams, CheckReply, Method, RenderParams, RenderReply,
+    WarmReply, WireDiagnostic,
 };
 use crate::baseline::Before;
 use crate::diagnostic::Diagnostic;
-use crate::engine::tools::{Mode, Replace, ToolError, ToolResult, Touched};
-use crate::engine::{Engine, FileInput, HeldOthers};
+use crate::engine::tools::{ToolResult, Touched};
+use crate::engine::{Engine, FileInput, HeldOthers, Request};
 use crate::evidence::Origin;
 use crate::jsonrpc::message::ResponseError;
 use crate::render::{FileDiagnostics, render_feedback, render_files};
@@ -47,14 +48,11 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
             })
             .await
         }
-        Edit::NAME => respond::<Edit, _>(params, |p| as_told(p.origin.clone(), edit(e, p))).await,
-        Write::NAME => {
-            respond::<Write, _>(params, |p| as_told(p.origin.clone(), write(e, p))).await
-        }
-        ApplyPatch::NAME => {
-            respond::<ApplyPatch, _>(params, |p| as_told(p.origin.clone(), apply_patch(e, p))).await
-        }
-        Fix::NAME => respond::<Fix, _>(params, |p| as_told(p.origin.clone(), fix(e, p))).await,
+        Edit::NAME => respond::<Edit, _>(params, |p| change(e, p)).await,
+        Write::NAME => respond::<Write, _>(params, |p| change(e, p)).await,
+        ApplyPatch::NAME => respond::<ApplyPatch, _>(params, |p| change(e, p)).await,
+        Fix::NAME => respond::<Fix, _>(params, |p| change(e, p)).await,
+        Delete::NAME => respond::<Delete, _>(params, |p| change(e, p)).await,
         Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
         Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
         Warm::NAME => respond::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
@@ -181,48 +179,15 @@ fn all_diagnostics(engine: &Engine) -> BTreeMap<String, Vec<WireDiagnostic>> {
         .collect()
 }
 
-fn tool_reply(result: Result<ToolResult, ToolError>) -> Result<ToolResult, Failure> {
-    Ok(result?)
-}
-
-/// What `dryRun` asks of the engine.
-fn mode(dry_run: bool) -> Mode {
-    if dry_run { Mode::DryRun } else { Mode::Apply }
-}
-
-async fn edit(engine: &Arc<Engine>, p: EditParams) -> Result<ToolResult, Failure> {
-    let replace = if p.replace_all {
-        Replace::All
-    } else {
-        Replace::Once
-    };
-    let edit = engine.edit(
-        &p.file_path,
-        &p.old_string,
-        &p.new_string,
-        replace,
-        mode(p.dry_run),
-    );
-    tool_reply(edit.await)
-}
-
-async fn write(engine: &Arc<Engine>, p: WriteParams) -> Result<ToolResult, Failure> {
-    tool_reply(
-        engine
-            .write(&p.file_path, &p.content, mode(p.dry_run))
-            .await,
-    )
-}
-
-async fn apply_patch(engine: &Arc<Engine>, p: ApplyPatchParams) -> Result<ToolResult, Failure> {
-    tool_reply(engine.apply_patch(&p.patch, mode(p.dry_run)).await)
-}
-
-async fn fix(engine: &Arc<Engine>, p: FixParams) -> Result<ToolResult, Failure> {
-    let which = p
-        .which()
-        .ok_or_else(|| invalid("give `id`, or `line` (and `column`)".to_string()))?;
-    Ok(engine.fix(&p.file_path, &which, mode(p.dry_run)).await?)
+/// A change method: its params read into the engine's request, answered
+/// by the engine's one door. The command line runs it in its own process
+/// when the daemon cannot be reached.
+pub async fn change<P>(engine: &Arc<Engine>, params: P) -> Result<ToolResult, Failure>
+where
+    P: TryInto<Request>,
+    Failure: From<P::Error>,
+{
+    Ok(engine.handle(params.try_into()?).await?)
 }
 
 /// Pure: `render_feedback` over the given files, under the engine's render

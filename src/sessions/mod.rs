@@ -8,7 +8,10 @@
 //! forgets it.
 //!
 //! Sessions live beside the engine, not in a second one: they use its
-//! pool, its check and its write path. The rule that keeps them honest
+//! pool, its check and its write path. Here are what the engine holds and
+//! calls down into — a session's text (`session`), the open sessions and
+//! their bounds (`store`), the gate — and the calls that run its check and
+//! write path are the engine's (`engine::speculative`). The rule that keeps them honest
 //! (`gate`): servers see a session's text only during that session's own
 //! evaluation, which has the servers to itself; before it ends every
 //! server's copy goes back to the disk's text. So no other check or
@@ -21,15 +24,13 @@
 //! most `maxEditedMiB` of text, each discarded after `idleMinutes`
 //! untouched (checked at every session call); a refusal names the limit.
 
-mod calls;
 mod error;
-mod evaluate;
 pub mod gate;
-mod session;
+pub mod session;
 pub mod store;
 pub mod wire;
 
 pub use error::SessionError;
 pub use gate::{Gate, SharedView};
 pub use store::Sessions;
-pub use wire::{ChainAnswer, ChainStep, Edit, SessionAnswer, SessionFile};
+pub use wire::{Edit, SessionFile};

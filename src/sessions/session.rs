@@ -17,18 +17,18 @@ use crate::edit::{PlannedChange, Replace, parse_patch, plan_patch, replace_exact
 
 /// One file a session holds.
 #[derive(Debug, Clone)]
-pub(super) struct File {
-    pub(super) relative: String,
+pub struct File {
+    pub relative: String,
     /// The disk's text when the session opened (`None`: no such file).
-    pub(super) base: Option<Arc<str>>,
+    pub base: Option<Arc<str>>,
     /// sha256 of the disk's bytes then (`None`: no such file).
-    pub(super) digest: Option<[u8; 32]>,
+    pub digest: Option<[u8; 32]>,
     /// The session's text (`None`: not created yet).
-    pub(super) text: Option<Arc<str>>,
+    pub text: Option<Arc<str>>,
 }
 
 impl File {
-    pub(super) fn changed(&self) -> bool {
+    pub fn changed(&self) -> bool {
         self.text != self.base
     }
 
@@ -43,27 +43,27 @@ impl File {
 }
 
 #[derive(Debug)]
-pub(super) struct Session {
-    pub(super) id: String,
+pub struct Session {
+    pub id: String,
     /// By canonical path.
-    pub(super) files: BTreeMap<PathBuf, File>,
+    pub files: BTreeMap<PathBuf, File>,
     /// Diagnostics per workspace-relative file when the session opened:
     /// its files' and their importers'.
-    pub(super) baseline: HashMap<String, Vec<Diagnostic>>,
+    pub baseline: HashMap<String, Vec<Diagnostic>>,
 }
 
 /// sha256 of `bytes`.
-pub(super) fn digest(bytes: &[u8]) -> [u8; 32] {
+pub fn digest(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
 impl Session {
-    pub(super) fn states(&self) -> Vec<SessionFile> {
+    pub fn states(&self) -> Vec<SessionFile> {
         self.files.values().map(File::state).collect()
     }
 
     /// Bytes of text the session holds.
-    pub(super) fn bytes(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         self.files
             .values()
             .filter_map(|f| f.text.as_ref())
@@ -84,7 +84,7 @@ impl Session {
 
     /// The texts after `edits`, all or none: each edit sees the ones before
     /// it. `resolve` turns a path as given into its canonical path.
-    pub(super) fn apply(
+    pub fn apply(
         &self,
         edits: &[Edit],
         resolve: &dyn Fn(&str) -> Result<PathBuf, SessionError>,

@@ -1,7 +1,8 @@
 //! The sessions open over one engine: each behind its own lock, the bounds
 //! of `[lsp.sessions]` (idle expiry at every call, the count, set anew on
 //! a configuration reload), and the gate that keeps their text out of
-//! other queries. Knows nothing of the engine, which holds it.
+//! other queries. Knows nothing of the engine, which holds it and calls it
+//! (`engine::speculative`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -76,7 +77,7 @@ impl Sessions {
         });
     }
 
-    pub(super) fn get(&self, id: &str) -> Result<Arc<AsyncMutex<Session>>, SessionError> {
+    pub fn get(&self, id: &str) -> Result<Arc<AsyncMutex<Session>>, SessionError> {
         let mut open = lock(&self.open);
         self.expire(&mut open);
         let ids: Vec<String> = open.keys().cloned().collect();
@@ -97,18 +98,18 @@ impl Sessions {
         }
     }
 
-    pub(super) fn touch(&self, id: &str) {
+    pub fn touch(&self, id: &str) {
         if let Some(entry) = lock(&self.open).get_mut(id) {
             entry.touched = Instant::now();
         }
     }
 
-    pub(super) fn remove(&self, id: &str) {
+    pub fn remove(&self, id: &str) {
         lock(&self.open).remove(id);
     }
 
     /// A new session's id (`s1`, `s2`, …), after checking the count bound.
-    pub(super) fn next_id(&self) -> Result<String, SessionError> {
+    pub fn next_id(&self) -> Result<String, SessionError> {
         self.room()?;
         Ok(format!(
             "s{}",
@@ -126,7 +127,7 @@ impl Sessions {
     }
 
     /// Adds an opened session, unless others filled the room meanwhile.
-    pub(super) fn insert(&self, session: Session) -> Result<(), SessionError> {
+    pub fn insert(&self, session: Session) -> Result<(), SessionError> {
         let max = self.limits().max_open;
         let mut open = lock(&self.open);
         if open.len() >= max {

@@ -11,13 +11,13 @@ use serde::de::DeserializeOwned;
 
 use super::answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
 use super::requests::{
-    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, EditParams, FixParams,
-    NoParams, RenderParams, WriteParams,
+    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
+    FixParams, NoParams, RenderParams, WriteParams,
 };
 use super::sessions::{SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams};
 use crate::engine::ServerStatus;
 use crate::engine::tools::ToolResult;
-use crate::sessions::{ChainAnswer, SessionAnswer};
+use crate::engine::{ChainAnswer, SessionAnswer};
 
 /// A JSON-RPC method of the service (or the daemon).
 pub trait Method {
@@ -64,6 +64,8 @@ methods! {
     /// A server's quick fix, recomputed for the text now and applied as
     /// `squiggle/applyPatch` applies a patch.
     Fix = "squiggle/fix", FixParams => ToolResult;
+    /// A file removed, the files that import it checked again.
+    Delete = "squiggle/delete", DeleteParams => ToolResult;
     Render = "squiggle/render", RenderParams => RenderReply;
     Check = "squiggle/check", CheckParams => CheckReply;
     Warm = "squiggle/warm", NoParams => WarmReply;

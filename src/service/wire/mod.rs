@@ -15,8 +15,8 @@ mod sessions;
 pub use answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
 pub use requests::{
-    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, EditParams, FixParams,
-    NoParams, RenderParams, WireFileDiagnostics, WireRenderOptions, WriteParams,
+    ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
+    FixParams, NoParams, RenderParams, WireFileDiagnostics, WireRenderOptions, WriteParams,
 };
 pub use sessions::{
     SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams, WireEdit,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::request::{self, NoFixNamed, Operation, Request};
 use crate::evidence::Origin;
 use crate::render::{Escape, FileDiagnostics, RenderOptions, ReportMode};
 
@@ -153,18 +154,71 @@ pub struct FixParams {
     pub origin: Option<Origin>,
 }
 
-impl FixParams {
-    /// Which fix the params name; `None` when they name none.
-    pub fn which(&self) -> Option<crate::engine::fixes::Which> {
-        use crate::engine::fixes::Which;
-        match (&self.id, self.line) {
-            (Some(id), _) => Some(Which::Id(id.clone())),
-            (None, Some(line)) => Some(Which::At {
-                line,
-                column: self.column,
-            }),
-            (None, None) => None,
-        }
+impl From<EditParams> for Request {
+    fn from(p: EditParams) -> Request {
+        let operation = Operation::Edit {
+            path: p.file_path,
+            old: p.old_string,
+            new: p.new_string,
+            replace: request::replace(p.replace_all),
+        };
+        Request::new(operation, p.dry_run).from(p.origin)
+    }
+}
+
+impl From<WriteParams> for Request {
+    fn from(p: WriteParams) -> Request {
+        let operation = Operation::Write {
+            path: p.file_path,
+            content: p.content,
+        };
+        Request::new(operation, p.dry_run).from(p.origin)
+    }
+}
+
+impl From<ApplyPatchParams> for Request {
+    fn from(p: ApplyPatchParams) -> Request {
+        Request::new(Operation::Patch { patch: p.patch }, p.dry_run).from(p.origin)
+    }
+}
+
+impl TryFrom<FixParams> for Request {
+    type Error = NoFixNamed;
+
+    fn try_from(p: FixParams) -> Result<Request, NoFixNamed> {
+        let operation = Operation::Fix {
+            path: p.file_path,
+            which: request::which(p.id, p.line, p.column)?,
+        };
+        Ok(Request::new(operation, p.dry_run).from(p.origin))
+    }
+}
+
+/// `squiggle/delete`: one file removed, the files that import it checked
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteParams {
+    pub file_path: PathBuf,
+    /// Remove nothing; check the importers as they are.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_false"
+    )]
+    pub dry_run: bool,
+    /// Who asks, for the evidence log, as for `squiggle/edit`.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub origin: Option<Origin>,
+}
+
+impl From<DeleteParams> for Request {
+    fn from(p: DeleteParams) -> Request {
+        Request::new(Operation::Delete { path: p.file_path }, p.dry_run).from(p.origin)
     }
 }
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::request;
 use crate::sessions::Edit;
 
 /// `squiggle/sessionOpen`: the files the change may touch.
@@ -48,35 +49,12 @@ impl WireEdit {
     /// The edit it describes, or what shapes an edit may have.
     pub fn edit(&self) -> Result<Edit, String> {
         let path = self.file_path.as_ref().map(|p| p.display().to_string());
-        match (
-            path,
-            &self.old_string,
-            &self.new_string,
-            &self.content,
-            &self.patch,
-        ) {
-            (None, None, None, None, Some(patch)) if self.replace_all.is_none() => {
-                Ok(Edit::Patch {
-                    patch: patch.clone(),
-                })
-            }
-            (Some(path), None, None, Some(content), None) if self.replace_all.is_none() => {
-                Ok(Edit::Write {
-                    path,
-                    content: content.clone(),
-                })
-            }
-            (Some(path), Some(old), Some(new), None, None) => Ok(Edit::Replace {
-                path,
-                old: old.clone(),
-                new: new.clone(),
-                all: self.replace_all.unwrap_or(false),
-            }),
-            _ => Err(
-                "an edit is {filePath, oldString, newString[, replaceAll]}, {filePath, content} or {patch}"
-                    .into(),
-            ),
-        }
+        let (old, new) = (self.old_string.clone(), self.new_string.clone());
+        let (content, patch) = (self.content.clone(), self.patch.clone());
+        request::session_edit(path, old, new, self.replace_all, content, patch).ok_or_else(|| {
+            "an edit is {filePath, oldString, newString[, replaceAll]}, {filePath, content} or {patch}"
+                .into()
+        })
     }
 }
 

@@ -23,7 +23,7 @@ NAVIGATION = {
     "lsp_code_actions", "lsp_rename", "lsp_file_context", "lsp_status", "lsp_impact",
     "lsp_acknowledge",
 }
-WRITE = {"edit_file", "write_file", "apply_patch", "lsp_apply_fix"}
+WRITE = {"edit_file", "write_file", "apply_patch", "lsp_apply_fix", "delete_file"}
 # Speculative sessions: only session_commit writes.
 SESSION = {
     "session_open", "session_edit", "session_evaluate", "session_chain",

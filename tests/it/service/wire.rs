@@ -423,6 +423,7 @@ fn protocol_examples_are_what_the_wire_structs_read_and_write() {
             method::Fix::NAME => check_example::<method::Fix>(exchange),
             method::Render::NAME => check_example::<method::Render>(exchange),
             method::Check::NAME => check_example::<method::Check>(exchange),
+            method::Delete::NAME => check_example::<method::Delete>(exchange),
             method::Warm::NAME => check_example::<method::Warm>(exchange),
             method::SessionOpen::NAME => check_example::<method::SessionOpen>(exchange),
             method::SessionEdit::NAME => check_example::<method::SessionEdit>(exchange),

@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::error::SessionError;
+use super::answers::{ChainAnswer, ChainStep, SessionAnswer};
 use super::evaluate::verdict;
-use super::session::{File, Session, digest};
-use super::wire::{ChainAnswer, ChainStep, Edit, SessionAnswer};
 use crate::baseline::Classification;
 use crate::config::Mutation;
 use crate::engine::Engine;
 use crate::engine::tools::{Mode, ToolResult};
+use crate::sessions::session::{File, Session, digest};
+use crate::sessions::{Edit, SessionError};
 use crate::workspace::PathClass;
 
 impl Engine {

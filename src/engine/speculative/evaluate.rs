@@ -6,13 +6,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::session::{File, Session, digest};
-use super::wire::SessionAnswer;
+use super::answers::SessionAnswer;
 use crate::baseline::{Classification, classify};
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::tools::{Mode, ToolResult};
 use crate::engine::{Engine, Reported};
+use crate::sessions::session::{File, Session, digest};
 
 impl Engine {
     /// An evaluation with the servers to itself, then their disk texts back.
