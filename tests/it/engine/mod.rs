@@ -7,6 +7,7 @@ mod config_files;
 mod dependents_cache;
 mod fake;
 mod health;
+mod missing_server;
 mod patch;
 mod pool;
 mod ra199_checks;
