@@ -72,7 +72,8 @@ pub struct Args {
     /// Lowest severity that fails the check (exit 1), shown or not.
     #[arg(long, value_name = "LEVEL", default_value = "error", value_parser = parse_severity)]
     pub fail_on: Severity,
-    /// Exit 2 when a server that serves a checked file is unavailable.
+    /// Exit 2 when a server that serves a checked file is unavailable, or
+    /// a file is not checked at all (binary, over the size limit).
     #[arg(long)]
     pub require_servers: bool,
     #[command(flatten)]
@@ -168,6 +169,13 @@ async fn check(args: Args) -> Result<u8, String> {
             } else {
                 "their files"
             },
+        );
+        return Ok(2);
+    }
+    if args.require_servers && !notices.unchecked.is_empty() {
+        eprintln!(
+            "squiggle: --require-servers: {} not checked",
+            notices.unchecked.join(", ")
         );
         return Ok(2);
     }

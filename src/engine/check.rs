@@ -385,9 +385,15 @@ fn checkable_text(content: Option<Arc<str>>, canonical: &Path) -> Result<Arc<str
         None => read_checkable(canonical)?,
     };
     // `memchr` is vectorized; `str::contains(char)` walks the text bytewise.
-    if memchr::memchr(0, text.as_bytes()).is_some() || text.len() > DEFAULT_MAX_BYTES {
-        let detail = "binary or oversized content is not sent to servers".to_string();
+    if memchr::memchr(0, text.as_bytes()).is_some() {
+        let detail = "binary content is not sent to servers".to_string();
         return Err(ServerOutcome::without_server(Outcome::BinaryFile, detail));
+    }
+    if text.len() > DEFAULT_MAX_BYTES {
+        return Err(ServerOutcome::without_server(
+            Outcome::BinaryFile,
+            too_large(),
+        ));
     }
     Ok(text)
 }
@@ -415,7 +421,15 @@ fn read_checkable(path: &Path) -> Result<Arc<str>, ServerOutcome> {
         )),
         ContentKind::TooLarge => Err(ServerOutcome::without_server(
             Outcome::BinaryFile,
-            format!("files over {DEFAULT_MAX_BYTES} bytes are not sent to servers"),
+            too_large(),
         )),
     }
+}
+
+/// Why a file over the size limit is not checked.
+fn too_large() -> String {
+    format!(
+        "files over {} MiB are not sent to servers",
+        DEFAULT_MAX_BYTES / (1024 * 1024)
+    )
 }

@@ -27,7 +27,7 @@ use super::reported::Reported;
 use super::tools::Mode;
 use super::{Change, Engine, Mutation};
 use crate::baseline::{Before, Classification, classify, git, worst};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::hidden::Hidden;
 use crate::render::{AutoFix, FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
 use crate::workspace::PathClass;
@@ -100,6 +100,9 @@ pub struct Touched {
 struct Prior {
     baselines: Vec<Option<Baseline>>,
     known_before: Option<super::known::KnownSnapshot>,
+    /// The importers squiggle had never taken, checked for the text
+    /// before the change (`engine::before`).
+    importers_before: BTreeMap<String, Vec<Diagnostic>>,
     started: Instant,
 }
 
@@ -158,19 +161,36 @@ impl Engine {
         files: Vec<Touched>,
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
+        self.report_change_against(change, files, None, opts).await
+    }
+
+    /// [`report_change_as`](Self::report_change_as); with `stated`, every
+    /// file's "before" is the caller's (relative path → diagnostics), not
+    /// squiggle's own.
+    async fn report_change_against(
+        self: &Arc<Self>,
+        change: Change,
+        files: Vec<Touched>,
+        stated: Option<BTreeMap<String, Vec<Diagnostic>>>,
+        opts: &RenderOptions,
+    ) -> (ToolResult, CheckReport) {
         let started = Instant::now();
         let mut files: Vec<Touched> = files.into_iter().map(read_after).collect();
         let others = self.reports_other_files(change.mutation);
         // What the servers said of every other file before this edit (and
         // before a git baseline is checked): an importer's error that was
         // already there is not the edit's.
-        let known_before = others.then(|| self.known_snapshot());
+        let known_before = (others && stated.is_none()).then(|| self.known_snapshot());
         let fixing =
             change.auto_fix && change.mode == Mode::Apply && !self.config.auto_fix.rules.is_empty();
         // Auto-fix touches only what the edit introduced, so it needs to
         // know what was there before as much as `report = "new"` does.
         let wanted = opts.report == ReportMode::New || fixing;
-        let baselines = self.baselines(&files, wanted).await;
+        let befores = match stated {
+            Some(stated) => self.stated_befores(&files, stated),
+            None => self.befores(&files, wanted, others).await,
+        };
+        let baselines = befores.baselines;
         let mut check = self.check_change(&files, others).await;
         self.hide_ignored(&mut check, &self.texts(&files));
         let mut auto_fixes = Vec::new();
@@ -206,6 +226,7 @@ impl Engine {
         let prior = Prior {
             baselines,
             known_before,
+            importers_before: befores.importers,
             started,
         };
         let mut result = self
@@ -219,9 +240,49 @@ impl Engine {
         (result, check)
     }
 
+    /// [`answer`](Self::answer) against a "before" the caller states for
+    /// every file (relative path → diagnostics; a file not named had
+    /// none): a speculative session's evaluation, measured against the
+    /// disk when the session opened, so that its text and its
+    /// `newErrors` agree.
+    pub(crate) async fn answer_against(
+        self: &Arc<Self>,
+        message: String,
+        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        (mutation, mode): (Mutation, Mode),
+        stated: BTreeMap<String, Vec<Diagnostic>>,
+    ) -> ToolResult {
+        let files = checked
+            .into_iter()
+            .map(|(path, before, after)| Touched {
+                path,
+                before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
+                after: Some(after),
+            })
+            .collect();
+        let opts = self.render_options();
+        let change = Change::of(message, mutation, mode);
+        let (result, _) = self
+            .report_change_against(change, files, Some(stated), &opts)
+            .await;
+        result
+    }
+
     /// The touched files checked in one wait, with the files that import
     /// them when `others`.
     async fn check_change(self: &Arc<Self>, files: &[Touched], others: bool) -> CheckReport {
+        // Several files: every new text on the servers before the check
+        // waits on any, so that the answer is for the final state of all.
+        if files.len() > 1 {
+            let texts: Vec<(PathBuf, Arc<str>)> = files
+                .iter()
+                .filter_map(|f| match self.workspace.classify(&f.path) {
+                    PathClass::Inside { canonical, .. } => Some((canonical, f.after.clone()?)),
+                    _ => None,
+                })
+                .collect();
+            self.send_first(&texts).await;
+        }
         let inputs = files
             .iter()
             .map(|f| FileInput {
@@ -254,6 +315,7 @@ impl Engine {
         let Prior {
             baselines,
             known_before,
+            importers_before,
             started,
         } = prior;
         let mut result = ToolResult {
@@ -288,9 +350,10 @@ impl Engine {
                 self.remember(file, report);
             }
         }
-        let known_before = known_before
+        let mut known_before = known_before
             .map(|known| known.for_files(self, check.others.keys()))
             .unwrap_or_default();
+        known_before.extend(importers_before);
         let mut others = others_into(check, &known_before, opts, &mut result, &mut verdicts);
         result.classification = worst(&verdicts);
         let answered = Instant::now();
@@ -357,63 +420,6 @@ impl Engine {
             return AutoFixRun::default();
         }
         self.auto_fix(paths, texts, introduced, check).await
-    }
-
-    /// Each touched file's baseline (see `crate::baseline`): the snapshot
-    /// its [`Before`] allows; else, when what the edit introduced must be
-    /// told apart (`wanted`: `report = "new"`, or auto-fix), the text
-    /// before as the change tells it (else the file as git has it),
-    /// checked as text in one wait before the change is; else none.
-    async fn baselines(self: &Arc<Self>, files: &[Touched], wanted: bool) -> Vec<Option<Baseline>> {
-        let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
-        let mut earlier_texts: Vec<(usize, PathBuf, Arc<str>)> = Vec::new();
-        for (index, file) in files.iter().enumerate() {
-            let PathClass::Inside {
-                canonical,
-                relative,
-            } = self.workspace.classify(&file.path)
-            else {
-                baselines.push(None);
-                continue;
-            };
-            let snapshot = self.history.baseline(&canonical, &file.before);
-            let wants_check = snapshot.is_none()
-                && wanted
-                && file.before != Before::Absent
-                && file.after.is_some();
-            baselines.push(snapshot.map(|s| Baseline {
-                text: s.text,
-                diagnostics: s.diagnostics,
-            }));
-            let earlier = match &file.before {
-                // The text right before, as the caller tells it: exactly
-                // what was there, committed or not.
-                Before::Text(text) => Some(text.clone()),
-                _ => git::committed_text(self.workspace.root(), &relative).map(Arc::from),
-            };
-            if let (true, Some(text)) = (wants_check, earlier) {
-                earlier_texts.push((index, canonical, text));
-            }
-        }
-        if earlier_texts.is_empty() {
-            return baselines;
-        }
-        let inputs = earlier_texts
-            .iter()
-            .map(|(_, canonical, text)| FileInput {
-                content: Some(text.clone()),
-                ..FileInput::on_disk(canonical)
-            })
-            .collect();
-        let check = self.check_files(inputs, HeldOthers::Skip).await;
-        for ((index, _, text), report) in earlier_texts.into_iter().zip(check.files) {
-            tracing::debug!(file = %report.file, count = report.diagnostics.len(), "baseline checked as text");
-            baselines[index] = Some(Baseline {
-                text,
-                diagnostics: report.diagnostics,
-            });
-        }
-        baselines
     }
 
     /// The deadline the check begun at `started` had: the first touch's

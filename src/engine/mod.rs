@@ -4,6 +4,7 @@
 //! (file, server) pairs in parallel under one deadline; `tools` performs the
 //! agent's mutation and renders the feedback.
 
+mod before;
 mod blocks;
 mod check;
 mod delete;

@@ -102,7 +102,8 @@ impl CheckReport {
     /// Every (file, server) pair whose diagnostics are unknown: the wait ran
     /// out or the server stopped, in either phase; or the server could not
     /// run (not installed, broken, untrusted) — an optional one only when
-    /// no server checked the file.
+    /// no server checked the file; or the file was sent to no server
+    /// (binary, over the size limit), so that it never reads as clean.
     pub fn unknown(&self) -> Vec<Unknown> {
         let touched = self.files.iter().map(|f| (&f.file, &f.outcomes));
         touched
@@ -114,7 +115,7 @@ impl CheckReport {
                 outcomes
                     .iter()
                     .filter(move |o| match o.outcome {
-                        Outcome::TimedOut | Outcome::ServerDead => true,
+                        Outcome::TimedOut | Outcome::ServerDead | Outcome::BinaryFile => true,
                         Outcome::Unavailable => {
                             let quiet = o.optional && checked;
                             !o.server.is_empty() && !quiet

@@ -1,9 +1,12 @@
 //! The write transaction every multi-file mutation goes through: the
 //! files written (and removed) all or nothing, then the servers told. A
 //! patch (`apply_patch`) and a speculative session's commit (`write_all`)
-//! both commit here.
+//! both commit here; and every file's new text reaches the servers before
+//! the check waits on any ([`Engine::send_first`]).
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
 
 use super::tools::{Mode, PatchSteps, ToolError, ToolResult};
@@ -36,9 +39,44 @@ impl Engine {
             steps.writes.push((path, after));
         }
         self.commit_patch(&steps)?;
+        // A commit writes whole files: its importers are re-checked and
+        // reported like any write's.
         Ok(self
-            .answer(message, steps.checked, Mutation::Edit, Mode::Apply)
+            .answer(message, steps.checked, Mutation::Write, Mode::Apply)
             .await)
+    }
+
+    /// Sends every file's text to each server that serves it, queued in
+    /// the order given and all before any wait begins: a server that
+    /// analyses between two changes (pyright publishes an importer the
+    /// moment it has it) would otherwise answer for the importer's new
+    /// text against the imported file's old one, and a check could take
+    /// that answer before the corrected one. The check then finds each
+    /// text already sent and waits for the server's answer to it. A server
+    /// that must see a document opened before it changes
+    /// (`open_then_change`) is left to the check for a file it does not
+    /// hold yet.
+    pub(crate) async fn send_first(self: &Arc<Self>, texts: &[(PathBuf, Arc<str>)]) {
+        let mut held = Vec::new();
+        for (path, text) in texts {
+            let Ok(files) = self.servers_for(path) else {
+                continue;
+            };
+            for candidate in &files.candidates {
+                let Ok(checkout) = self.start_candidate(candidate).await else {
+                    continue;
+                };
+                let client = &checkout.client;
+                if client.wait_profile().open_then_change && client.document(path).is_none() {
+                    continue;
+                }
+                held.push((checkout, path, candidate.language.clone(), text.clone()));
+            }
+        }
+        let syncs = held
+            .iter()
+            .map(|(c, path, language, text)| c.client.sync_document(path, language, text.clone()));
+        in_order(syncs.collect()).await;
     }
 
     /// Applies a patch's steps on disk, all or nothing: a write that fails
@@ -78,4 +116,27 @@ impl Engine {
         self.watched(&refs);
         Ok(())
     }
+}
+
+/// Runs `futures` together, polling each first in the order given: what
+/// each does before its first wait (a sync queues its message) happens in
+/// that order, before any of them waits.
+async fn in_order<F: Future>(futures: Vec<F>) {
+    let mut pending: Vec<Option<Pin<Box<F>>>> =
+        futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    std::future::poll_fn(|cx| {
+        for slot in &mut pending {
+            if let Some(future) = slot
+                && future.as_mut().poll(cx).is_ready()
+            {
+                *slot = None;
+            }
+        }
+        if pending.iter().all(Option::is_none) {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
 }

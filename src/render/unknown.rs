@@ -1,6 +1,7 @@
 //! The one line after the blocks that says what is not known: a server that
 //! had not finished checking a file by the deadline, stopped, or could not
-//! run at all (not installed, broken, untrusted). Without it a timeout or a
+//! run at all (not installed, broken, untrusted); or a file squiggle itself
+//! would not send to any server (binary, over the size limit). Without it a timeout or a
 //! missing server reads exactly like a clean file (OpenCode #41218), which
 //! is the one thing squiggle must never say. Pure, like the rest of
 //! rendering; names and reasons are escaped and cut like messages.
@@ -9,15 +10,21 @@ use super::sanitize;
 use crate::diagnostic::Outcome;
 
 /// One (file, server) pair whose diagnostics are unknown.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Unknown {
+    /// Empty for a file no server was given (`BinaryFile`).
     pub server: String,
     pub file: String,
-    /// `TimedOut`, `ServerDead` or `Unavailable`.
+    /// `TimedOut`, `ServerDead`, `Unavailable`, or `BinaryFile` (not
+    /// checked: binary or over the size limit).
     pub outcome: Outcome,
     /// How long the wait had run.
+    #[serde(default)]
     pub after_ms: u64,
-    /// Why the server could not run (`Unavailable`), as its outcome says.
+    /// Why the server could not run (`Unavailable`), or why the file was
+    /// not sent (`BinaryFile`), as its outcome says.
+    #[serde(default)]
     pub reason: String,
 }
 
@@ -27,14 +34,18 @@ const MAX_REASON_CHARS: usize = 300;
 /// Files named in one line before "and N other files".
 const NAMED: usize = 3;
 
-/// One line per server and kind of ending, in server order; `""` when
-/// everything is known.
+/// One line per server and kind of ending, in server order (files not
+/// checked first, one line per reason); `""` when everything is known.
 pub fn render_unknown(unknown: &[Unknown]) -> String {
     let mut groups: Vec<(&str, Outcome, Vec<&str>, u64, &str)> = Vec::new();
     for u in unknown {
+        let same_reason = |g: &&mut (&str, Outcome, Vec<&str>, u64, &str)| {
+            u.outcome != Outcome::BinaryFile || g.4 == u.reason
+        };
         match groups
             .iter_mut()
-            .find(|g| g.0 == u.server && g.1 == u.outcome)
+            .filter(|g| g.0 == u.server && g.1 == u.outcome)
+            .find(same_reason)
         {
             Some(group) => {
                 if !group.2.contains(&u.file.as_str()) {
@@ -59,6 +70,11 @@ pub fn render_unknown(unknown: &[Unknown]) -> String {
                 let reason = sanitize::cut(reason.trim_end_matches('.'), MAX_REASON_CHARS);
                 let reason = sanitize::controls(&reason, &sanitize::ONE_LINE);
                 format!("{server} could not check {files}: {reason}.")
+            }
+            Outcome::BinaryFile => {
+                let reason = sanitize::cut(reason.trim_end_matches('.'), MAX_REASON_CHARS);
+                let reason = sanitize::controls(&reason, &sanitize::ONE_LINE);
+                format!("Not checked: {files} ({reason}).")
             }
             _ => format!(
                 "{server} had not finished checking {files} after {}; {whose} diagnostics are unknown.",
@@ -122,6 +138,21 @@ mod tests {
             render_unknown(&[missing, hostile]),
             "my-lint could not check a.py: my-lint not found on PATH; install it with `pip install my-lint`.\n\
              x\\x1b[2J could not check b\\x0a.py: bad\\x07\\x0areason.\n"
+        );
+    }
+
+    #[test]
+    fn a_file_not_sent_to_any_server_is_named_as_not_checked() {
+        let mut big = unknown("", "big.py", Outcome::BinaryFile, 0);
+        big.reason = "files over 2 MiB are not sent to servers".into();
+        let mut blob = unknown("", "blob.py", Outcome::BinaryFile, 0);
+        blob.reason = "binary content is not sent to servers".into();
+        let mut bigger = big.clone();
+        bigger.file = "bigger.py".into();
+        assert_eq!(
+            render_unknown(&[big, blob, bigger]),
+            "Not checked: big.py and bigger.py (files over 2 MiB are not sent to servers).\n\
+             Not checked: blob.py (binary content is not sent to servers).\n"
         );
     }
 

@@ -170,13 +170,26 @@ pub struct Notices {
     pub warnings: Vec<String>,
     /// Servers that could not answer at all (unavailable or dead).
     pub missing: Vec<String>,
+    /// Files sent to no server (binary, over the size limit).
+    pub unchecked: Vec<String>,
 }
 
 pub fn server_notices(report: &CheckReport) -> Notices {
     let mut unavailable: BTreeMap<&str, &str> = BTreeMap::new();
     let mut dead: BTreeMap<&str, &str> = BTreeMap::new();
     let mut timed_out: BTreeMap<&str, usize> = BTreeMap::new();
-    for o in report.files.iter().flat_map(|f| &f.outcomes) {
+    let mut warnings = Vec::new();
+    let mut unchecked = Vec::new();
+    for (file, o) in report
+        .files
+        .iter()
+        .flat_map(|f| f.outcomes.iter().map(move |o| (&f.file, o)))
+    {
+        if o.outcome == Outcome::BinaryFile {
+            let detail = o.detail.as_deref().unwrap_or("not sent to servers");
+            warnings.push(format!("{file} not checked: {detail}"));
+            unchecked.push(file.clone());
+        }
         if o.server.is_empty() {
             continue;
         }
@@ -192,7 +205,6 @@ pub fn server_notices(report: &CheckReport) -> Notices {
             _ => {}
         }
     }
-    let mut warnings = Vec::new();
     for (server, detail) in &unavailable {
         warnings.push(format!("{server} unavailable: {detail}"));
     }
@@ -212,7 +224,11 @@ pub fn server_notices(report: &CheckReport) -> Notices {
         .collect();
     missing.sort();
     missing.dedup();
-    Notices { warnings, missing }
+    Notices {
+        warnings,
+        missing,
+        unchecked,
+    }
 }
 
 /// Every server's outcome per file, on stderr (`--verbose`).

@@ -104,10 +104,18 @@ impl Engine {
             patch.push_str(&diff.unified_diff().header(&header.0, &header.1).to_string());
         }
         let mut result = self.patch(&patch, mode, false).await?;
+        // Every file the fix changes is named: a fix may edit more than the
+        // file it was asked for (an import added elsewhere).
+        let changed: Vec<String> = texts
+            .iter()
+            .filter(|(_, before, after)| before != after)
+            .filter_map(|(file, _, _)| self.workspace.relative(file))
+            .collect();
+        let changed = changed.join(", ");
         result.message = match mode {
-            Mode::Apply => format!("Fix applied: {}", fix.title),
+            Mode::Apply => format!("Fix applied: {} (changed {changed})", fix.title),
             Mode::DryRun => format!(
-                "Dry run: the fix \"{}\" applies cleanly; nothing was written.",
+                "Dry run: the fix \"{}\" applies cleanly to {changed}; nothing was written.",
                 fix.title
             ),
         };

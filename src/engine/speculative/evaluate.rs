@@ -3,7 +3,6 @@
 //! session's baseline (`new_errors`), and the disk's texts given back.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::answers::SessionAnswer;
@@ -72,13 +71,21 @@ impl Engine {
                 result: None,
             };
         }
-        let texts: Vec<(PathBuf, Arc<str>)> = touched
+        // Measured against the disk when the session opened, in the text
+        // as in `new_errors` (the check sends every changed text before it
+        // waits on any).
+        let before: BTreeMap<String, Vec<Diagnostic>> = session
+            .baseline
             .iter()
-            .map(|(p, _, t)| (p.clone(), t.clone()))
+            .map(|(file, d)| (file.clone(), d.clone()))
             .collect();
-        self.show(&texts).await;
         let mut result = self
-            .answer(message.clone(), touched, Mutation::Write, Mode::DryRun)
+            .answer_against(
+                message.clone(),
+                touched,
+                (Mutation::Write, Mode::DryRun),
+                before,
+            )
             .await;
         let new_errors = new_errors(session, &result);
         // New as the session counts it: against the text it opened with.
@@ -97,31 +104,6 @@ impl Engine {
         }
     }
 
-    /// Sends every changed file's text to each of its servers in one
-    /// write per server, before the check waits on any: a server that
-    /// analyses between two changes (pyright publishes an importer the
-    /// moment it has it) would otherwise answer for the importer's new
-    /// text against the imported file's old one, and the check could take
-    /// that answer before the corrected one. The check then finds the text
-    /// already sent and waits for the server's answer to it.
-    async fn show(self: &Arc<Self>, texts: &[(PathBuf, Arc<str>)]) {
-        let mut held = Vec::new();
-        for (path, text) in texts {
-            let Ok(files) = self.servers_for(path) else {
-                continue;
-            };
-            for candidate in &files.candidates {
-                if let Ok(checkout) = self.start_candidate(candidate).await {
-                    held.push((checkout, path, candidate.language.clone(), text.clone()));
-                }
-            }
-        }
-        let syncs = held
-            .iter()
-            .map(|(c, path, language, text)| c.client.sync_document(path, language, text.clone()));
-        in_order(syncs.collect()).await;
-    }
-
     /// Puts every server's copy of the session's files back to the disk's
     /// text (closing those the disk does not have).
     pub(super) async fn restore_disk(&self, session: &Session) {
@@ -136,29 +118,6 @@ impl Engine {
             }
         }
     }
-}
-
-/// Runs `futures` together, polling each first in the order given: what
-/// each does before its first wait (a sync queues its message) happens in
-/// that order, before any of them waits.
-async fn in_order<F: std::future::Future>(futures: Vec<F>) {
-    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> =
-        futures.into_iter().map(|f| Some(Box::pin(f))).collect();
-    std::future::poll_fn(|cx| {
-        for slot in &mut pending {
-            if let Some(future) = slot
-                && future.as_mut().poll(cx).is_ready()
-            {
-                *slot = None;
-            }
-        }
-        if pending.iter().all(Option::is_none) {
-            std::task::Poll::Ready(())
-        } else {
-            std::task::Poll::Pending
-        }
-    })
-    .await;
 }
 
 /// The errors in `result` that the session's baseline does not explain:

@@ -10,8 +10,10 @@
 //! 2.1 sends them: the edit is on disk first, and `tool_response` carries
 //! `originalFile` (and, for `Write`, `type`).
 
+mod first_edit;
 mod one_answer;
 mod stale;
+mod whole_change;
 
 use std::process::Output;
 

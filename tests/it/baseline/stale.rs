@@ -9,6 +9,8 @@ use crate::support::require_program;
 use crate::support::scratch::Scratch;
 
 const GREET: &str = "def greet(name: str) -> str:\n    return name\n";
+/// `GREET` changed to return an `int`: an error in a caller that wants `str`.
+const RETURNS_INT: &str = "def greet(name: str) -> int:\n    return len(name)\n";
 
 /// A git repository holding `files` (committed) and the project's
 /// configuration, or `None` when pyright is missing and not required.
@@ -74,13 +76,15 @@ fn a_revert_on_disk_leaves_no_stale_error_in_another_file() {
 
 /// Finding 7: after `rm gone.py`, a later hook reported `gone.py`'s old
 /// error under "other files". A file that no longer exists is in no report.
+/// (The first write causes `gone.py`'s error: one that was there before
+/// would not be the write's to report.)
 #[test]
 fn a_removed_file_is_in_no_later_report() {
     let Some(ws) = python(&[
         ("util.py", GREET),
         (
             "gone.py",
-            "from util import greet\n\ncount: int = greet(\"a\")\n",
+            "from util import greet\n\ncount: str = greet(\"a\")\n",
         ),
         ("other.py", "x = 1\n"),
     ]) else {
@@ -88,16 +92,16 @@ fn a_removed_file_is_in_no_later_report() {
     };
     let first = ws.hook(
         "claude",
-        &ws.claude_write("util.py", &format!("{GREET}# one\n")),
+        &ws.claude_write("util.py", &format!("{RETURNS_INT}# one\n")),
     );
     std::fs::remove_file(ws.root.join("gone.py")).unwrap_or_else(|e| panic!("rm gone.py: {e}"));
     let write = ws.hook(
         "claude",
-        &ws.claude_write("util.py", &format!("{GREET}# two\n")),
+        &ws.claude_write("util.py", &format!("{RETURNS_INT}# two\n")),
     );
     let edit = ws.hook("claude", &ws.claude_edit("other.py", "x = 1", "x = 2"));
     let other = ws.hook("claude", &ws.claude_write("other.py", "x = 3\n"));
-    let wrapped = ws.wrapped(&["write", "util.py"], &format!("{GREET}# three\n"));
+    let wrapped = ws.wrapped(&["write", "util.py"], &format!("{RETURNS_INT}# three\n"));
     ws.stop();
     assert!(block(&first, "gone.py").is_some(), "not reported: {first}");
     for (what, reply) in [

@@ -8,6 +8,7 @@ mod dependents_cache;
 mod fake;
 mod health;
 mod instant;
+mod missing_server;
 mod patch;
 mod pool;
 mod ra199_checks;

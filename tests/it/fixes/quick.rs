@@ -68,7 +68,10 @@ async fn typescript_deleted_import_gets_a_fix_line_and_the_fix_clears_it() {
     assert!(title.contains("./lib"), "{title}");
 
     let result = fixed(&engine, &app, Which::Id(id)).await;
-    assert_eq!(result.text(), format!("Fix applied: {title}"));
+    assert_eq!(
+        result.text(),
+        format!("Fix applied: {title} (changed src/app.ts)")
+    );
     let text = std::fs::read_to_string(&app).unwrap_or_default();
     assert!(text.contains("from \"./lib\""), "{text}");
     engine.shutdown().await;
@@ -156,7 +159,10 @@ async fn basedpyright_deleted_import_gets_a_fix_line_and_the_fix_clears_it() {
         broken.text()
     );
     let result = fixed(&engine, &app, Which::Id(id)).await;
-    assert_eq!(result.text(), format!("Fix applied: {title}"));
+    assert_eq!(
+        result.text(),
+        format!("Fix applied: {title} (changed app.py)")
+    );
     engine.shutdown().await;
 }
 
@@ -205,7 +211,10 @@ fn squiggle_fix_through_the_daemon_clears_the_error() {
 
     let (code, stdout, out) = run(&["fix", "src/app.ts", "--id", &id]);
     assert_eq!(code, Some(0), "{}", support::both(&out));
-    assert_eq!(stdout, format!("Fix applied: {title}\n"));
+    assert_eq!(
+        stdout,
+        format!("Fix applied: {title} (changed src/app.ts)\n")
+    );
 
     let (code, _, out) = run(&["fix", "src/app.ts", "--id", &id]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -260,6 +269,9 @@ async fn typescript_7_deleted_import_gets_a_fix_line_and_the_fix_clears_it() {
         broken.text()
     );
     let result = fixed(&engine, &app, Which::Id(id)).await;
-    assert_eq!(result.text(), format!("Fix applied: {title}"));
+    assert_eq!(
+        result.text(),
+        format!("Fix applied: {title} (changed src/app.ts)")
+    );
     engine.shutdown().await;
 }

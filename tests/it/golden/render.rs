@@ -2,9 +2,10 @@
 //!
 //! Each `golden/render/<case>.json` holds the renderer's input and
 //! `<case>.txt` the exact text the model must see. A case with `files` runs
-//! `render_files`; otherwise `edited` and `others` run `render_feedback`,
-//! under the lines of `auto_fixes` (`with_auto_fixes`) when it has any;
-//! `hidden` adds the count of what ignore rules and acknowledgements hid.
+//! `render_files`; otherwise `edited`, `others` and `unknown` run
+//! `render_reply`, under the lines of `auto_fixes` (`with_auto_fixes`) when
+//! it has any; `hidden` adds the count of what ignore rules and
+//! acknowledgements hid.
 //! `SQUIGGLE_BLESS=1 cargo test --test it golden::render` rewrites the `.txt`
 //! files from the current output; read the diff before committing it.
 
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use squiggle::hidden::HiddenCount;
 use squiggle::render::{
-    AutoFix, FileDiagnostics, RenderOptions, render_feedback, render_files, with_auto_fixes,
+    AutoFix, FileDiagnostics, RenderOptions, Unknown, render_files, render_reply, with_auto_fixes,
     with_hidden,
 };
 
@@ -26,6 +27,9 @@ struct Case {
     #[serde(default)]
     others: Vec<FileDiagnostics>,
     files: Option<Vec<FileDiagnostics>>,
+    /// What is not known: the line after the blocks.
+    #[serde(default)]
+    unknown: Vec<Unknown>,
     #[serde(default)]
     options: RenderOptions,
     /// What auto-fix did, rendered above the blocks as a reply after an
@@ -45,7 +49,7 @@ fn render(input: &Path) -> String {
     let text = match &case.files {
         Some(files) => render_files(files, &case.options),
         None => {
-            let feedback = render_feedback(&case.edited, &case.others, &case.options);
+            let feedback = render_reply(&case.edited, &case.others, &case.unknown, &case.options);
             with_auto_fixes(&case.auto_fixes, case.options.escape, feedback)
         }
     };

@@ -9,6 +9,7 @@ mod python;
 mod rules;
 mod service;
 mod typescript;
+mod whole;
 
 use std::path::Path;
 use std::time::SystemTime;
