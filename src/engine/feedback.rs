@@ -26,7 +26,7 @@ use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::reported::Reported;
 use super::tools::Mode;
 use super::{Change, Engine, Mutation};
-use crate::baseline::{Before, Classification, classify, git, worst};
+use crate::baseline::{Before, Classification, classify, worst};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::hidden::Hidden;
 use crate::render::{AutoFix, FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
