@@ -1,9 +1,9 @@
 //! `squiggle hook`: the agent's own edit tools stay in charge, and squiggle
-//! runs after them as a hook. Each agent sends its events as JSON on stdin
-//! (`claude`: Claude Code's PostToolUse, or PostToolBatch in batch mode;
-//! `codex`: Codex's PostToolUse for `apply_patch`; `gemini`: Gemini CLI's
-//! AfterTool, whose block goes to the model through BeforeModel, see
-//! `gemini_model`); squiggle checks the files the tool touched and replies
+//! runs after them as a hook. Each host sends its events as JSON on stdin,
+//! told apart by their shape (`dialect`: Claude Code, Codex, Gemini CLI,
+//! VS Code's agent, Copilot CLI, Cursor, Cline; Gemini's block goes to the
+//! model through BeforeModel, see `gemini_model`; the turn's end is
+//! `stop`); squiggle checks the files the tool touched and replies
 //! with the rendered diagnostics as extra context for the model, or with
 //! nothing when there is nothing to report. Before a shell command
 //! (PreToolUse, BeforeTool) it snapshots the workspace so that the next
@@ -195,14 +195,6 @@ impl Plan {
     }
 }
 
-/// Who gets a reply after a tool, and whether their session has fallen
-/// back to the next channel (a block of it did not reach the model).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Answer {
-    pub agent: Agent,
-    pub fallback: bool,
-}
-
 /// Why a payload could not be used; shown after `ignored malformed input: `.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Malformed(pub String);
@@ -288,7 +280,7 @@ async fn run_agent(named: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
             let changed = workspace_root()
                 .map(|ws| shell::changed_since(&payload, &ws))
                 .unwrap_or_default();
-            let answer = Answer { agent, fallback };
+            let answer = reply::Answer { agent, fallback };
             after_tool(answer, &payload, changed, root, cwd, route).await;
         }
     }
@@ -298,7 +290,7 @@ async fn run_agent(named: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
 /// shell command changed since the session's snapshot) and answers the
 /// host in its own format.
 async fn after_tool(
-    answer: Answer,
+    answer: reply::Answer,
     payload: &Value,
     changed: Vec<PathBuf>,
     root: Option<PathBuf>,
@@ -348,8 +340,15 @@ async fn after_tool(
         agent: Some(agent.product().to_string()),
         tool: dialect::tool_label(agent, payload),
     };
-    let params = request(files, mutation, &told, agent.max_context(), escape, origin);
+    let mut params = request(files, mutation, &told, agent.max_context(), escape, origin);
     stop::record(payload, &params.before);
+    if agent == Agent::Codex {
+        // A patch undone tells the turn's record what the file was; the
+        // check keeps the daemon's own last look as Codex's "before".
+        params
+            .before
+            .retain(|path, _| !matches!(told.get(path), Some(Told::Replaced { .. })));
+    }
     if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await {
         reply::reply_to(answer, payload, &feedback);
     }

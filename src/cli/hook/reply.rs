@@ -15,6 +15,14 @@ pub const MAX_CONTEXT_CHARS: usize = 10_000;
 /// characters a token.
 pub const CODEX_MAX_CONTEXT_CHARS: usize = 5_000;
 
+/// Who gets a reply after a tool, and whether their session has fallen
+/// back to the next channel (a block of it did not reach the model).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Answer {
+    pub agent: Agent,
+    pub fallback: bool,
+}
+
 /// How `host` takes `text` after a tool (`event`, as its payload named
 /// it), or `None` where it reads no reply there and the block waits for
 /// the turn's end: Cursor (`afterFileEdit` output is not read) and Copilot
@@ -62,7 +70,7 @@ pub fn additional_context(event: &str, text: &str) -> String {
 /// Gives the agent the feedback `text` in the format it reads after a
 /// tool (Gemini's is stashed for its next model call instead, in the
 /// readable form it was rendered in).
-pub(super) fn reply_to(answer: super::Answer, payload: &Value, text: &str) {
+pub(super) fn reply_to(answer: Answer, payload: &Value, text: &str) {
     let agent = answer.agent;
     if text.is_empty() {
         return;
