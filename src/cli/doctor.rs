@@ -35,12 +35,31 @@ pub struct Args {
     /// Exit 2 unless each of these servers is working (comma-separated ids).
     #[arg(long, value_delimiter = ',', value_name = "ID[,ID]")]
     pub require: Vec<String>,
+    /// Report the project's hook files instead of the servers: which hosts
+    /// read each, whether it is what `squiggle init` writes now, and host
+    /// versions known to drop hook output.
+    #[arg(long)]
+    pub hooks: bool,
     /// Limit for a server's start, and separately for its first check.
     #[arg(long, default_value_t = 60, value_name = "N")]
     pub timeout_secs: u64,
 }
 
 pub async fn run(args: Args) -> u8 {
+    if args.hooks {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+        let root = args.workspace.root.as_deref();
+        return match crate::workspace::Workspace::discover(root, &cwd) {
+            Ok(ws) => {
+                crate::out!("{}", super::init::hook_files::report(ws.root()));
+                0
+            }
+            Err(e) => {
+                eprintln!("squiggle doctor: {e}");
+                2
+            }
+        };
+    }
     let engine = match args.workspace.engine(Default::default()) {
         Ok(engine) => engine,
         Err(e) => {

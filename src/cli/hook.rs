@@ -1,9 +1,9 @@
 //! `squiggle hook`: the agent's own edit tools stay in charge, and squiggle
-//! runs after them as a hook. Each agent sends its events as JSON on stdin
-//! (`claude`: Claude Code's PostToolUse, or PostToolBatch in batch mode;
-//! `codex`: Codex's PostToolUse for `apply_patch`; `gemini`: Gemini CLI's
-//! AfterTool, whose block goes to the model through BeforeModel, see
-//! `gemini_model`); squiggle checks the files the tool touched and replies
+//! runs after them as a hook. Each host sends its events as JSON on stdin,
+//! told apart by their shape (`dialect`: Claude Code, Codex, Gemini CLI,
+//! VS Code's agent, Copilot CLI, Cursor, Cline; Gemini's block goes to the
+//! model through BeforeModel, see `gemini_model`; the turn's end is
+//! `stop`); squiggle checks the files the tool touched and replies
 //! with the rendered diagnostics as extra context for the model, or with
 //! nothing when there is nothing to report. Before a shell command
 //! (PreToolUse, BeforeTool) it snapshots the workspace so that the next
@@ -26,7 +26,12 @@
 mod ask;
 mod before;
 mod claude;
+mod cline;
 mod codex;
+mod copilot;
+mod cursor;
+pub(crate) mod delivery;
+mod dialect;
 mod gemini;
 mod gemini_model;
 mod reply;
@@ -34,6 +39,7 @@ mod session;
 mod session_files;
 mod shell;
 mod stop;
+mod vscode;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -58,23 +64,23 @@ pub enum Agent {
     /// Gemini CLI: AfterTool for write_file and replace, BeforeModel to
     /// hand the block to the model unescaped.
     Gemini,
+    /// VS Code's agent (GitHub Copilot in VS Code): PostToolUse for its file
+    /// tools; `squiggle hook claude` tells its payloads by their shape too.
+    Vscode,
+    /// GitHub Copilot CLI: postToolUse records the turn, agentStop reports.
+    Copilot,
+    /// Cursor: afterFileEdit records the turn, stop reports.
+    Cursor,
+    /// Cline: PostToolUse hook files (`<hook_context>`).
+    Cline,
 }
 
 impl Agent {
-    /// The event before a shell command, when squiggle snapshots the
-    /// workspace's files (see `shell`).
-    fn before_shell_event(self) -> &'static str {
-        match self {
-            Agent::Claude | Agent::Codex => "PreToolUse",
-            Agent::Gemini => "BeforeTool",
-        }
-    }
-
     /// The most feedback its context takes, in characters.
     fn max_context(self) -> usize {
         match self {
             Agent::Codex => reply::CODEX_MAX_CONTEXT_CHARS,
-            Agent::Claude | Agent::Gemini => reply::MAX_CONTEXT_CHARS,
+            _ => reply::MAX_CONTEXT_CHARS,
         }
     }
 
@@ -84,6 +90,10 @@ impl Agent {
             Agent::Claude => "claude-code",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini-cli",
+            Agent::Vscode => "vscode",
+            Agent::Copilot => "copilot-cli",
+            Agent::Cursor => "cursor",
+            Agent::Cline => "cline",
         }
     }
 
@@ -92,6 +102,10 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Vscode => "vscode",
+            Agent::Copilot => "copilot",
+            Agent::Cursor => "cursor",
+            Agent::Cline => "cline",
         }
     }
 }
@@ -189,7 +203,9 @@ pub async fn run(args: Args) -> u8 {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let root = args.root.as_ref().map(|r| cwd.join(r));
     if args.agent.is_none() && args.files.is_empty() {
-        eprintln!("squiggle hook: name the agent (claude, codex or gemini) or pass --file PATH");
+        eprintln!(
+            "squiggle hook: name the agent (claude, codex, gemini, vscode, copilot, cursor or cline) or pass --file PATH"
+        );
         return 2;
     }
     let route = Route {
@@ -210,7 +226,7 @@ pub async fn run(args: Args) -> u8 {
     0
 }
 
-async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Route) {
+async fn run_agent(named: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Route) {
     let payload = match read_payload() {
         Ok(payload) => payload,
         Err(e) => {
@@ -218,47 +234,79 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
             return;
         }
     };
+    // Who sent it, by its shape; and whether it needs anything at all,
+    // decided from the payload alone (no workspace, no daemon).
+    let agent = dialect::host(named, &payload);
+    let payload = dialect::normalise(agent, payload);
+    let event = dialect::event(agent, &payload);
+    if event == dialect::Event::Quiet {
+        return;
+    }
+    // Whether the block the session's previous event handed over reached
+    // the model, read from the host's transcript.
+    let fallback = delivery::check_previous(agent, &payload);
     let workspace_root = || {
         crate::workspace::Workspace::discover(root.as_deref(), &event_cwd(&payload, &cwd))
             .ok()
             .map(|w| w.root().to_path_buf())
     };
-    if payload["hook_event_name"] == session::EVENT {
-        if let Some(ws) = workspace_root() {
-            session::start(&ws, route).await;
+    match event {
+        dialect::Event::Quiet => {}
+        dialect::Event::SessionStart => {
+            if let Some(ws) = workspace_root() {
+                session::start(&ws, route).await;
+            }
         }
-        return;
-    }
-    if payload["hook_event_name"] == agent.before_shell_event() {
-        if let Some(ws) = workspace_root() {
-            shell::before(&payload, &ws);
+        dialect::Event::BeforeShell => {
+            if let Some(ws) = workspace_root() {
+                shell::before(&payload, &ws);
+            }
         }
-        return;
-    }
-    if agent == Agent::Claude && payload["hook_event_name"] == stop::EVENT {
-        let cwd = event_cwd(&payload, &cwd);
-        if let Some(reply) = stop::gate(&payload, root.as_deref(), &cwd, route).await {
-            emit(&reply);
+        dialect::Event::TurnEnd => {
+            let cwd = event_cwd(&payload, &cwd);
+            // Gemini CLI sends the reason as the next prompt, unescaped.
+            let escape = (agent == Agent::Gemini).then_some(Escape::Readable);
+            let text = stop::gate(&payload, root.as_deref(), &cwd, route, escape).await;
+            if let Some(reply) = text.and_then(|t| reply::turn_end(agent, &t)) {
+                emit(&reply);
+            }
         }
-        return;
-    }
-    if agent == Agent::Gemini && other_event(&payload, gemini::EVENT) {
-        if payload["hook_event_name"] == gemini_model::EVENT
-            && let Some(reply) = gemini_model::before_model(&payload)
-        {
-            emit(&reply);
+        dialect::Event::BeforeModel => {
+            if let Some(reply) = gemini_model::before_model(&payload) {
+                emit(&reply);
+            }
         }
-        return;
+        dialect::Event::AfterTool => {
+            let changed = workspace_root()
+                .map(|ws| shell::changed_since(&payload, &ws))
+                .unwrap_or_default();
+            let answer = reply::Answer { agent, fallback };
+            after_tool(answer, &payload, changed, root, cwd, route).await;
+        }
     }
+}
+
+/// Checks what a tool changed (the files it names, and `changed`: what a
+/// shell command changed since the session's snapshot) and answers the
+/// host in its own format.
+async fn after_tool(
+    answer: reply::Answer,
+    payload: &Value,
+    changed: Vec<PathBuf>,
+    root: Option<PathBuf>,
+    cwd: PathBuf,
+    route: Route,
+) {
+    let agent = answer.agent;
     let plan = match agent {
-        Agent::Claude => claude::plan(&payload, &cwd),
-        Agent::Codex => codex::plan(&payload, &cwd),
-        Agent::Gemini => gemini::plan(&payload, &cwd),
+        Agent::Claude => claude::plan(payload, &cwd),
+        Agent::Codex => codex::plan(payload, &cwd),
+        Agent::Gemini => gemini::plan(payload, &cwd),
+        Agent::Vscode => vscode::plan(payload, &cwd),
+        Agent::Copilot => copilot::plan(payload, &cwd),
+        Agent::Cursor => cursor::plan(payload, &cwd),
+        Agent::Cline => cline::plan(payload, &cwd),
     };
-    // Files a shell command changed since the session's snapshot, if any.
-    let changed = workspace_root()
-        .map(|ws| shell::changed_since(&payload, &ws))
-        .unwrap_or_default();
     let (cwd, mut files, mutation, told) = match plan {
         Ok(Plan::Check {
             cwd,
@@ -271,7 +319,7 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
             return;
         }
         Ok(Plan::Skip(_)) => (
-            event_cwd(&payload, &cwd),
+            event_cwd(payload, &cwd),
             Vec::new(),
             Mutation::Edit,
             BTreeMap::new(),
@@ -290,14 +338,19 @@ async fn run_agent(agent: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
     let origin = Origin {
         surface: Surface::Hook,
         agent: Some(agent.product().to_string()),
-        tool: payload["tool_name"].as_str().map(str::to_string),
+        tool: dialect::tool_label(agent, payload),
     };
-    let params = request(files, mutation, &told, agent.max_context(), escape, origin);
-    if agent == Agent::Claude {
-        stop::record(&payload, &params.before);
+    let mut params = request(files, mutation, &told, agent.max_context(), escape, origin);
+    stop::record(payload, &params.before);
+    if agent == Agent::Codex {
+        // A patch undone tells the turn's record what the file was; the
+        // check keeps the daemon's own last look as Codex's "before".
+        params
+            .before
+            .retain(|path, _| !matches!(told.get(path), Some(Told::Replaced { .. })));
     }
     if let Some(feedback) = check(root.as_deref(), &cwd, params, route).await {
-        reply_to(agent, &payload, &feedback);
+        reply::reply_to(answer, payload, &feedback);
     }
 }
 
@@ -308,27 +361,6 @@ fn read_payload() -> Result<Value, Malformed> {
         .read_to_string(&mut input)
         .map_err(|e| Malformed(format!("cannot read stdin: {e}")))?;
     serde_json::from_str(&input).map_err(|e| Malformed(format!("not JSON: {e}")))
-}
-
-/// Gives the agent the feedback `text` as additional context for its
-/// event (Gemini's is stashed for its next model call instead, in the
-/// readable form it was rendered in).
-fn reply_to(agent: Agent, payload: &Value, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    let event = match agent {
-        Agent::Claude if payload["hook_event_name"] == claude::BATCH_EVENT => claude::BATCH_EVENT,
-        Agent::Claude => claude::EVENT,
-        Agent::Codex => codex::EVENT,
-        Agent::Gemini => {
-            if gemini_model::stash(payload, text) {
-                return;
-            }
-            gemini::EVENT
-        }
-    };
-    emit(&reply::additional_context(event, text));
 }
 
 async fn run_files(

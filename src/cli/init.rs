@@ -16,7 +16,9 @@
 mod aider;
 mod codex_trust;
 mod doctor_notes;
+pub mod hook_files;
 mod host;
+pub(crate) mod hosts;
 mod ordered;
 mod plugin_file;
 
@@ -61,9 +63,11 @@ pub struct Args {
     /// each edit.
     #[arg(long)]
     pub batch: bool,
-    /// Claude only: also run the hook at `Stop`, which keeps a turn going
-    /// once when errors the turn introduced are still in the files it
-    /// touched (never twice in a row, never for errors from before).
+    /// Also run the hook at the turn's end (`Stop`; Gemini's `AfterAgent`),
+    /// which keeps a turn going once when errors the turn introduced are
+    /// still in the files it touched or their importers (never twice in a
+    /// row, never for errors from before). VS Code, Copilot CLI and Cursor
+    /// always get it.
     #[arg(long)]
     pub stop_gate: bool,
 }
@@ -91,7 +95,8 @@ fn target(agent: Agent) -> Target {
             project_file: ".codex/hooks.json",
             user_file: || codex_home().map(|dir| dir.join("hooks.json")),
         },
-        Agent::Gemini => Target {
+        // The other hosts never get here (see `hosts`).
+        _ => Target {
             event: "AfterTool",
             matcher: "write_file|replace|run_shell_command",
             project_file: ".gemini/settings.json",
@@ -107,7 +112,7 @@ fn old_matchers(agent: Agent) -> &'static [&'static str] {
     match agent {
         Agent::Claude => &["Write|Edit|MultiEdit", "Write|Edit"],
         Agent::Codex => &["apply_patch"],
-        Agent::Gemini => &["write_file|replace"],
+        _ => &["write_file|replace"],
     }
 }
 
@@ -118,7 +123,7 @@ fn old_matchers(agent: Agent) -> &'static [&'static str] {
 fn extra_events(agent: Agent) -> &'static [(&'static str, Option<&'static str>)] {
     match agent {
         Agent::Claude | Agent::Codex => &[("PreToolUse", Some("Bash")), ("SessionStart", None)],
-        Agent::Gemini => &[
+        _ => &[
             ("BeforeTool", Some("run_shell_command")),
             ("BeforeModel", None),
             ("SessionStart", None),
@@ -161,14 +166,14 @@ pub async fn run(args: Args) -> u8 {
 /// Adds the hook to the agent's settings file; the error is the message
 /// to print (the file is then unchanged).
 fn init(args: &Args, agent: Agent) -> Result<u8, String> {
+    if let Some(done) = hosts::init(args, agent) {
+        return done;
+    }
     if args.trust_hook && agent != Agent::Codex {
         return Err("--trust-hook is for codex only (Codex alone asks to trust each hook)".into());
     }
     if args.batch && agent != Agent::Claude {
         return Err("--batch is for claude only (Claude Code alone has PostToolBatch)".into());
-    }
-    if args.stop_gate && agent != Agent::Claude {
-        return Err("--stop-gate is for claude only (a Stop hook that keeps the turn going is Claude Code's)".into());
     }
     let target = target(agent);
     let path = settings_path(args, &target)?;
@@ -280,9 +285,8 @@ fn write_settings(
 
 fn note(agent: Agent) -> Option<&'static str> {
     match agent {
-        Agent::Claude => None,
-        Agent::Codex => None,
-        Agent::Gemini => Some(
+        Agent::Claude | Agent::Codex => None,
+        _ => Some(
             "note: Gemini CLI runs hooks only in a trusted folder: trust this project when Gemini asks (or list it in ~/.gemini/trustedFolders.json); with --skip-trust the hook does not run",
         ),
     }
@@ -322,9 +326,19 @@ fn events(agent: Agent, batch: bool, stop_gate: bool) -> Vec<(&'static str, Opti
             .collect()
     };
     if stop_gate {
-        events.push(("Stop", None));
+        events.push((turn_end_event(agent), None));
     }
     events
+}
+
+/// The event a turn ends with: `Stop` (Claude Code, Codex), `AfterAgent`
+/// (Gemini CLI).
+fn turn_end_event(agent: Agent) -> &'static str {
+    if agent == Agent::Gemini {
+        "AfterAgent"
+    } else {
+        "Stop"
+    }
 }
 
 /// `3 events: PostToolUse (matcher "Write|Edit|Bash"), PreToolUse (matcher

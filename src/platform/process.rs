@@ -69,6 +69,19 @@ pub fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|meta| meta.is_file())
 }
 
+/// Lets anyone execute the file at `path` (mode 0755 on Unix; nothing to do
+/// on Windows, where the extension decides).
+#[cfg(unix)]
+pub fn make_executable(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+pub fn make_executable(_path: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
 /// Makes a server's process the root of a tree of its own before it
 /// starts: on Unix the leader of a new process group; on Windows without
 /// a console window of its own (its tree joins a Job Object once started,

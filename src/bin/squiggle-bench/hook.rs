@@ -2,7 +2,9 @@
 //! PostToolUse payload on stdin, against a warm daemon serving the fake
 //! (workspace `.squiggle.toml` plus a user config trusting it, as in
 //! `tests/it/cli/hook.rs`). Interleaved with `squiggle --version`, the floor of
-//! starting the binary at all.
+//! starting the binary at all, and with VS Code's PostToolUse for `read_file`
+//! through the same command line: VS Code runs every hook on every tool
+//! call, and a tool that changes no file must cost no more than a start.
 
 use std::io::Write;
 use std::path::Path;
@@ -49,8 +51,13 @@ pub fn run(runs: usize) -> Result<()> {
     // The first hook starts the daemon and its server: not counted.
     hook(0, false)?;
     hook(1, false)?;
-    let (mut warm, mut floor, mut cold) =
-        (Samples::default(), Samples::default(), Samples::default());
+    let (mut warm, mut floor, mut cold, mut quiet) = (
+        Samples::default(),
+        Samples::default(),
+        Samples::default(),
+        Samples::default(),
+    );
+    let read = read_file_payload(&root, &file);
     for n in 2..2 + runs {
         let t = Instant::now();
         hook(n, false)?;
@@ -58,6 +65,10 @@ pub fn run(runs: usize) -> Result<()> {
         let t = Instant::now();
         spawn(&squiggle, &["--version"], &root, &env, b"")?;
         floor.push(t.elapsed());
+        let t = Instant::now();
+        let out = spawn(&squiggle, &["hook", "claude"], &root, &env, read.as_bytes())?;
+        quiet.push(t.elapsed());
+        ensure!(out.stdout.is_empty(), "a read_file payload got a reply");
         // In-process (no daemon) every tenth round: it starts the fake each time.
         if n % 10 == 0 {
             let t = Instant::now();
@@ -76,6 +87,10 @@ pub fn run(runs: usize) -> Result<()> {
     row("`squiggle hook claude`, warm daemon", &warm);
     row("`squiggle --version` (process start floor)", &floor);
     row(
+        "`squiggle hook claude`, VS Code `read_file` (no file changed)",
+        &quiet,
+    );
+    row(
         "`squiggle hook claude --no-daemon` (starts the fake)",
         &cold,
     );
@@ -84,6 +99,7 @@ pub fn run(runs: usize) -> Result<()> {
     println!("| --- | --- |");
     ratio("hook via warm daemon / process start", &warm, &floor);
     ratio("hook without daemon / hook via warm daemon", &cold, &warm);
+    ratio("read_file hook / process start", &quiet, &floor);
     Ok(())
 }
 
@@ -99,6 +115,21 @@ fn payload(outer: &Path, root: &Path, file: &Path) -> String {
         "tool_input": {"file_path": file.display().to_string(), "old_string": "a", "new_string": "b"},
         "tool_response": {"filePath": file.display().to_string(), "success": true},
         "tool_use_id": "toolu_01"
+    })
+    .to_string()
+}
+
+/// VS Code's PostToolUse payload for `read_file`, a tool that changes no file.
+fn read_file_payload(root: &Path, file: &Path) -> String {
+    json!({
+        "timestamp": "2026-11-28T08:00:00.000Z",
+        "hookEventName": "PostToolUse",
+        "sessionId": "bench-vscode",
+        "cwd": root.display().to_string(),
+        "tool_name": "read_file",
+        "tool_input": {"filePath": file.display().to_string(), "startLine": 1, "endLine": 20},
+        "tool_use_id": "call_1",
+        "tool_response": "x = 1"
     })
     .to_string()
 }

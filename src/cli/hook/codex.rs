@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use super::before::Told;
 use super::{Malformed, Plan, event_cwd, other_event, string, tool_input};
-use crate::edit::{FilePatch, parse_patch};
+use crate::baseline::Replacement;
+use crate::edit::{FilePatch, Hunk, parse_patch};
 use crate::engine::Mutation;
 
 /// The event name the reply's `hookSpecificOutput` carries.
@@ -49,15 +50,47 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     let patch = parse_patch(text)
         .map_err(|e| Malformed(format!("tool_input.command is not a patch: {e}")))?;
     // An added file is the patch's own; an updated one's text before is
-    // not in the payload: the daemon's last look at it stands in.
+    // the file with the patch's hunks undone (when they still are there;
+    // else the daemon's last look at it stands in).
     let written = patch.files.iter().filter_map(|file| match file {
         FilePatch::Add { path, .. } => Some((path, Some(Told::Created))),
-        FilePatch::Update { path, move_to, .. } => Some((move_to.as_ref().unwrap_or(path), None)),
+        FilePatch::Update {
+            path,
+            move_to: None,
+            hunks,
+        } => Some((path, undo(hunks))),
+        FilePatch::Update {
+            move_to: Some(to), ..
+        } => Some((to, None)),
         FilePatch::Delete { .. } => None,
     });
     let cwd = event_cwd(payload, fallback_cwd);
     let why_none = "the patch only deletes files";
     Ok(Plan::files(cwd, written, Mutation::Edit, why_none))
+}
+
+/// The patch's hunks as the replacements they made (new side for old),
+/// for the text before to be told by undoing them; `None` for a hunk at a
+/// missing final newline.
+fn undo(hunks: &[Hunk]) -> Option<Told> {
+    let joined = |lines: &mut dyn Iterator<Item = &str>| -> String {
+        lines.map(|l| format!("{l}\n")).collect()
+    };
+    let mut edits = Vec::new();
+    for hunk in hunks {
+        if hunk.old_missing_newline || hunk.new_missing_newline {
+            return None;
+        }
+        edits.push(Replacement {
+            old: joined(&mut hunk.old_lines()),
+            new: joined(&mut hunk.new_lines()),
+            all: false,
+        });
+    }
+    (!edits.is_empty()).then_some(Told::Replaced {
+        edits,
+        original: None,
+    })
 }
 
 #[cfg(test)]
@@ -72,6 +105,18 @@ mod tests {
         plan(&payload, Path::new("/fallback"))
     }
 
+    fn undone(old: &str, new: &str) -> Told {
+        let edit = Replacement {
+            old: old.into(),
+            new: new.into(),
+            all: false,
+        };
+        Told::Replaced {
+            edits: vec![edit],
+            original: None,
+        }
+    }
+
     #[test]
     fn added_moved_and_updated_files_not_deleted_ones() {
         let expected = Ok(Plan::Check {
@@ -80,7 +125,11 @@ mod tests {
                 .map(PathBuf::from)
                 .to_vec(),
             mutation: Mutation::Edit,
-            told: [(PathBuf::from("/ws/a.py"), Told::Created)].into(),
+            told: [
+                (PathBuf::from("/ws/a.py"), Told::Created),
+                (PathBuf::from("/ws/e.py"), undone("1\n", "2\n")),
+            ]
+            .into(),
         });
         let string_form = json!({"hook_event_name": "PostToolUse", "cwd": "/ws",
             "tool_name": "apply_patch", "tool_input": {"command": PATCH},

@@ -9,9 +9,6 @@ use std::path::Path;
 use crate::cli::warm::Route;
 use crate::daemon::client::warm;
 
-/// The event's name in every agent's payload.
-pub const EVENT: &str = "SessionStart";
-
 /// Asks the daemon for `workspace` to warm up. Without a daemon nothing
 /// would stay warm, so `--no-daemon` does nothing here.
 pub async fn start(workspace: &Path, route: Route) {

@@ -1,9 +1,11 @@
-//! The turn-end gate (`squiggle init claude --stop-gate`): when Claude
-//! Code is about to end a turn that left errors it introduced in the files
-//! it touched, the `Stop` hook keeps the turn going once, with those errors
-//! as context. Never twice in a row (Claude Code's `stop_hook_active`, and
-//! the turn's record is gone once read), never for an error that was there
-//! before the turn.
+//! The turn-end gate: when an agent is about to end a turn that left
+//! errors it introduced in the files it touched, or in the files that
+//! import them, the turn-end hook (Claude Code's and Codex's `Stop`, Gemini
+//! CLI's `AfterAgent`, VS Code's `Stop`, Cursor's `stop`, Copilot CLI's
+//! `agentStop`) keeps the turn going once, with those errors. Never twice
+//! in a row (the hosts' `stop_hook_active`, Cursor's `loop_count`, and the
+//! turn's record is gone once read), never for an error that was there
+//! before the turn. How each host is answered is `reply::turn_end`.
 //!
 //! Each `PostToolUse` of the session records the text every file had
 //! before the turn first touched it (`record`), beside the daemons'
@@ -18,15 +20,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::reply::{MAX_CONTEXT_CHARS, additional_context};
+use super::reply::MAX_CONTEXT_CHARS;
 use crate::cli::warm::Route;
 use crate::diagnostic::Severity;
 use crate::engine::Mutation;
-use crate::render::ReportMode;
+use crate::render::{Escape, ReportMode};
 use crate::service::wire::{CheckParams, WireRenderOptions};
-
-/// The event's name in Claude Code's payload.
-pub const EVENT: &str = "Stop";
 
 /// At most this many files' first texts are kept for one turn (a session
 /// without the `Stop` hook never reads its record: it must stay small).
@@ -76,12 +75,15 @@ pub(super) fn record(payload: &Value, before: &BTreeMap<PathBuf, Option<String>>
     }
 }
 
-/// The `Stop` hook: the reply that keeps the turn going, or `None`.
+/// The turn-end hook: the text that keeps the turn going, or `None`. The
+/// turn's files are checked as one whole-file change (`Mutation::Write`),
+/// so the files importing them are checked too.
 pub(super) async fn gate(
     payload: &Value,
     root: Option<&Path>,
     cwd: &Path,
     route: Route,
+    escape: Option<Escape>,
 ) -> Option<String> {
     let path = turn_file(payload)?;
     let turn = load(&path);
@@ -101,11 +103,12 @@ pub(super) async fn gate(
     }
     let params = CheckParams {
         file_paths: files,
-        mutation: Mutation::Edit,
+        mutation: Mutation::Write,
         before: turn.before,
         options: WireRenderOptions {
             report: Some(ReportMode::New),
             max_chars: Some(MAX_CONTEXT_CHARS),
+            escape,
             ..WireRenderOptions::default()
         },
         ..CheckParams::default()
@@ -123,12 +126,11 @@ pub(super) async fn gate(
         return None;
     }
     let noun = if introduced == 1 { "error" } else { "errors" };
-    let text = format!(
+    Some(format!(
         "Before you finish: this turn introduced {introduced} {noun} that {} still there. Fix {}, or say why {} must stay.\n\n{}",
         if introduced == 1 { "is" } else { "are" },
         if introduced == 1 { "it" } else { "them" },
         if introduced == 1 { "it" } else { "they" },
         reply.feedback
-    );
-    Some(additional_context(EVENT, &text))
+    ))
 }

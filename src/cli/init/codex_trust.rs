@@ -43,10 +43,11 @@ pub enum Status {
 
 /// The events squiggle's Codex hook uses, with the labels Codex keys and
 /// hashes them by.
-const EVENTS: [(&str, &str); 3] = [
+const EVENTS: [(&str, &str); 4] = [
     ("PostToolUse", "post_tool_use"),
     ("PreToolUse", "pre_tool_use"),
     ("SessionStart", "session_start"),
+    ("Stop", "stop"),
 ];
 
 /// Squiggle's handler under each event of a parsed `hooks.json` at `path`.

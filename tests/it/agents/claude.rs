@@ -225,3 +225,33 @@ async fn the_stop_gate_ignores_an_error_from_before_the_turn() {
     };
     assert_eq!(run.main.len(), 3, "{}", run.log());
 }
+
+/// Delivery, read from Claude Code's own transcript: the block the first
+/// edit's hook handed over is in the transcript when the second edit's
+/// hook looks, so `doctor --hooks` counts it delivered and the session
+/// keeps its channel.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_transcript_shows_the_block_delivered() {
+    let Some((program, project)) = CLAUDE.project(&[agents::APP]) else {
+        return;
+    };
+    let file = project.root.join("app.py").display().to_string();
+    let other = project.root.join("other.py").display().to_string();
+    let steps = vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
+        json!({"name": "Write", "input": {"file_path": other, "content": "x: int = 1\n"}}),
+    ];
+    let run = CLAUDE.run(&project, &program, steps).await;
+    agents::assert_model_saw_block(&project, &run, "app.py", 1);
+    let doctor = project.squiggle(&["doctor", "--hooks"]);
+    project.stop_daemon();
+    let doctor = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        doctor.contains(": 1 delivered, 0 not delivered"),
+        "{doctor}\n{}",
+        run.log()
+    );
+    assert!(!doctor.contains("falls back"), "{doctor}");
+}

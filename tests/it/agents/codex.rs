@@ -135,3 +135,47 @@ async fn a_patch_through_the_shell_is_reported_on_the_next_event() {
     // The request after the next command Codex runs.
     agents::assert_model_saw_block(&project, &run, "app.py", 1);
 }
+
+/// The gate's first line, as every host gets it.
+const GATE: &str = "Before you finish: this turn introduced 1 error that is still there.";
+
+/// Codex's `Stop` with `init codex --trust-hook --stop-gate`: a turn whose
+/// patch breaks `app.py` is kept going once (`decision: "block"`, the
+/// reason as the continuation prompt), then ends (`stop_hook_active`).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stop_gate_keeps_a_broken_turn_going_once() {
+    let Some((program, project)) = agents::agent_project("codex", &[agents::APP]) else {
+        return;
+    };
+    project.init("codex", &["--trust-hook", "--stop-gate"]);
+    let written = project.read_home(".codex/config.toml");
+    project.write_home(".codex/trust.toml", &written);
+    let run = CODEX
+        .run(&project, &program, vec![patch(&break_app())])
+        .await;
+    project.stop_daemon();
+    agents::assert_app_broken(&project, &run);
+    let seen: Vec<bool> = run.main.iter().map(|r| strings(r).contains(GATE)).collect();
+    // The first request, the one after the patch (the turn then ends with
+    // "done"), the one the gate kept going; nothing after.
+    assert_eq!(seen, [false, false, true], "{}", run.log());
+    assert!(strings(&run.main[2]).contains("<diagnostics file=\"app.py\">"));
+}
+
+/// A clean patch: the gate stays open, the turn ends.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stop_gate_stays_open_after_a_clean_patch() {
+    let Some((program, project)) = agents::agent_project("codex", &[agents::APP]) else {
+        return;
+    };
+    project.init("codex", &["--trust-hook", "--stop-gate"]);
+    let written = project.read_home(".codex/config.toml");
+    project.write_home(".codex/trust.toml", &written);
+    let clean = format!(
+        "*** Update File: app.py\n@@\n+{} def greet(name: str) -> str:\n",
+        "x: int = 1\n"
+    );
+    let run = CODEX.run(&project, &program, vec![patch(&clean)]).await;
+    project.stop_daemon();
+    assert_eq!(run.main.len(), 2, "{}", run.log());
+}

@@ -121,3 +121,31 @@ async fn a_sed_through_the_shell_is_reported() {
     assert!(project.read("app.py").contains("return 1"), "{}", run.log());
     assert_model_saw_readable_block(&project, &run);
 }
+
+/// Gemini CLI's `AfterAgent` with `init gemini --stop-gate`: a turn whose
+/// `replace` breaks `app.py` is kept going once (`decision: "block"`, whose
+/// reason Gemini sends as the next prompt), then ends.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_stop_gate_keeps_a_broken_turn_going_once() {
+    let Some((program, project)) = GEMINI.project(&[agents::APP]) else {
+        return;
+    };
+    let said = project.init("gemini", &["--stop-gate"]);
+    assert!(said.contains("AfterAgent"), "{said}");
+    let app = project.root.join("app.py");
+    let steps = vec![json!({"name": "replace", "args": {
+        "file_path": app.display().to_string(),
+        "instruction": "Add a counter above greet.",
+        "old_string": "def greet",
+        "new_string": format!("{}def greet", agents::BROKEN_LINE)}})];
+    let run = GEMINI.run(&project, &program, steps).await;
+    project.stop_daemon();
+    agents::assert_app_broken(&project, &run);
+    let gate = "Before you finish: this turn introduced 1 error that is still there.";
+    let held: Vec<usize> = (0..run.main.len())
+        .filter(|&i| strings(&run.main[i]).contains(gate))
+        .collect();
+    // Held once, by the last request: the continued turn then ended.
+    assert_eq!(held, [run.main.len() - 1], "{}", run.log());
+    assert!(run.main.len() >= 3, "{}", run.log());
+}

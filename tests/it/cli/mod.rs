@@ -5,7 +5,9 @@
 mod check;
 mod doctor;
 mod hook;
+mod hook_hosts;
 mod init;
+mod init_hosts;
 mod install;
 mod status;
 // Unix only: its stub server is a `#!/bin/sh` script found on PATH.
