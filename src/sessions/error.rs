@@ -38,6 +38,12 @@ pub enum SessionError {
         "{path} changed on disk since session {session} opened; nothing was written; discard the session and redo the change on the file as it is now"
     )]
     ChangedOnDisk { session: String, path: String },
+    #[error(
+        "{path} no longer leads to the file session {session} opened (a directory or the file became a symbolic link); nothing was written; discard the session"
+    )]
+    Moved { session: String, path: String },
+    #[error("session {session} was {how} while this call waited for it; nothing was changed")]
+    Closed { session: String, how: &'static str },
     #[error("{0}")]
     Write(String),
 }

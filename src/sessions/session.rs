@@ -50,6 +50,10 @@ pub(super) struct Session {
     /// Diagnostics per workspace-relative file when the session opened:
     /// its files' and their importers'.
     pub(super) baseline: HashMap<String, Vec<Diagnostic>>,
+    /// Set, under the session's lock, when a commit or discard ends it: a
+    /// call that waited for the lock meanwhile is refused, not applied to
+    /// a session nobody will commit.
+    pub(super) closed: Option<&'static str>,
 }
 
 /// sha256 of `bytes`.
@@ -58,6 +62,18 @@ pub(super) fn digest(bytes: &[u8]) -> [u8; 32] {
 }
 
 impl Session {
+    /// Refused when a commit or discard ended the session while the
+    /// caller waited for it.
+    pub(super) fn usable(&self) -> Result<(), SessionError> {
+        match self.closed {
+            Some(how) => Err(SessionError::Closed {
+                session: self.id.clone(),
+                how,
+            }),
+            None => Ok(()),
+        }
+    }
+
     pub(super) fn states(&self) -> Vec<SessionFile> {
         self.files.values().map(File::state).collect()
     }
