@@ -29,7 +29,7 @@ impl Engine {
         }
         let sessions = self.sessions();
         let id = sessions.next_id()?;
-        let files = self.read_files(paths)?;
+        let files = self.read_files(&id, paths)?;
         let mut session = Session {
             id: id.clone(),
             files,
@@ -334,13 +334,25 @@ impl Engine {
 
     /// Each of `paths` as it is on disk now (`None`: not there yet, to be
     /// created), keyed by its canonical path.
-    fn read_files(&self, paths: &[String]) -> Result<BTreeMap<PathBuf, File>, SessionError> {
+    fn read_files(
+        &self,
+        id: &str,
+        paths: &[String],
+    ) -> Result<BTreeMap<PathBuf, File>, SessionError> {
         let mut files = BTreeMap::new();
         // Each file is read within the session's bound, before it is read
         // whole: a larger one is refused without its bytes in memory.
         let max = self.sessions().limits().max_bytes as u64;
         for path in paths {
             let (canonical, relative) = self.session_path(path)?;
+            let size = std::fs::metadata(&canonical).map_or(0, |m| m.len());
+            if size > max {
+                return Err(SessionError::TooLarge {
+                    session: id.to_string(),
+                    bytes: usize::try_from(size).unwrap_or(usize::MAX),
+                    max: self.sessions().limits().max_bytes,
+                });
+            }
             let bytes = match crate::edit::read_regular(&canonical, max) {
                 Ok(bytes) => Some(bytes),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -417,7 +429,9 @@ impl Engine {
     fn apply_edits(&self, session: &mut Session, edits: &[Edit]) -> Result<(), SessionError> {
         let resolve = |p: &str| self.session_path(p).map(|(c, _)| c);
         let texts = session.apply(edits, &resolve)?;
-        let bytes: usize = texts.values().flatten().map(|t| t.len()).sum();
+        // The disk's texts it opened with count too: an edited file is
+        // held twice.
+        let bytes = session.bytes_with(&texts);
         let max = self.sessions().limits().max_bytes;
         if bytes > max {
             return Err(SessionError::TooLarge {

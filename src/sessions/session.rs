@@ -56,6 +56,18 @@ pub(super) struct Session {
     pub(super) closed: Option<&'static str>,
 }
 
+/// The bytes one file holds in memory with `text` as its session text:
+/// the text, and the disk's text it opened with when that is a second
+/// copy (an unchanged file shares one).
+fn held(file: &File, text: Option<&Arc<str>>) -> usize {
+    let text_len = text.map_or(0, |t| t.len());
+    match (&file.base, text) {
+        (Some(base), Some(text)) if Arc::ptr_eq(base, text) => text_len,
+        (Some(base), _) => text_len + base.len(),
+        (None, _) => text_len,
+    }
+}
+
 /// sha256 of `bytes`.
 pub(super) fn digest(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
@@ -80,10 +92,14 @@ impl Session {
 
     /// Bytes of text the session holds.
     pub(super) fn bytes(&self) -> usize {
+        self.files.values().map(|f| held(f, f.text.as_ref())).sum()
+    }
+
+    /// What the session would hold with `texts` as its files' texts.
+    pub(super) fn bytes_with(&self, texts: &BTreeMap<PathBuf, Option<Arc<str>>>) -> usize {
         self.files
-            .values()
-            .filter_map(|f| f.text.as_ref())
-            .map(|t| t.len())
+            .iter()
+            .map(|(p, f)| held(f, texts.get(p).unwrap_or(&f.text).as_ref()))
             .sum()
     }
 

@@ -158,3 +158,30 @@ async fn a_cancelled_evaluation_gives_the_servers_the_disk_back() {
     assert!(!shown(), "a server still holds the session's text");
     engine.shutdown().await;
 }
+
+/// A session over a file past the bound is refused before the file is
+/// read: `serve`'s peak memory stays far below the file's size (it read
+/// the 190 MiB file whole, and copied it, before the check: 609 MB).
+// Linux only: the peak is read from /proc.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_past_the_session_bound_is_refused_unread() {
+    const MIB: u64 = 1024 * 1024;
+    let ws = Workspace::pull();
+    let big = std::fs::File::create(ws.root.join("big.fk")).unwrap_or_else(|e| panic!("{e}"));
+    // Sparse: 190 MiB of zero bytes (valid UTF-8) that cost no disk.
+    big.set_len(190 * MIB).unwrap_or_else(|e| panic!("{e}"));
+    drop(big);
+    let mut svc = Service::start(&ws);
+    let refused = svc.err("squiggle/sessionOpen", json!({"paths": ["big.fk"]}));
+    let text = refused["message"].as_str().unwrap_or_default();
+    assert!(text.contains("maxEditedMiB"), "{refused}");
+    let status = std::fs::read_to_string(format!("/proc/{}/status", svc.child.id()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmHWM in {status}"));
+    assert!(peak_kb * 1024 < 64 * MIB, "peak RSS {peak_kb} kB");
+}
