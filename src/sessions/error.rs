@@ -8,7 +8,8 @@ pub enum SessionError {
     )]
     Unknown { id: String, open: String, idle: u64 },
     #[error(
-        "{max} sessions are open, the most lsp.sessions.maxOpen allows; commit or discard one first"
+        "{max} {} open, the most lsp.sessions.maxOpen allows; commit or discard one first",
+        if *max == 1 { "session is" } else { "sessions are" }
     )]
     TooMany { max: usize },
     #[error(
@@ -53,5 +54,18 @@ fn size(bytes: usize) -> String {
         format!("{bytes} bytes")
     } else {
         format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SessionError;
+
+    #[test]
+    fn one_session_is_said_in_the_singular() {
+        assert_eq!(
+            SessionError::TooMany { max: 1 }.to_string(),
+            "1 session is open, the most lsp.sessions.maxOpen allows; commit or discard one first"
+        );
     }
 }
