@@ -238,13 +238,13 @@ impl Engine {
     /// it; refused, with nothing written, when a file changed on disk
     /// since the session opened.
     pub async fn session_commit(self: &Arc<Self>, id: &str) -> Result<ToolResult, SessionError> {
+        // Not in a task of its own: a commit whose caller hung up before it
+        // wrote never writes, as a hung-up mutation never lands.
         let handle = self.sessions().get(id)?;
-        let (engine, id) = (self.clone(), id.to_string());
-        to_the_end(async move { engine.commit_now(handle, &id).await }).await
+        self.commit_now(handle, id).await
     }
 
-    /// [`Engine::session_commit`] in its own task: a commit the caller
-    /// stopped waiting for still ends whole, and closes the session.
+    /// [`Engine::session_commit`] once the session is found.
     async fn commit_now(
         self: &Arc<Self>,
         handle: Held,
