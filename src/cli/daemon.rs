@@ -167,7 +167,7 @@ fn print_status(status: &crate::daemon::DaemonStatus) {
     crate::outln!("  uptime     {}s", status.uptime_secs);
     crate::outln!("  requests   {}", status.requests);
     crate::outln!("  trusted    {}", status.trusted);
-    crate::outln!("  idle after {}ms", status.idle_timeout_ms);
+    crate::outln!("  idle after {}", idle_words(status.idle_timeout_ms));
     crate::outln!(
         "  memory     {} (servers {})",
         kib(status.rss_kb),
@@ -184,5 +184,26 @@ fn print_status(status: &crate::daemon::DaemonStatus) {
     );
     for s in status.servers.iter().filter(|s| s.root.is_some()) {
         crate::outln!("  server     {:<24} {}", s.id, row_line(s));
+    }
+}
+
+/// An idle time as a person reads it: whole minutes or seconds when it is
+/// one (`30 min`, `90 s`), else milliseconds.
+fn idle_words(ms: u64) -> String {
+    match ms {
+        0 => "0 s".to_string(),
+        ms if ms % 60_000 == 0 => format!("{} min", ms / 60_000),
+        ms if ms % 1_000 == 0 => format!("{} s", ms / 1_000),
+        ms => format!("{ms} ms"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn idle_times_are_said_in_minutes_or_seconds() {
+        assert_eq!(super::idle_words(1_800_000), "30 min");
+        assert_eq!(super::idle_words(90_000), "90 s");
+        assert_eq!(super::idle_words(1_500), "1500 ms");
     }
 }

@@ -87,6 +87,9 @@ async fn through_daemon(
         Some(engine) => engine.workspace().root().to_path_buf(),
         None => workspace_root(root, cwd)?,
     };
+    if engine.is_none() {
+        config_loads(&workspace, route)?;
+    }
     let opts = route.daemon_options();
     let mut connection = crate::daemon::client::try_connect_or_spawn(&workspace, &opts).await?;
     connection.call::<Check>(params, CHECK_TIMEOUT).await
@@ -100,4 +103,27 @@ pub fn workspace_root(root: Option<&Path>, cwd: &Path) -> Result<PathBuf, Daemon
         source,
     })?;
     Ok(workspace.root().to_path_buf())
+}
+
+/// Refuses the daemon when the configuration no longer loads: the daemon
+/// keeps answering under its last good configuration, but a hook must say
+/// the file is broken, as `edit` does. The check in this process that
+/// follows then fails naming the file, and the hook says it in one line.
+fn config_loads(workspace: &Path, route: Route) -> Result<(), DaemonError> {
+    let load = crate::config::LoadOptions {
+        workspace_root: workspace.to_path_buf(),
+        user_config: None,
+        trust_workspace: route.trust_workspace,
+        known_server_ids: crate::registry::builtin_servers()
+            .into_iter()
+            .map(|s| s.id)
+            .collect(),
+        cli: Default::default(),
+    };
+    crate::config::load(&load)
+        .map(|_| ())
+        .map_err(|e| DaemonError::Workspace {
+            root: workspace.to_path_buf(),
+            source: std::io::Error::other(e.to_string()),
+        })
 }

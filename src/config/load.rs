@@ -83,7 +83,7 @@ fn read(path: &Path, kind: FileKind) -> Result<Option<PartialConfig>, ConfigErro
             source: io::Error::other(format!("it is {what}, not a regular file")),
         });
     }
-    match std::fs::read_to_string(path) {
+    match crate::edit::read_regular_string(path, crate::edit::MAX_READ_BYTES) {
         Ok(text) => parse_str(&text, path, kind).map(Some),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(ConfigError::Read {

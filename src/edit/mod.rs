@@ -25,7 +25,10 @@ pub use content::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 pub use plan::{PlannedChange, plan_patch};
 pub use replace::{Replace, Replaced, replace_exact};
 pub use transaction::{FileOp, TransactionError, apply_all};
-pub use vet::{special_file, vet_path};
+pub use vet::{
+    MAX_READ_BYTES, open_regular, read_regular, read_regular_head, read_regular_string,
+    special_file, vet_path,
+};
 
 /// Why an edit could not be made. Messages are written for the agent that
 /// asked for the edit: they say what went wrong and what to do next.

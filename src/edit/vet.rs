@@ -10,13 +10,26 @@
 //! refused as a plain write would refuse it — a rename needs only the
 //! directory's permission, so without this check squiggle would replace a
 //! file its owner had made read-only.
+//!
+//! Readers use the same rule: every path squiggle reads whole or in part
+//! (sessions, navigation, impact, the importer scans, configuration, the
+//! evidence log, `audit`) goes through [`read_regular`] or
+//! [`read_regular_head`], which refuse anything but a regular file from its
+//! metadata, open without waiting on a pipe swapped in meanwhile, check the
+//! open file again, and never read past a size limit.
 
 use std::fs::{self, Metadata};
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 
 use super::EditError;
-use crate::platform::file_facts::{describe_mode, is_loop, mode_forbids_writing, special_kind};
+use crate::platform::file_facts::{
+    describe_mode, is_loop, mode_forbids_writing, open_for_reading, special_kind,
+};
+
+/// The most a reader reads of a file it needs whole, unless it says less:
+/// the largest text a session, a check or a navigation request handles.
+pub const MAX_READ_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Refuses a path whose file exists and is not a regular file (a directory
 /// is left to the read or write that follows, which names it), or that is a
@@ -48,6 +61,72 @@ pub fn vet_path(path: &Path, shown: &str) -> Result<(), EditError> {
 /// must not open it (a check of a path a hook names).
 pub fn special_file(path: &Path) -> Option<&'static str> {
     fs::metadata(path).ok().as_ref().and_then(special_kind)
+}
+
+/// The error a reader returns for a file that is not a regular one.
+fn not_regular(kind: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {kind}, not a regular file, and squiggle never opens one"),
+    )
+}
+
+fn too_large(len: u64, limit: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("it is {len} bytes, over the limit of {limit} bytes"),
+    )
+}
+
+/// `path` opened for reading, when it is a regular file (or a directory,
+/// which the read then refuses): refused from its metadata before opening,
+/// opened without blocking, and checked again from the open file. Returns
+/// the file and its length.
+pub fn open_regular(path: &Path) -> io::Result<(fs::File, u64)> {
+    let meta = fs::metadata(path)?;
+    if let Some(kind) = special_kind(&meta) {
+        return Err(not_regular(kind));
+    }
+    let file = open_for_reading(path)?;
+    let meta = file.metadata()?;
+    if let Some(kind) = special_kind(&meta) {
+        return Err(not_regular(kind));
+    }
+    Ok((file, meta.len()))
+}
+
+/// The bytes of the regular file at `path`, refused (nothing read) when
+/// it holds more than `limit` bytes.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let (file, len) = open_regular(path)?;
+    if len > limit {
+        return Err(too_large(len, limit));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    let read = bytes.len() as u64;
+    if read > limit {
+        return Err(too_large(read, limit));
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`] as UTF-8 text.
+pub fn read_regular_string(path: &Path, limit: u64) -> io::Result<String> {
+    String::from_utf8(read_regular(path, limit)?).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+/// At most `limit` bytes from the start of the regular file at `path`,
+/// into `buf` (cleared first).
+pub fn read_regular_head(path: &Path, limit: u64, buf: &mut Vec<u8>) -> io::Result<()> {
+    buf.clear();
+    let (file, _) = open_regular(path)?;
+    file.take(limit).read_to_end(buf).map(|_| ())
 }
 
 /// Why the existing file at `path` may not be replaced, when its mode (or
@@ -97,6 +176,28 @@ mod tests {
         let inner = tmp.path().join("loop/inner.txt");
         let err = vet_path(&inner, "loop/inner.txt").unwrap_err().to_string();
         assert!(err.contains("symbolic link loop"), "{err}");
+    }
+
+    #[test]
+    fn readers_refuse_pipes_and_devices_and_stop_at_the_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()));
+        let err = read_regular(&fifo, 10).unwrap_err().to_string();
+        assert!(err.starts_with("it is a named pipe"), "{err}");
+        let mut buf = Vec::new();
+        let err = read_regular_head(&fifo, 10, &mut buf).unwrap_err();
+        assert!(err.to_string().starts_with("it is a named pipe"), "{err}");
+        let err = read_regular(Path::new("/dev/zero"), 10).unwrap_err();
+        assert!(err.to_string().contains("character device"), "{err}");
+        let file = tmp.path().join("f.txt");
+        fs::write(&file, "0123456789").unwrap();
+        assert_eq!(read_regular(&file, 10).unwrap(), b"0123456789");
+        let err = read_regular(&file, 9).unwrap_err().to_string();
+        assert_eq!(err, "it is 10 bytes, over the limit of 9 bytes");
+        read_regular_head(&file, 4, &mut buf).unwrap();
+        assert_eq!(buf, b"0123");
     }
 
     #[test]

@@ -236,7 +236,9 @@ impl DiskTexts {
         self.0
             .entry(path.to_path_buf())
             .or_insert_with(|| {
-                std::fs::read(path)
+                // Never a named pipe: a watched change to one would block
+                // the daemon here.
+                crate::edit::read_regular(path, crate::edit::MAX_READ_BYTES)
                     .ok()
                     .and_then(|bytes| String::from_utf8(bytes).ok())
             })

@@ -126,5 +126,5 @@ fn read(path: &std::path::Path) -> Option<Vec<u8>> {
     if let Some(kind) = crate::edit::special_file(path) {
         return Some(kind.as_bytes().to_vec());
     }
-    std::fs::read(path).ok()
+    crate::edit::read_regular(path, crate::edit::MAX_READ_BYTES).ok()
 }

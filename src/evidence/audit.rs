@@ -96,7 +96,7 @@ pub fn summarize(files: &[impl AsRef<Path>]) -> std::io::Result<Summary> {
     for file in files {
         let file = file.as_ref();
         summary.files.push(file.display().to_string());
-        let text = std::fs::read_to_string(file)?;
+        let text = crate::edit::read_regular_string(file, crate::edit::MAX_READ_BYTES)?;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             match serde_json::from_str::<Record>(line) {
                 Ok(record) if head(&record).v == VERSION => {

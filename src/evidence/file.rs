@@ -26,6 +26,14 @@ pub fn append(path: &Path, line: &str, max_bytes: u64, keep: usize) -> std::io::
     {
         std::fs::create_dir_all(dir)?;
     }
+    // A pipe, socket or device is never opened: opening a named pipe to
+    // append waits for a reader, and would hold every edit with it.
+    if let Some(kind) = crate::edit::special_file(path) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("it is {kind}, not a regular file"),
+        ));
+    }
     let size = std::fs::metadata(path).map_or(0, |m| m.len());
     let bytes = line.len() as u64 + 1;
     if size > 0 && size + bytes > max_bytes {

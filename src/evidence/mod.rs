@@ -91,7 +91,9 @@ impl Log {
             if let Err(e) = written
                 && !self.failed.swap(true, Ordering::Relaxed)
             {
-                tracing::warn!(path = %path.display(), "cannot write the evidence log: {e}; the edit goes on");
+                // At the default level, so that it reaches stderr (and the
+                // daemon's log) once: the record is lost, the edit is not.
+                tracing::error!(path = %path.display(), "cannot write the evidence log: {e}; this record is lost and the edit goes on");
             }
         }
     }

@@ -39,7 +39,11 @@ pub fn changed_lines(diff: &str, root: &Path) -> Result<Vec<ChangedFile>, EditEr
                 hunks,
             } => {
                 let path = move_to.unwrap_or(path);
-                let text = std::fs::read_to_string(root.join(&path)).unwrap_or_default();
+                let text = crate::edit::read_regular_string(
+                    &root.join(&path),
+                    crate::edit::MAX_READ_BYTES,
+                )
+                .unwrap_or_default();
                 let now: Vec<&str> = text.lines().collect();
                 let mut lines = Vec::new();
                 for hunk in &hunks {

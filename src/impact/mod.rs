@@ -329,7 +329,9 @@ async fn uses(
 
 /// The identifier at a location, read from the file.
 fn word_at(root: &Path, at: &Location) -> String {
-    let Ok(text) = std::fs::read_to_string(absolute(root, &at.path)) else {
+    let Ok(text) =
+        crate::edit::read_regular_string(&absolute(root, &at.path), crate::edit::MAX_READ_BYTES)
+    else {
         return String::new();
     };
     let Some(line) = text.lines().nth((at.line as usize).saturating_sub(1)) else {

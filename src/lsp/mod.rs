@@ -13,6 +13,7 @@ pub mod diagnostics;
 pub mod documents;
 pub mod health;
 mod link;
+pub mod markup;
 pub mod normalize;
 pub mod other_files;
 pub mod position;

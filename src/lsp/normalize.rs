@@ -90,7 +90,9 @@ impl Held {
         let path = self.path().filter(|p| p.is_file())?;
         let text = match &self.text {
             Some(text) => text.clone(),
-            None => Arc::from(std::fs::read_to_string(&path).ok()?),
+            None => Arc::from(
+                crate::edit::read_regular_string(&path, crate::edit::MAX_READ_BYTES).ok()?,
+            ),
         };
         Some(normalize(
             &self.diagnostics,

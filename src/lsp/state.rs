@@ -44,8 +44,11 @@ impl LspDiagnostic {
         let end = pos(range.get("end")?)?;
         let message = match v.get("message")? {
             Value::String(s) => s.clone(),
-            // LSP 3.18 allows MarkupContent.
-            Value::Object(o) => o.get("value")?.as_str()?.to_string(),
+            // LSP 3.18 allows MarkupContent: flattened to plain text.
+            Value::Object(o) => super::markup::plain(
+                o.get("kind").and_then(Value::as_str).unwrap_or("plaintext"),
+                o.get("value")?.as_str()?,
+            ),
             _ => return None,
         };
         let code = match v.get("code") {

@@ -268,7 +268,8 @@ fn previews(
         };
         let before: String = match session.client.document(&path) {
             Some((_, t)) => t.to_string(),
-            None => std::fs::read_to_string(&path).unwrap_or_default(),
+            None => crate::edit::read_regular_string(&path, crate::edit::MAX_READ_BYTES)
+                .unwrap_or_default(),
         };
         let after = apply_edits(&before, session.encoding, edits);
         let patch = similar::TextDiff::from_lines(&before, &after)

@@ -95,7 +95,10 @@ impl Session {
                     let p = path.as_ref()?;
                     let text = match self.client.document(p) {
                         Some((_, t)) => t,
-                        None => Arc::from(std::fs::read_to_string(p).ok()?),
+                        None => Arc::from(
+                            crate::edit::read_regular_string(p, crate::edit::MAX_READ_BYTES)
+                                .ok()?,
+                        ),
                     };
                     let index = LineIndex::new(&text);
                     Some((text, index))

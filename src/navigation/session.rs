@@ -81,10 +81,11 @@ pub async fn open(engine: &Arc<Engine>, path: &str, need: &Need<'_>) -> Result<S
             lacking.push(candidate.server_id.clone());
             continue;
         }
-        let text: Arc<str> = match std::fs::read_to_string(&files.canonical) {
-            Ok(t) => Arc::from(t),
-            Err(e) => return Err(NavError(format!("cannot read {}: {e}", files.relative))),
-        };
+        let text: Arc<str> =
+            match crate::edit::read_regular_string(&files.canonical, crate::edit::MAX_READ_BYTES) {
+                Ok(t) => Arc::from(t),
+                Err(e) => return Err(NavError(format!("cannot read {}: {e}", files.relative))),
+            };
         // Indexing after a cold start can take as long as the first touch
         // may; a warm server gets the same bound for a re-index.
         let budget = engine.config().first_touch_timeout;

@@ -6,6 +6,22 @@ use std::fs::Metadata;
 use std::io;
 use std::path::Path;
 
+/// Opens `path` for reading in a way that cannot block on what stands
+/// there: on Unix without waiting for a writer (`O_NONBLOCK`, so a named
+/// pipe swapped in after its metadata was read opens at once and is then
+/// refused from the open file's own metadata) and without making a
+/// terminal the controlling one.
+pub fn open_for_reading(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    options.open(path)
+}
+
 /// What a file that is neither regular nor a directory is, in words.
 pub fn special_kind(meta: &Metadata) -> Option<&'static str> {
     let kind = meta.file_type();

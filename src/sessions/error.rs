@@ -8,7 +8,8 @@ pub enum SessionError {
     )]
     Unknown { id: String, open: String, idle: u64 },
     #[error(
-        "{max} sessions are open, the most lsp.sessions.maxOpen allows; commit or discard one first"
+        "{max} {} open, the most lsp.sessions.maxOpen allows; commit or discard one first",
+        if *max == 1 { "session is" } else { "sessions are" }
     )]
     TooMany { max: usize },
     #[error(
@@ -38,6 +39,12 @@ pub enum SessionError {
         "{path} changed on disk since session {session} opened; nothing was written; discard the session and redo the change on the file as it is now"
     )]
     ChangedOnDisk { session: String, path: String },
+    #[error(
+        "{path} no longer leads to the file session {session} opened (a directory or the file became a symbolic link); nothing was written; discard the session"
+    )]
+    Moved { session: String, path: String },
+    #[error("session {session} was {how} while this call waited for it; nothing was changed")]
+    Closed { session: String, how: &'static str },
     #[error("{0}")]
     Write(String),
 }
@@ -47,5 +54,18 @@ fn size(bytes: usize) -> String {
         format!("{bytes} bytes")
     } else {
         format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SessionError;
+
+    #[test]
+    fn one_session_is_said_in_the_singular() {
+        assert_eq!(
+            SessionError::TooMany { max: 1 }.to_string(),
+            "1 session is open, the most lsp.sessions.maxOpen allows; commit or discard one first"
+        );
     }
 }

@@ -50,6 +50,22 @@ pub struct Session {
     /// Diagnostics per workspace-relative file when the session opened:
     /// its files' and their importers'.
     pub baseline: HashMap<String, Vec<Diagnostic>>,
+    /// Set, under the session's lock, when a commit or discard ends it: a
+    /// call that waited for the lock meanwhile is refused, not applied to
+    /// a session nobody will commit.
+    pub closed: Option<&'static str>,
+}
+
+/// The bytes one file holds in memory with `text` as its session text:
+/// the text, and the disk's text it opened with when that is a second
+/// copy (an unchanged file shares one).
+fn held(file: &File, text: Option<&Arc<str>>) -> usize {
+    let text_len = text.map_or(0, |t| t.len());
+    match (&file.base, text) {
+        (Some(base), Some(text)) if Arc::ptr_eq(base, text) => text_len,
+        (Some(base), _) => text_len + base.len(),
+        (None, _) => text_len,
+    }
 }
 
 /// sha256 of `bytes`.
@@ -58,16 +74,32 @@ pub fn digest(bytes: &[u8]) -> [u8; 32] {
 }
 
 impl Session {
+    /// Refused when a commit or discard ended the session while the
+    /// caller waited for it.
+    pub fn usable(&self) -> Result<(), SessionError> {
+        match self.closed {
+            Some(how) => Err(SessionError::Closed {
+                session: self.id.clone(),
+                how,
+            }),
+            None => Ok(()),
+        }
+    }
+
     pub fn states(&self) -> Vec<SessionFile> {
         self.files.values().map(File::state).collect()
     }
 
     /// Bytes of text the session holds.
     pub fn bytes(&self) -> usize {
+        self.files.values().map(|f| held(f, f.text.as_ref())).sum()
+    }
+
+    /// What the session would hold with `texts` as its files' texts.
+    pub fn bytes_with(&self, texts: &BTreeMap<PathBuf, Option<Arc<str>>>) -> usize {
         self.files
-            .values()
-            .filter_map(|f| f.text.as_ref())
-            .map(|t| t.len())
+            .iter()
+            .map(|(p, f)| held(f, texts.get(p).unwrap_or(&f.text).as_ref()))
             .sum()
     }
 

@@ -59,7 +59,7 @@ impl Told {
             Told::Created => Some(None),
             Told::Text(text) => Some(Some(text.clone())),
             Told::Replaced { edits, original } => {
-                let undone = std::fs::read_to_string(path)
+                let undone = crate::edit::read_regular_string(path, crate::edit::MAX_READ_BYTES)
                     .ok()
                     .and_then(|now| undo_replacements(&now, edits));
                 undone.or_else(|| original.clone()).map(Some)

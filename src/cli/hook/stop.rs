@@ -44,7 +44,7 @@ fn turn_file(payload: &Value) -> Option<PathBuf> {
 }
 
 fn load(path: &Path) -> Turn {
-    std::fs::read(path)
+    crate::edit::read_regular(path, crate::edit::MAX_READ_BYTES)
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .unwrap_or_default()
@@ -56,6 +56,9 @@ pub(super) fn record(payload: &Value, before: &BTreeMap<PathBuf, Option<String>>
     let Some(path) = turn_file(payload) else {
         return;
     };
+    // Parallel tool calls end in parallel hooks: each reads, adds to and
+    // writes the one record, so each does so holding the turn's lock.
+    let _held = hold_turn(&path);
     let mut turn = load(&path);
     let mut changed = false;
     for (file, text) in before {
@@ -75,6 +78,29 @@ pub(super) fn record(payload: &Value, before: &BTreeMap<PathBuf, Option<String>>
     }
 }
 
+/// The turn record's lock, held until the returned file is dropped: an
+/// exclusive lock on `turn/ID.lock` beside the record (the record itself
+/// is replaced by a rename at each write, so it cannot carry the lock).
+/// `None` when the lock cannot be taken; the record is then updated
+/// unlocked, as before there was a lock.
+fn hold_turn(record: &Path) -> Option<std::fs::File> {
+    let lock_path = record.with_extension("lock");
+    let dir = lock_path.parent()?;
+    crate::daemon::socket::ensure_private_dir(dir.parent().unwrap_or(dir)).ok()?;
+    crate::daemon::socket::ensure_private_dir(dir).ok()?;
+    let file = crate::platform::paths::private_file()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| tracing::debug!(path = %lock_path.display(), error = %e, "turn lock"))
+        .ok()?;
+    file.lock()
+        .map_err(|e| tracing::debug!(path = %lock_path.display(), error = %e, "turn lock"))
+        .ok()?;
+    Some(file)
+}
+
 /// The turn-end hook: the text that keeps the turn going, or `None`. The
 /// turn's files are checked as one whole-file change (`Mutation::Write`),
 /// so the files importing them are checked too.
@@ -86,9 +112,13 @@ pub(super) async fn gate(
     escape: Option<Escape>,
 ) -> Option<String> {
     let path = turn_file(payload)?;
-    let turn = load(&path);
-    // The turn's record is read once: a continued turn starts a new one.
-    let _ = std::fs::remove_file(&path);
+    let turn = {
+        let _held = hold_turn(&path);
+        let turn = load(&path);
+        // The turn's record is read once: a continued turn starts a new one.
+        let _ = std::fs::remove_file(&path);
+        turn
+    };
     if payload["stop_hook_active"] == true || turn.before.is_empty() {
         return None;
     }

@@ -142,7 +142,7 @@ fn search_dirs(configs: &[PathBuf]) -> SearchDirs {
         let Some(dir) = config.parent() else {
             continue;
         };
-        let Ok(text) = std::fs::read_to_string(config) else {
+        let Some(text) = super::walk::read_config(config) else {
             continue;
         };
         if config.extension().is_some_and(|e| e == "txt") {

@@ -131,7 +131,7 @@ fn import_spec(line: &str) -> Option<String> {
 /// The nearest `go.mod` at or above `dir`: its directory and module path.
 fn module_of(dir: &Path) -> Option<(PathBuf, String)> {
     dir.ancestors().find_map(|d| {
-        let text = std::fs::read_to_string(d.join("go.mod")).ok()?;
+        let text = super::walk::read_config(&d.join("go.mod"))?;
         let module = text
             .lines()
             .find_map(|l| l.trim().strip_prefix("module "))?;
@@ -145,7 +145,7 @@ fn workspace_members(dir: &Path) -> Vec<PathBuf> {
     let Some((work_dir, text)) = dir.ancestors().find_map(|d| {
         Some((
             d.to_path_buf(),
-            std::fs::read_to_string(d.join("go.work")).ok()?,
+            super::walk::read_config(&d.join("go.work"))?,
         ))
     }) else {
         return Vec::new();

@@ -144,7 +144,7 @@ struct Raw {
 
 fn load_raw(file: &Path, depth: usize, read: &mut Vec<PathBuf>) -> Option<Raw> {
     read.push(file.to_path_buf());
-    let text = std::fs::read_to_string(file).ok()?;
+    let text = super::walk::read_config(file)?;
     let value: Value = serde_json::from_str(&strip_jsonc(&text)).ok()?;
     let dir = file.parent()?.to_path_buf();
     let options = value.get("compilerOptions");

@@ -9,7 +9,6 @@
 //! family's resolver reads is the family's to say (`Family::digest`).
 
 use std::collections::{BTreeSet, HashSet};
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -275,13 +274,18 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Reads at most [`MAX_HEAD_BYTES`] of `path` into `buf` (cleared first).
+/// Reads at most [`MAX_HEAD_BYTES`] of `path` into `buf` (cleared first);
+/// anything but a regular file (a named pipe anywhere in the project) is
+/// left unopened.
 pub(super) fn read_head(path: &Path, buf: &mut Vec<u8>) -> bool {
-    buf.clear();
-    match std::fs::File::open(path) {
-        Ok(file) => file.take(MAX_HEAD_BYTES).read_to_end(buf).is_ok(),
-        Err(_) => false,
-    }
+    crate::edit::read_regular_head(path, MAX_HEAD_BYTES, buf).is_ok()
+}
+
+/// A configuration file a resolver reads whole (`tsconfig.json`, `go.mod`,
+/// `compile_commands.json`), refused unless it is a regular file within
+/// the read limit.
+pub(super) fn read_config(path: &Path) -> Option<String> {
+    crate::edit::read_regular_string(path, crate::edit::MAX_READ_BYTES).ok()
 }
 
 /// Needles searched for in every candidate's head, each searcher built

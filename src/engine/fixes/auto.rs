@@ -160,8 +160,8 @@ impl Engine {
                 )));
             };
             // The exact bytes on disk, which a revert writes back.
-            let disk =
-                std::fs::read(path).map_err(|e| skipped(format!("cannot read {shown}: {e}")))?;
+            let disk = crate::edit::read_regular(path, crate::edit::MAX_READ_BYTES)
+                .map_err(|e| skipped(format!("cannot read {shown}: {e}")))?;
             if disk != before.as_bytes() || *state.texts[index] != **before {
                 return Err(skipped(format!(
                     "{shown} on disk is not the text the fix was computed for"
@@ -191,6 +191,16 @@ impl Engine {
                 Ok(())
             }
             Err(reason) => {
+                if let Some(moved) = self.not_ours(files) {
+                    // Another writer changed a file while the fix was
+                    // checked: its text is not squiggle's to overwrite.
+                    state.texts = texts;
+                    state.check = after;
+                    let reason = format!(
+                        "{reason}; not put back: {moved} no longer holds the fix's text (another writer changed it), so it was left as it is"
+                    );
+                    return Err((AutoFixOutcome::Kept, reason));
+                }
                 let restore = befores
                     .iter()
                     .map(|(i, bytes)| (state.paths[*i].clone(), bytes.clone()))
@@ -206,6 +216,21 @@ impl Engine {
                 Err((AutoFixOutcome::Reverted, reason))
             }
         }
+    }
+
+    /// The first of `files` whose disk no longer holds the fix's text
+    /// (workspace-relative), when one does not: a revert writes back only
+    /// over what auto-fix itself wrote.
+    fn not_ours(&self, files: &[FixedFile]) -> Option<String> {
+        files.iter().find_map(|(path, _, after)| {
+            let now = crate::edit::read_regular(path, crate::edit::MAX_READ_BYTES);
+            let ours = now.is_ok_and(|bytes| bytes == after.as_bytes());
+            (!ours).then(|| {
+                self.workspace
+                    .relative(path)
+                    .unwrap_or_else(|| path.display().to_string())
+            })
+        })
     }
 
     /// Checks the touched files as `texts` (they were `before`), with the

@@ -3,7 +3,7 @@
 //! transaction, refused when a file changed on disk) and discard.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::answers::{ChainAnswer, ChainStep, SessionAnswer};
@@ -29,11 +29,12 @@ impl Engine {
         }
         let sessions = self.sessions();
         let id = sessions.next_id()?;
-        let files = self.read_files(paths)?;
+        let files = self.read_files(&id, paths)?;
         let mut session = Session {
             id: id.clone(),
             files,
             baseline: HashMap::new(),
+            closed: None,
         };
         let bytes = session.bytes();
         if bytes > sessions.limits().max_bytes {
@@ -96,7 +97,20 @@ impl Engine {
         evaluate: bool,
     ) -> Result<SessionAnswer, SessionError> {
         let handle = self.sessions().get(id)?;
-        let mut session = handle.lock().await;
+        let (engine, id, edits) = (self.clone(), id.to_string(), edits.to_vec());
+        to_the_end(async move { engine.edit_now(handle, &id, &edits, evaluate).await }).await
+    }
+
+    /// [`Engine::session_edit`] in its own task.
+    async fn edit_now(
+        self: &Arc<Self>,
+        handle: Held,
+        id: &str,
+        edits: &[Edit],
+        evaluate: bool,
+    ) -> Result<SessionAnswer, SessionError> {
+        let mut session = handle.lock_owned().await;
+        session.usable()?;
         self.apply_edits(&mut session, edits)?;
         let answer = if evaluate {
             self.evaluate(&session).await
@@ -122,10 +136,15 @@ impl Engine {
         id: &str,
     ) -> Result<SessionAnswer, SessionError> {
         let handle = self.sessions().get(id)?;
-        let session = handle.lock().await;
-        let answer = self.evaluate(&session).await;
-        self.sessions().touch(id);
-        Ok(answer)
+        let (engine, id) = (self.clone(), id.to_string());
+        to_the_end(async move {
+            let session = handle.lock_owned().await;
+            session.usable()?;
+            let answer = engine.evaluate(&session).await;
+            engine.sessions().touch(&id);
+            Ok(answer)
+        })
+        .await
     }
 
     /// Applies `edits` one step at a time, evaluating after each; with
@@ -138,7 +157,25 @@ impl Engine {
         stop_on_new_errors: bool,
     ) -> Result<ChainAnswer, SessionError> {
         let handle = self.sessions().get(id)?;
-        let mut session = handle.lock().await;
+        let (engine, id, edits) = (self.clone(), id.to_string(), edits.to_vec());
+        to_the_end(async move {
+            engine
+                .chain_now(handle, &id, &edits, stop_on_new_errors)
+                .await
+        })
+        .await
+    }
+
+    /// [`Engine::session_chain`] in its own task.
+    async fn chain_now(
+        self: &Arc<Self>,
+        handle: Held,
+        id: &str,
+        edits: &[Edit],
+        stop_on_new_errors: bool,
+    ) -> Result<ChainAnswer, SessionError> {
+        let mut session = handle.lock_owned().await;
+        session.usable()?;
         let mut steps = Vec::new();
         let mut stopped_at = None;
         let mut last = None;
@@ -201,10 +238,24 @@ impl Engine {
     /// it; refused, with nothing written, when a file changed on disk
     /// since the session opened.
     pub async fn session_commit(self: &Arc<Self>, id: &str) -> Result<ToolResult, SessionError> {
+        // Not in a task of its own: a commit whose caller hung up before it
+        // wrote never writes, as a hung-up mutation never lands.
         let handle = self.sessions().get(id)?;
-        let session = handle.lock().await;
+        self.commit_now(handle, id).await
+    }
+
+    /// [`Engine::session_commit`] once the session is found.
+    async fn commit_now(
+        self: &Arc<Self>,
+        handle: Held,
+        id: &str,
+    ) -> Result<ToolResult, SessionError> {
+        let mut session = handle.lock_owned().await;
+        session.usable()?;
+        let max = self.sessions().limits().max_bytes as u64;
         for (canonical, file) in &session.files {
-            let now = match std::fs::read(canonical) {
+            self.still_at(id, canonical, &file.relative)?;
+            let now = match crate::edit::read_regular(canonical, max) {
                 Ok(bytes) => Some(digest(&bytes)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
                 Err(e) => {
@@ -239,6 +290,7 @@ impl Engine {
             .write_all(message, changed)
             .await
             .map_err(|e| SessionError::Write(format!("{e}; session {id} is still open")))?;
+        session.closed = Some("committed");
         drop(session);
         self.sessions().remove(id);
         Ok(result)
@@ -250,7 +302,17 @@ impl Engine {
         id: &str,
     ) -> Result<SessionAnswer, SessionError> {
         let handle = self.sessions().get(id)?;
-        let session = handle.lock().await;
+        let (engine, id) = (self.clone(), id.to_string());
+        to_the_end(async move { engine.discard_now(handle, &id).await }).await
+    }
+
+    async fn discard_now(
+        self: &Arc<Self>,
+        handle: Held,
+        id: &str,
+    ) -> Result<SessionAnswer, SessionError> {
+        let mut session = handle.lock_owned().await;
+        session.usable()?;
         // Evaluations already give the servers the disk's text back; this
         // makes sure of it.
         self.sessions()
@@ -264,6 +326,7 @@ impl Engine {
             new_errors: Vec::new(),
             result: None,
         };
+        session.closed = Some("discarded");
         drop(session);
         self.sessions().remove(id);
         Ok(answer)
@@ -271,11 +334,26 @@ impl Engine {
 
     /// Each of `paths` as it is on disk now (`None`: not there yet, to be
     /// created), keyed by its canonical path.
-    fn read_files(&self, paths: &[String]) -> Result<BTreeMap<PathBuf, File>, SessionError> {
+    fn read_files(
+        &self,
+        id: &str,
+        paths: &[String],
+    ) -> Result<BTreeMap<PathBuf, File>, SessionError> {
         let mut files = BTreeMap::new();
+        // Each file is read within the session's bound, before it is read
+        // whole: a larger one is refused without its bytes in memory.
+        let max = self.sessions().limits().max_bytes as u64;
         for path in paths {
             let (canonical, relative) = self.session_path(path)?;
-            let bytes = match std::fs::read(&canonical) {
+            let size = std::fs::metadata(&canonical).map_or(0, |m| m.len());
+            if size > max {
+                return Err(SessionError::TooLarge {
+                    session: id.to_string(),
+                    bytes: usize::try_from(size).unwrap_or(usize::MAX),
+                    max: self.sessions().limits().max_bytes,
+                });
+            }
+            let bytes = match crate::edit::read_regular(&canonical, max) {
                 Ok(bytes) => Some(bytes),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
                 Err(e) => {
@@ -285,24 +363,47 @@ impl Engine {
                     });
                 }
             };
-            let base = match &bytes {
-                Some(b) => Some(Arc::<str>::from(String::from_utf8(b.clone()).map_err(
-                    |_| SessionError::Read {
+            let digest = bytes.as_deref().map(digest);
+            let base = match bytes {
+                Some(b) => Some(Arc::<str>::from(String::from_utf8(b).map_err(|_| {
+                    SessionError::Read {
                         path: relative.clone(),
                         reason: "it is not valid UTF-8 text".into(),
-                    },
-                )?)),
+                    }
+                })?)),
                 None => None,
             };
             let file = File {
                 relative,
-                digest: bytes.as_deref().map(digest),
+                digest,
                 text: base.clone(),
                 base,
             };
             files.insert(canonical, file);
         }
         Ok(files)
+    }
+
+    /// Refuses a commit when `relative` no longer leads to `canonical`
+    /// inside the workspace: a directory or the file itself swapped for a
+    /// symbolic link since the session opened. Checked the way a patch's
+    /// paths are, right before anything is written.
+    fn still_at(&self, id: &str, canonical: &Path, relative: &str) -> Result<(), SessionError> {
+        let moved = match self.workspace().classify(Path::new(relative)) {
+            PathClass::Inside { canonical: now, .. }
+            | PathClass::Ignored { canonical: now, .. } => now != canonical,
+            PathClass::Outside { .. } => true,
+        };
+        if moved {
+            return Err(SessionError::Moved {
+                session: id.to_string(),
+                path: relative.to_string(),
+            });
+        }
+        crate::edit::vet_path(canonical, relative).map_err(|e| SessionError::Read {
+            path: relative.to_string(),
+            reason: e.to_string(),
+        })
     }
 
     /// A path as given, resolved: canonical and workspace-relative.
@@ -328,7 +429,9 @@ impl Engine {
     fn apply_edits(&self, session: &mut Session, edits: &[Edit]) -> Result<(), SessionError> {
         let resolve = |p: &str| self.session_path(p).map(|(c, _)| c);
         let texts = session.apply(edits, &resolve)?;
-        let bytes: usize = texts.values().flatten().map(|t| t.len()).sum();
+        // The disk's texts it opened with count too: an edited file is
+        // held twice.
+        let bytes = session.bytes_with(&texts);
         let max = self.sessions().limits().max_bytes;
         if bytes > max {
             return Err(SessionError::TooLarge {
@@ -343,5 +446,24 @@ impl Engine {
             }
         }
         Ok(())
+    }
+}
+
+/// A session's handle, as the store hands it out.
+type Held = Arc<tokio::sync::Mutex<Session>>;
+
+/// Runs `work` as a task of its own and waits for it. A caller that hangs
+/// up drops only the wait: the work still ends whole, so an evaluation
+/// always gives every server the disk's text back before it lets the
+/// servers go, and a commit either writes every file or none.
+async fn to_the_end<T: Send + 'static>(
+    work: impl Future<Output = Result<T, SessionError>> + Send + 'static,
+) -> Result<T, SessionError> {
+    match tokio::spawn(work).await {
+        Ok(answer) => answer,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => Err(SessionError::Write(
+            "the session call was stopped as the daemon shut down".into(),
+        )),
     }
 }

@@ -46,7 +46,12 @@ impl Engine {
         let moved: Vec<&str> = session
             .files
             .iter()
-            .filter(|(p, f)| std::fs::read(p).ok().map(|b| digest(&b)) != f.digest)
+            .filter(|(p, f)| {
+                crate::edit::read_regular(p, crate::edit::MAX_READ_BYTES)
+                    .ok()
+                    .map(|b| digest(&b))
+                    != f.digest
+            })
             .map(|(_, f)| f.relative.as_str())
             .collect();
         let mut message = format!(
@@ -108,7 +113,7 @@ impl Engine {
     /// text (closing those the disk does not have).
     pub(super) async fn restore_disk(&self, session: &Session) {
         for canonical in session.files.keys() {
-            match std::fs::read_to_string(canonical) {
+            match crate::edit::read_regular_string(canonical, crate::edit::MAX_READ_BYTES) {
                 Ok(text) => self.restore(canonical, Arc::from(text)).await,
                 Err(_) => {
                     for client in self.pool().clients() {

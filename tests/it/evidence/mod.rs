@@ -173,3 +173,30 @@ fn messages_are_recorded_only_when_asked() {
     assert_eq!(regression.files[0].lines, [1]);
     validate(&[&log]);
 }
+
+/// A log that cannot be written (its path is a directory): the edit goes
+/// on, and one line on stderr says the record was lost — it was logged at
+/// `warn`, below the default filter, so nothing said so.
+#[test]
+fn a_log_that_cannot_be_written_is_said_once_and_the_edit_goes_on() {
+    let (ws, log) = workspace(false);
+    std::fs::create_dir_all(&log).unwrap_or_else(|e| panic!("{e}"));
+    ws.write("a.fk", "a\n");
+    let out = ws
+        .command(&["edit", "a.fk", "--old-string", "a", "--new-string", "b"])
+        .env("SQUIGGLE_NO_DAEMON", "1")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", support::both(&out));
+    assert_eq!(
+        std::fs::read_to_string(ws.root.join("a.fk")).unwrap_or_default(),
+        "b\n"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said = stderr
+        .lines()
+        .filter(|l| l.contains("cannot write the evidence log"))
+        .count();
+    assert_eq!(said, 1, "{stderr}");
+}

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use squiggle::config::{Config, FixRule};
@@ -282,4 +283,41 @@ fn the_cli_and_the_daemon_carry_auto_fixes() {
         "{stdout}"
     );
     assert_eq!(read(&file), "let x = 2;\n");
+}
+
+/// A revert puts back only what auto-fix wrote: another writer that
+/// changed the file while the fix was being checked keeps its text (the
+/// revert wrote the edit's bytes over it), and the reply says so.
+#[tokio::test]
+async fn auto_fix_never_reverts_over_another_writer() {
+    let dir = support::project(&[("a.fk", "let x = 1;\n")]);
+    let file = dir.path().join("a.fk");
+    let mut script = fake_with_fix(
+        &file,
+        [0, 8, 0, 29],
+        "@error(made by the fix)",
+        "Fill in the thing",
+    );
+    // Room for the other writer while the fix's check waits.
+    script["publishDelayMs"] = json!(500);
+    let engine = fake_engine(dir.path(), script, vec![FixRule::Kind("quickfix".into())]);
+    let theirs = "let x = 2; // someone else's\n";
+    let writer = {
+        let file = file.clone();
+        std::thread::spawn(move || {
+            support::poll_until(Duration::from_secs(60), || {
+                read(&file).contains("made by the fix")
+            });
+            std::fs::write(&file, theirs).unwrap_or_else(|e| panic!("{e}"));
+        })
+    };
+    let result = support::edit_applied(&engine, &file, "1;", "@error(missing thing);").await;
+    writer
+        .join()
+        .unwrap_or_else(|_| panic!("the other writer panicked"));
+    assert_eq!(read(&file), theirs, "{}", result.text());
+    assert_eq!(result.auto_fixes.len(), 1, "{}", result.text());
+    let fix = &result.auto_fixes[0];
+    assert_ne!(fix.outcome, AutoFixOutcome::Reverted, "{}", result.text());
+    engine.shutdown().await;
 }

@@ -17,7 +17,9 @@
 mod config;
 mod files;
 mod new_user;
+mod pipes;
 mod replies;
+mod turns;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

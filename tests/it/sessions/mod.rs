@@ -5,6 +5,7 @@
 //! typescript-language-server on `tests/fixtures/mcp`, the fake for the
 //! rules that need timing or faults.
 
+mod edges;
 mod python;
 mod rules;
 mod service;

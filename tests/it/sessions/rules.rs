@@ -119,7 +119,8 @@ async fn refusals_name_the_problem_and_change_nothing() {
     };
     assert_eq!(
         err(engine.session_edit(&one, &[big], false).await),
-        "session s1 would hold 100 bytes of text, over the 64 bytes lsp.sessions.maxEditedMiB allows; nothing was changed"
+        // 100 bytes of new text and the 12 of the disk's it opened with.
+        "session s1 would hold 112 bytes of text, over the 64 bytes lsp.sessions.maxEditedMiB allows; nothing was changed"
     );
     // All or none: the second edit fails, so the first is not kept.
     let edits = [
