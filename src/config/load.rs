@@ -219,6 +219,7 @@ fn apply(config: &mut Config, layer: PartialConfig) {
         other_files,
         report_unknown,
         fix_lines,
+        fix_wait,
         daemon_idle,
         max_instances_per_server,
         server_idle,
@@ -254,6 +255,7 @@ fn apply(config: &mut Config, layer: PartialConfig) {
     set(&mut config.other_files, other_files);
     set(&mut config.report_unknown, report_unknown);
     set(&mut config.fix_lines, fix_lines);
+    set(&mut config.fix_wait, fix_wait);
     set(&mut config.daemon_idle, daemon_idle);
     set(
         &mut config.max_instances_per_server,

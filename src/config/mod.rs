@@ -63,6 +63,10 @@ pub struct Config {
     /// At most this many errors of a reply are given the fix their server
     /// offers, on a line under each (zero: none asked for).
     pub fix_lines: usize,
+    /// How long a reply whose diagnostics are ready waits for the fix
+    /// lookups still running; those not done by then are left out of it
+    /// (zero: only those done already).
+    pub fix_wait: Duration,
     /// How long an idle daemon keeps its servers warm before exiting.
     pub daemon_idle: Duration,
     /// At most this many live instances of one server (one per project
@@ -110,6 +114,7 @@ impl Default for Config {
             other_files: OtherFiles::Write,
             report_unknown: true,
             fix_lines: 3,
+            fix_wait: Duration::from_millis(10),
             daemon_idle: Duration::from_secs(30 * 60),
             max_instances_per_server: 8,
             server_idle: Duration::from_secs(10 * 60),
@@ -247,6 +252,7 @@ pub struct PartialConfig {
     pub other_files: Option<OtherFiles>,
     pub report_unknown: Option<bool>,
     pub fix_lines: Option<usize>,
+    pub fix_wait: Option<Duration>,
     pub daemon_idle: Option<Duration>,
     pub max_instances_per_server: Option<usize>,
     pub server_idle: Option<Duration>,

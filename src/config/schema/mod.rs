@@ -40,6 +40,7 @@ pub(super) const LSP_KEYS: &[&str] = &[
     "otherFiles",
     "reportUnknown",
     "fixLines",
+    "fixWaitMs",
     "autoFix",
     "autoFixMax",
     "daemonIdleMinutes",
@@ -138,6 +139,7 @@ impl Reader<'_> {
                 "otherFiles" => out.other_files = Some(self.other_files(&path, value)?),
                 "reportUnknown" => out.report_unknown = Some(self.boolean(&path, value)?),
                 "fixLines" => out.fix_lines = Some(self.count(&path, value)?),
+                "fixWaitMs" => out.fix_wait = Some(Duration::from_millis(self.ms(&path, value)?)),
                 "daemonIdleMinutes" => {
                     let expected = "a non-negative integer (minutes)";
                     let minutes = self.non_negative(&path, value, expected, values::MINUTES)?;

@@ -1,8 +1,10 @@
 //! The fix line under an error: for the first errors a reply shows, the
 //! quick fix their server offers (`lsp::quick_fix`), looked up in parallel
-//! within the check's own deadline, so that a lookup never makes the reply
-//! later than the check alone could have been; one that does not answer in
-//! time is left out. Each offer has an id that names the diagnostic, the
+//! once the diagnostics are ready. The reply waits for them at most
+//! `fixWaitMs`: a lookup not done by then is dropped (its request
+//! cancelled) and its line left out of that reply — a fix line never
+//! delays the reply; `Engine::fix` looks the fix up again with a check's
+//! whole deadline. Each offer has an id that names the diagnostic, the
 //! text it was offered for and the fix, so that applying it later
 //! (`Engine::fix`, in `apply`) is refused when the text has changed.
 
@@ -38,14 +40,16 @@ pub struct FixOffer {
 
 impl Engine {
     /// The fixes offered for the first `fixLines` errors of `blocks` (in
-    /// the order a reply shows them), asked in parallel until `deadline`;
-    /// only errors whose server marks one fix preferred or offers exactly
-    /// one get one.
+    /// the order a reply shows them), asked in parallel and waited for at
+    /// most `fixWaitMs` (never past `deadline`); the lookups not done by
+    /// then are dropped, which cancels their requests. Only errors whose
+    /// server marks one fix preferred or offers exactly one get one.
     pub(super) async fn offer_fixes(
         &self,
         blocks: &[&FileDiagnostics],
         deadline: Instant,
     ) -> Vec<(Diagnostic, FixOffer)> {
+        let waited = (Instant::now() + self.config.fix_wait).min(deadline);
         let mut lookups = JoinSet::new();
         for d in shown_errors(blocks).take(self.config.fix_lines) {
             let path = self.workspace.root().join(&d.file);
@@ -64,8 +68,16 @@ impl Engine {
             });
         }
         let mut offers = Vec::new();
-        while let Some(done) = lookups.join_next().await {
+        // A timeout polls the lookups before its clock: with no wait at
+        // all, those done already are still taken.
+        while let Ok(Some(done)) = tokio::time::timeout_at(waited, lookups.join_next()).await {
             offers.extend(done.ok().flatten());
+        }
+        if !lookups.is_empty() {
+            tracing::debug!(
+                left_out = lookups.len(),
+                "fix lookups not done within fixWaitMs dropped"
+            );
         }
         offers
     }

@@ -118,6 +118,7 @@ fn layers_win_key_by_key() {
             includeSeverities = ["warning", "error", "warning"]
             report = "new"
             daemonIdleMinutes = 5
+            fixWaitMs = 40
 
             [lsp.servers.pyright]
             settleMs = 100
@@ -132,6 +133,7 @@ fn layers_win_key_by_key() {
             diagnosticTimeout = 2000
             navigationTools = false
             maxDiagnosticLines = 0
+            fixWaitMs = 0
 
             [lsp.servers.pyright]
             settleMs = 300
@@ -165,6 +167,7 @@ fn layers_win_key_by_key() {
     assert!(!config.navigation_tools);
     assert!(config.write_tools);
     assert_eq!(config.daemon_idle, Duration::from_secs(300));
+    assert_eq!(config.fix_wait, Duration::ZERO, "workspace over user");
     assert_eq!(
         config.sources,
         vec![f.user_file.clone(), f.workspace_file()]
@@ -298,6 +301,11 @@ fn wrong_types_say_what_was_expected() {
         None,
         Some("[lsp]\ndiagnosticTimeout = 0\n"),
         "{workspace}: lsp.diagnosticTimeout: expected a positive integer (milliseconds), found 0",
+    );
+    check_error(
+        None,
+        Some("[lsp]\nfixWaitMs = 60001\n"),
+        "{workspace}: lsp.fixWaitMs: expected at most 60000 milliseconds (one minute), found 60001",
     );
     check_error(
         Some("[lsp]\nwriteTools = \"yes\"\n"),

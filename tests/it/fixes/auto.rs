@@ -67,7 +67,7 @@ async fn auto_fix_applies_typescripts_add_import_and_keeps_it() {
 /// A fake server that reports `@error(...)` markers and offers, for any
 /// diagnostic, one preferred quick fix replacing `range` of `file` with
 /// `new_text`.
-fn fake_with_fix(file: &Path, range: [u32; 4], new_text: &str, title: &str) -> Value {
+pub(super) fn fake_with_fix(file: &Path, range: [u32; 4], new_text: &str, title: &str) -> Value {
     let [l1, c1, l2, c2] = range;
     let canonical = file.canonicalize().unwrap_or_else(|e| panic!("{e}"));
     let edit = json!({"changes": {squiggle::uri::from_path(&canonical): [{
@@ -88,6 +88,8 @@ fn fake_engine(root: &Path, script: Value, rules: Vec<FixRule>) -> Arc<Engine> {
         .servers
         .insert("fake-a".into(), FakeServer::new(script).to_override());
     config.auto_fix.rules = rules;
+    // A fix line is waited for: the reply's text is compared whole.
+    config.fix_wait = std::time::Duration::from_secs(60);
     support::engine(root, config)
 }
 

@@ -5,6 +5,7 @@
 mod auto;
 mod others;
 mod quick;
+mod wait;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -16,7 +17,8 @@ use squiggle::engine::Engine;
 use crate::support;
 
 /// An engine on `root` reporting other files after every mutation, with
-/// budgets for a loaded machine.
+/// budgets for a loaded machine; fix lines are waited for (`fixWaitMs`),
+/// so that a test of a fix line does not hang on the server's speed.
 fn engine(root: &Path) -> Arc<Engine> {
     engine_with(root, &[])
 }
@@ -27,6 +29,7 @@ fn engine_with(root: &Path, servers: &[(&str, ServerOverride)]) -> Arc<Engine> {
         first_touch_timeout: Duration::from_secs(60),
         diagnostic_timeout: Duration::from_secs(30),
         other_files: OtherFiles::All,
+        fix_wait: Duration::from_secs(60),
         ..Config::default()
     };
     for (id, over) in servers {

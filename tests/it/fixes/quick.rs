@@ -175,6 +175,12 @@ fn squiggle_fix_through_the_daemon_clears_the_error() {
         return;
     }
     let ws = Scratch::real_project(&[PACKAGE_JSON, TSCONFIG, TS_LIB, ("src/app.ts", TS_APP)]);
+    // The edit's reply waits for its fix line (typescript-language-server
+    // holds code actions while it has diagnostics pending).
+    ws.write(
+        ".squiggle.toml",
+        "[lsp]\ndiagnosticTimeout = 20000\nfirstTouchTimeout = 60000\nfixWaitMs = 60000\n",
+    );
     let run = |args: &[&str]| {
         let out = ws
             .command(args)
