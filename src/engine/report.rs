@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Outcome};
-use crate::hidden::{Hidden, HiddenCount};
+use crate::hidden::Hidden;
 use crate::render::{FileDiagnostics, RenderOptions, Unknown, render_reply, with_hidden};
 
 /// How one server's wait ended for one file. (Where the wait stood in the
@@ -149,7 +149,7 @@ impl CheckReport {
         opts: &RenderOptions,
     ) -> String {
         let text = render_reply(edited, others, &self.unknown(), opts);
-        with_hidden(text, HiddenCount::of(&self.ignored, &opts.include))
+        with_hidden(text, crate::hidden::count_of(&self.ignored, &opts.include))
     }
 
     /// The checked files' diagnostics, in the order they were given.

@@ -43,39 +43,25 @@ impl Hidden {
     }
 }
 
-/// How many diagnostics a reply hid, by what: the count line's input.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct HiddenCount {
-    #[serde(default)]
-    pub rules: usize,
-    #[serde(default)]
-    pub acknowledged: usize,
-}
+pub use crate::render::HiddenCount;
 
-impl HiddenCount {
-    /// The hidden diagnostics of a severity in `include` (what the reply
-    /// would have shown), by what hid them.
-    pub fn of<'a>(
-        hidden: impl IntoIterator<Item = &'a Hidden>,
-        include: &[crate::diagnostic::Severity],
-    ) -> HiddenCount {
-        let mut count = HiddenCount::default();
-        for h in hidden {
-            if !include.contains(&h.diagnostic.severity) {
-                continue;
-            }
-            match h.acknowledged {
-                Some(_) => count.acknowledged += 1,
-                None => count.rules += 1,
-            }
+/// The hidden diagnostics of a severity in `include` (what the reply
+/// would have shown), by what hid them.
+pub fn count_of<'a>(
+    hidden: impl IntoIterator<Item = &'a Hidden>,
+    include: &[crate::diagnostic::Severity],
+) -> HiddenCount {
+    let mut count = HiddenCount::default();
+    for h in hidden {
+        if !include.contains(&h.diagnostic.severity) {
+            continue;
         }
-        count
+        match h.acknowledged {
+            Some(_) => count.acknowledged += 1,
+            None => count.rules += 1,
+        }
     }
-
-    pub fn total(&self) -> usize {
-        self.rules + self.acknowledged
-    }
+    count
 }
 
 /// The configuration's rules, compiled once per configuration (an

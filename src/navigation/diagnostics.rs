@@ -14,7 +14,7 @@ use super::session::NavError;
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::engine::pool::ServerState;
 use crate::engine::{Engine, FileInput, HeldOthers, ServerStatus};
-use crate::hidden::{Hidden, HiddenCount};
+use crate::hidden::Hidden;
 use crate::render::{FileDiagnostics, ReportMode, render_files, with_hidden};
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -95,7 +95,7 @@ pub async fn diagnostics(
     let mut opts = engine.render_options();
     opts.report = ReportMode::All;
     let mut text = render_files(&files, &opts);
-    let hidden = HiddenCount::of(&ignored, &opts.include);
+    let hidden = crate::hidden::count_of(&ignored, &opts.include);
     if text.is_empty() {
         let what = match path {
             Some(_) => "this file",

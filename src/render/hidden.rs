@@ -5,7 +5,24 @@
 //! the count. Written after everything else, whatever else the reply
 //! shows; nothing when nothing was hidden.
 
-use crate::hidden::HiddenCount;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How many diagnostics a reply hid, by what: the count line's input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HiddenCount {
+    #[serde(default)]
+    pub rules: usize,
+    #[serde(default)]
+    pub acknowledged: usize,
+}
+
+impl HiddenCount {
+    pub fn total(&self) -> usize {
+        self.rules + self.acknowledged
+    }
+}
 
 /// The line, with its line break; `""` when nothing was hidden.
 pub fn hidden_line(count: HiddenCount) -> String {

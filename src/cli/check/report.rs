@@ -11,7 +11,6 @@ use serde_json::json;
 use super::{FileChanges, FilterMode, Format, github, sarif};
 use crate::diagnostic::{Diagnostic, Outcome, Severity};
 use crate::engine::CheckReport;
-use crate::hidden::HiddenCount;
 use crate::render::{FileDiagnostics, RenderOptions, render_files, with_hidden};
 
 /// The diagnostics that survived the filter, per file of the report, and
@@ -122,7 +121,7 @@ pub fn format(out: &Output) -> String {
                     fixes: Vec::new(),
                 })
                 .collect();
-            let hidden = HiddenCount::of(&out.report.ignored, &out.render.include);
+            let hidden = crate::hidden::count_of(&out.report.ignored, &out.render.include);
             with_hidden(render_files(&files, &out.render), hidden)
         }
         Format::Json => pretty(&json_result(out)),

@@ -6,6 +6,12 @@
 //! session's next event that file is read (its last megabyte) for that
 //! line: `yes`, `no`, or `unknown` when there is no such file.
 //!
+//! A block is judged only once the host recorded a model turn after it
+//! was handed over: parallel tool calls run their hooks one after another
+//! before the host writes any of their results to its record, and a look
+//! then would find nothing yet. Until such a turn is recorded the block
+//! stays pending.
+//!
 //! Once a block was not delivered, the rest of the session uses the next
 //! channel the host does deliver: for Claude Code, PostToolUse's
 //! `decision: "block"` with the block as `reason` (the reason goes to the
@@ -31,10 +37,11 @@ pub struct Session {
     /// The host, as `squiggle hook` names it.
     #[serde(default)]
     pub host: String,
-    /// The last block's probe line and the transcript to find it in, until
-    /// the next event looks.
+    /// The blocks handed over and not judged yet (at most
+    /// `MAX_PENDING`, oldest first): each one's probe line and the
+    /// transcript to find it in.
     #[serde(default)]
-    pub pending: Option<Pending>,
+    pub pending: Vec<Pending>,
     #[serde(default)]
     pub delivered: usize,
     #[serde(default)]
@@ -50,7 +57,28 @@ pub struct Session {
 pub struct Pending {
     pub probe: String,
     pub transcript: Option<PathBuf>,
+    /// The transcript's length when the block was handed over: a model
+    /// turn recorded past it means the model has been asked since.
+    #[serde(default)]
+    pub offset: u64,
 }
+
+/// At most this many blocks wait to be judged; an older one past it is
+/// counted unknown.
+const MAX_PENDING: usize = 32;
+
+/// What a transcript line of a model's turn holds, in the hosts' records
+/// (Claude Code and VS Code: `"type":"assistant"`; chat logs by role).
+const MODEL_TURN: &[&str] = &[
+    "\"type\":\"assistant\"",
+    "\"type\": \"assistant\"",
+    "\"role\":\"assistant\"",
+    "\"role\": \"assistant\"",
+    "\"role\":\"model\"",
+    "\"role\": \"model\"",
+    "\"type\":\"gemini\"",
+    "\"type\": \"gemini\"",
+];
 
 /// The verdict on one block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,16 +113,24 @@ pub fn check_previous(agent: Agent, payload: &Value) -> bool {
         return false;
     };
     let mut session = load(&path);
-    let Some(pending) = session.pending.take() else {
+    if session.pending.is_empty() {
         return session.fallback;
-    };
-    let verdict = judge(&pending);
-    match verdict {
-        Delivered::Yes => session.delivered += 1,
-        Delivered::No => session.not_delivered += 1,
-        Delivered::Unknown => session.unknown += 1,
     }
-    if verdict == Delivered::No && !session.fallback {
+    let mut waiting = Vec::new();
+    let mut missed = false;
+    for pending in std::mem::take(&mut session.pending) {
+        match judge(&pending) {
+            None => waiting.push(pending),
+            Some(Delivered::Yes) => session.delivered += 1,
+            Some(Delivered::No) => {
+                session.not_delivered += 1;
+                missed = true;
+            }
+            Some(Delivered::Unknown) => session.unknown += 1,
+        }
+    }
+    session.pending = waiting;
+    if missed && !session.fallback {
         session.fallback = true;
         tracing::warn!(
             host = agent.name(),
@@ -126,7 +162,19 @@ pub fn handed_over(agent: Agent, payload: &Value, text: &str) {
         .and_then(Value::as_str)
         .filter(|p| !p.is_empty())
         .map(PathBuf::from);
-    session.pending = Some(Pending { probe, transcript });
+    let offset = transcript
+        .as_deref()
+        .and_then(|t| std::fs::metadata(t).ok())
+        .map_or(0, |m| m.len());
+    if session.pending.len() >= MAX_PENDING {
+        session.pending.remove(0);
+        session.unknown += 1;
+    }
+    session.pending.push(Pending {
+        probe,
+        transcript,
+        offset,
+    });
     save(&path, &session);
 }
 
@@ -148,26 +196,35 @@ fn probe(text: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-fn judge(pending: &Pending) -> Delivered {
+/// The verdict on `pending`, or `None` while the host has recorded no
+/// model turn since it was handed over.
+fn judge(pending: &Pending) -> Option<Delivered> {
     let Some(path) = &pending.transcript else {
-        return Delivered::Unknown;
+        return Some(Delivered::Unknown);
     };
-    let Some(tail) = read_tail(path) else {
-        return Delivered::Unknown;
+    let Some(since) = read_since(path, pending.offset) else {
+        return Some(Delivered::Unknown);
     };
+    if !MODEL_TURN.iter().any(|turn| since.contains(turn)) {
+        return None;
+    }
     let escaped = serde_json::to_string(&pending.probe).unwrap_or_default();
     let escaped = escaped.trim_matches('"');
-    if tail.contains(&pending.probe) || tail.contains(escaped) {
-        Delivered::Yes
-    } else {
-        Delivered::No
-    }
+    Some(
+        if since.contains(&pending.probe) || since.contains(escaped) {
+            Delivered::Yes
+        } else {
+            Delivered::No
+        },
+    )
 }
 
-fn read_tail(path: &Path) -> Option<String> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    file.seek(SeekFrom::Start(len.saturating_sub(TAIL_BYTES)))
+/// The transcript from `offset` on (its last `TAIL_BYTES` at most); from
+/// its start when it is shorter than `offset` (rewritten since).
+fn read_since(path: &Path, offset: u64) -> Option<String> {
+    let (mut file, len) = crate::edit::open_regular(path).ok()?;
+    let offset = if offset > len { 0 } else { offset };
+    file.seek(SeekFrom::Start(offset.max(len.saturating_sub(TAIL_BYTES))))
         .ok()?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).ok()?;

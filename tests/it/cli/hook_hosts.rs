@@ -170,7 +170,12 @@ fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
         text(&first.stdout).contains("additionalContext"),
         "{first:?}"
     );
-    // The host recorded the tool's result but not squiggle's context.
+    // The host recorded the tool's result and the model's next turn, but
+    // not squiggle's context.
+    let mut record = std::fs::read_to_string(&transcript).unwrap_or_default();
+    record.push_str("{\"type\":\"user\",\"message\":\"tool result\"}\n");
+    record.push_str("{\"type\":\"assistant\",\"message\":\"Next.\"}\n");
+    std::fs::write(&transcript, record).unwrap_or_else(|e| panic!("write: {e}"));
     ws.write("a.fk", "x @error(second)\n");
     let second = ws.hook(INIT_CLAUDE, &edit);
     let doctor = ws
@@ -202,6 +207,38 @@ fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
     );
 }
 
+/// Parallel tool calls: the host runs each call's hook before it records
+/// any result, so the next hook finds no model turn after the block yet.
+/// The block stays pending and the session keeps its channel.
+#[test]
+fn a_block_the_host_has_not_recorded_yet_stays_pending() {
+    let ws = Workspace::new();
+    let transcript = ws.outer.join("transcript.jsonl");
+    std::fs::write(
+        &transcript,
+        "{\"type\":\"user\",\"message\":\"Make the change.\"}\n",
+    )
+    .unwrap_or_else(|e| panic!("write: {e}"));
+    let file = ws.write("a.fk", "x @error(first)\n");
+    let edit = ws.claude_event(
+        "Edit",
+        json!({"file_path": file.display().to_string(), "old_string": "x", "new_string": "x"}),
+    );
+    let first = ws.hook(INIT_CLAUDE, &edit);
+    assert!(
+        text(&first.stdout).contains("additionalContext"),
+        "{first:?}"
+    );
+    ws.write("a.fk", "x @error(second)\n");
+    let second = ws.hook(INIT_CLAUDE, &edit);
+    ws.daemon(&["stop"]);
+    assert!(
+        text(&second.stdout).contains("additionalContext"),
+        "{second:?}"
+    );
+    assert_eq!(text(&second.stderr), "");
+}
+
 /// The same session with a transcript that holds the block: delivered,
 /// and the next block keeps the usual channel.
 #[test]
@@ -217,7 +254,9 @@ fn a_block_in_the_transcript_counts_as_delivered() {
     // The host's record of the conversation, with the hook's context in it.
     let line = json!({"type": "attachment", "attachment": {"type": "hook_additional_context",
         "content": [text(&first.stdout)]}});
-    std::fs::write(&transcript, format!("{line}\n")).unwrap_or_else(|e| panic!("write: {e}"));
+    let turn = json!({"type": "assistant", "message": "Next."});
+    std::fs::write(&transcript, format!("{line}\n{turn}\n"))
+        .unwrap_or_else(|e| panic!("write: {e}"));
     let second = ws.hook(INIT_CLAUDE, &edit);
     ws.daemon(&["stop"]);
     assert!(

@@ -279,7 +279,7 @@ fn unknown_keys_name_file_and_key() {
         None,
         "{user}: lsp.servers.pyright.banana: unknown key; expected one of enabled, command, \
          connect, args, extensions, languageId, env, rootMarkers, initializationOptions, settings, settleMs, \
-         staleWindowMs, unchangedQuietMs, othersQuietMs",
+         staleWindowMs, unchangedQuietMs, othersQuietMs, ignore",
     );
 }
 
