@@ -86,8 +86,7 @@ fn main() -> ExitCode {
 /// Logs go to stderr, filtered by `RUST_LOG`; without it, errors only — but
 /// the daemon (whose stderr is its log file) also says what it does with
 /// its socket and its configuration. Colour only for a person at a terminal:
-/// an agent, a hook's caller or a log file reads the escape codes as text
-/// (issue 24, finding 13).
+/// an agent, a hook's caller or a log file reads the escape codes as text.
 fn init_tracing(command: &Command) {
     use std::io::IsTerminal;
     let daemon = matches!(
@@ -139,7 +138,7 @@ mod tests {
     use clap::CommandFactory;
 
     /// Every argument of every subcommand says what it is in one line
-    /// (issue 17: `squiggle edit --help` once showed bare names).
+    /// (`squiggle edit --help` once showed bare names).
     #[test]
     fn every_argument_has_one_line_of_help() {
         let mut missing = Vec::new();

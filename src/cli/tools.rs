@@ -311,8 +311,8 @@ fn stdin_text() -> Option<String> {
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(500);
 
 /// Prints the result, then stops the servers: the agent's answer never
-/// waits for a server that will not stop (issue 17: a server ignoring
-/// `shutdown` held the result back by seconds past the deadline).
+/// waits for a server that will not stop (a server ignoring `shutdown`
+/// once held the result back by seconds past the deadline).
 async fn finish(
     engine: &Engine,
     result: Result<ToolResult, impl std::fmt::Display>,

@@ -1,7 +1,7 @@
-//! The settings of the reference designs' features (issue 27), kept apart
+//! The settings of the reference designs' features, kept apart
 //! from the core keys: strict mode (`strict`), speculative sessions
 //! (`[lsp.sessions]`), the evidence log (`evidence`) and auto-fix
-//! (`autoFix`, `autoFixMax`; issue 26). Each layer says
+//! (`autoFix`, `autoFixMax`). Each layer says
 //! only what it sets (`Partial*`); [`merge`] lays one over the merged value.
 
 use std::path::PathBuf;

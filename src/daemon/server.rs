@@ -86,7 +86,7 @@ impl Host for Daemon {
     }
 
     /// A client that hung up gave up on its answer: its mutation must not
-    /// land later (issue 24, finding 2).
+    /// land later.
     fn cancel_on_disconnect(&self) -> bool {
         true
     }

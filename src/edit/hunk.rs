@@ -358,7 +358,7 @@ mod tests {
         );
     }
 
-    /// Issue 24, finding 5: a patch whose context is a BOM file's first
+    /// A patch whose context is a BOM file's first
     /// line, written without the mark (as models do), was refused.
     #[test]
     fn the_first_line_matches_with_or_without_the_byte_order_mark_which_is_kept() {

@@ -169,7 +169,7 @@ mod tests {
         check("a\r\nb\r\n", "a", "c", Replace::Once, "c\r\nb\r\n", 1);
     }
 
-    /// Issue 24, finding 4: a multi-line new text whose old text is found
+    /// A multi-line new text whose old text is found
     /// verbatim (one line) inserted bare `\n` into a CRLF file.
     #[test]
     fn inserted_line_breaks_take_the_files_line_ending() {

@@ -126,7 +126,7 @@ mod tests {
         }
     }
 
-    /// Issue 24, finding 12: a configured server whose command does not
+    /// A configured server whose command does not
     /// exist left the edit's text at "Edit applied successfully.".
     #[test]
     fn a_server_that_could_not_run_is_said_in_one_line() {

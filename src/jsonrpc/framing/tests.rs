@@ -159,7 +159,7 @@ async fn write_then_read_round_trips() {
     );
 }
 
-/// Issue 24, finding 16: `Content-Length: 100000000000000` and then the end
+/// `Content-Length: 100000000000000` and then the end
 /// of input never got its parse error: the reader tried to skip 100 TB
 /// first. The error comes from the header alone, before any body byte is
 /// read; the end of input inside the announced body ends the stream after.

@@ -181,7 +181,7 @@ async fn stop_gate_run(initial: &str, inserted: &str) -> Option<(agents::Project
     Some((project, run))
 }
 
-/// Issue 26, item 5: with `init claude --stop-gate`, a turn that ends with
+/// With `init claude --stop-gate`, a turn that ends with
 /// an error its edit introduced is kept going once: the model's next
 /// request carries the gate's summary and the error's block; when the model
 /// ends the turn again, it ends (one continuation, then no more requests).

@@ -170,8 +170,8 @@ fn claude_installs_the_plugin_and_its_hook_reports_pyright_errors() {
         "plugin list:\n{listed}"
     );
     let details = sb.claude(&claude, &["plugin", "details", "squiggle@squiggle"]);
-    // What docs/install.md says `claude plugin details` shows (issue 24,
-    // finding 21: it said one hook while the plugin has three).
+    // What docs/install.md says `claude plugin details` shows (it
+    // once said one hook while the plugin has three).
     for part in documented_details() {
         assert!(
             details.contains(&part),

@@ -1,5 +1,4 @@
-//! "What was there before", through every surface (issue 25, item 2; issue
-//! 24, findings 7, 8, 9 and 20): the hook prints the daemon's own rendering;
+//! "What was there before", through every surface: the hook prints the daemon's own rendering;
 //! the hook and the wrapped tools give one answer for one change; four
 //! agents' hooks on one file each report the file they were called for; and
 //! nothing reported comes from an earlier look — a file gone from disk is in

@@ -1,8 +1,7 @@
 //! One answer for one change: the hook prints the daemon's rendering as it
-//! came (issue 25, item 2), gives what the wrapped tools give (issue 24,
-//! finding 8), and for an `Edit` takes "before" from the payload, so that
-//! another agent's hook on the same file cannot hide this edit's errors
-//! (finding 9).
+//! came, gives what the wrapped tools give, and for an `Edit` takes "before" from
+//! the payload, so that another agent's hook on the same file cannot hide
+//! this edit's errors.
 
 #[cfg(unix)]
 use std::io::{BufRead, BufReader, Write};
@@ -65,7 +64,7 @@ fn stand_in_daemon(ws: &Ws, replies: Vec<Value>) -> std::thread::JoinHandle<Vec<
     })
 }
 
-/// Issue 25, item 2: the hook's reply is the daemon's rendering byte for
+/// The hook's reply is the daemon's rendering byte for
 /// byte. The stand-in daemon answers with a report whose own rendering
 /// would read otherwise; a hook that rendered again would print that.
 #[cfg(unix)]
@@ -132,7 +131,7 @@ fn the_hook_prints_the_daemons_rendering_byte_for_byte() {
     );
 }
 
-/// Issue 24, finding 8: after an earlier file with an error was touched,
+/// After an earlier file with an error was touched,
 /// an `Edit` of a newly written file reported that file's old error under
 /// "other files" through the hook, and nothing through the wrapped `edit`.
 /// The same three changes, through hooks in one workspace and through the
@@ -185,7 +184,7 @@ fn the_hook_and_the_wrapped_tools_give_one_answer() {
     assert_eq!(edit, edited, "the edit of the new file");
 }
 
-/// Issue 24, finding 9: four agents edit one file, each followed by its own
+/// Four agents edit one file, each followed by its own
 /// hook, on one daemon (`report = "new"`). Each hook's "before" is the file
 /// before its own edit (the payload says what was replaced), so no hook
 /// takes another agent's look at the file for the state before its edit:

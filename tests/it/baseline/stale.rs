@@ -1,4 +1,4 @@
-//! Nothing from an earlier look (issue 24, findings 7 and 20), with real
+//! Nothing from an earlier look, with real
 //! pyright through the daemon, as the findings were made: a file removed
 //! from disk is in no later report, and after a change is reverted on disk
 //! outside squiggle (`git checkout`), no later hook repeats the error the
@@ -21,7 +21,7 @@ fn python(files: &[(&str, &str)]) -> Option<Ws> {
     Some(Ws::real(ws))
 }
 
-/// Finding 20: a `Write` changes `greet(name: str)` to `int` and rightly
+/// A `Write` changes `greet(name: str)` to `int` and rightly
 /// reports the importer `util.py`; `git checkout app.py` restores it. No
 /// later hook — an `Edit` of an unrelated file, a `Write` of one (which
 /// reports other files), again after a wrapped `edit` — may still report
@@ -74,7 +74,7 @@ fn a_revert_on_disk_leaves_no_stale_error_in_another_file() {
     );
 }
 
-/// Finding 7: after `rm gone.py`, a later hook reported `gone.py`'s old
+/// After `rm gone.py`, a later hook reported `gone.py`'s old
 /// error under "other files". A file that no longer exists is in no report.
 /// (The first write causes `gone.py`'s error: one that was there before
 /// would not be the write's to report.)
@@ -117,7 +117,7 @@ fn a_removed_file_is_in_no_later_report() {
     }
 }
 
-/// Finding 7 where main still showed it: `lsp/diagnostics` of a running
+/// Where an older build still showed a stale error: `lsp/diagnostics` of a running
 /// `squiggle serve` listed a removed file's errors from the server's open
 /// copy of it.
 #[test]

@@ -343,7 +343,7 @@ fn assert_only_the_new_error_shows(ws: &Workspace, file: &Path) {
     assert_contains(&shown, "from before this edit");
 }
 
-/// `report = "new"` through the daemon's hook path (issue 14, item 8): the
+/// `report = "new"` through the daemon's hook path: the
 /// hook remembers what it saw of a file, so an old error moved down by
 /// inserted lines stays hidden and only the edit's new one shows.
 #[test]
@@ -357,7 +357,7 @@ fn report_new_hides_old_errors_through_the_daemon() {
     assert_only_the_new_error_shows(&ws, &file);
 }
 
-/// `report = "new"` on the first hook of a session (issue 14, item 8): with
+/// `report = "new"` on the first hook of a session: with
 /// no earlier look at the file, the baseline is git's version of it,
 /// checked once, so the old error stays hidden from the first edit on.
 #[test]
@@ -369,7 +369,7 @@ fn report_new_takes_a_first_touch_baseline_from_git() {
     assert_only_the_new_error_shows(&ws, &ws.root.join("n.fk"));
 }
 
-/// Session start (issue 14, item 6): the hook answers with nothing, and the
+/// Session start: the hook answers with nothing, and the
 /// daemon it started brings up the server for the project's files before
 /// any edit; the first edit then finds it running (one start in all).
 #[test]

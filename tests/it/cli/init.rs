@@ -236,7 +236,7 @@ fn the_plugin_hooks_are_what_init_installs() {
     assert_eq!(plugin["hooks"], printed["hooks"]);
 }
 
-/// Issue 23, item 5: a project and a home whose paths hold spaces, and
+/// A project and a home whose paths hold spaces, and
 /// `squiggle` (`squiggle.exe` on Windows) on PATH in a directory with a
 /// space. init writes each file where its agent reads it, and the command
 /// it wrote runs as the agent runs it: through the platform's shell, on

@@ -1,4 +1,4 @@
-//! Strict mode (issue 27, item 6; the reference design's "no auto-start in
+//! Strict mode (the reference design's "no auto-start in
 //! non-interactive use"): with `strict = true`, when squiggle runs
 //! non-interactively (stdin not a terminal, or `--non-interactive`), only
 //! servers named in the configuration start; a built-in server found on

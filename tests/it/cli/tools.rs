@@ -167,7 +167,7 @@ fn apply_patch_is_all_or_nothing_and_json_carries_structure() {
     );
 }
 
-/// Issue 17: the custom server of `docs/configuration.md` without a
+/// The custom server of `docs/configuration.md` without a
 /// `languageId` served nothing (no language id for an unknown extension)
 /// while `status` called it available. Its language id is now the extension
 /// without the dot, as editors do.
@@ -184,7 +184,7 @@ fn a_custom_server_without_a_language_id_starts() {
     assert!(text.contains("ERROR [1:5] boom"), "{text}");
 }
 
-/// Issue 17: a server that ignores `shutdown` and `exit` held a one-shot
+/// A server that ignores `shutdown` and `exit` held a one-shot
 /// edit's result back until its shutdown had timed out. The result comes
 /// first; the server is killed after a short grace; nothing is left behind.
 #[test]
@@ -225,7 +225,7 @@ fn a_server_that_will_not_stop_never_holds_the_result_back() {
     }
 }
 
-/// Issue 14, item 6: `edit`, `write` and `apply-patch` go through the
+/// `edit`, `write` and `apply-patch` go through the
 /// workspace's warm daemon like the hooks: servers start once, for the first
 /// call, and later calls reuse them.
 #[test]

@@ -86,7 +86,7 @@ async fn starts_on_demand_reuses_servers_and_stops() {
         "{text}"
     );
     // The machine-readable form: the pool and each live instance's memory
-    // and idle time (issue 16; benchmarks read it).
+    // and idle time (benchmarks read it).
     let json = status_json(&ws);
     assert_eq!(json["running"], true, "{json}");
     assert_eq!(json["pid"], status.pid, "{json}");

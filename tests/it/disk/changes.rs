@@ -1,4 +1,4 @@
-//! Issue 14, item 4: a file changed on disk by something other than squiggle
+//! A file changed on disk by something other than squiggle
 //! (the agent's own edit tool, `sed -i`, a formatter) is synced before the
 //! next query. A server answering for `main` must know that `lib`, which
 //! squiggle never opened, gained a parameter — and that it lost it again:

@@ -1,4 +1,4 @@
-//! Issue 14, item 4, on every surface: `lib` gains a parameter on disk —
+//! `lib` gains a parameter on disk —
 //! written by something other than squiggle (the agent's own edit tool,
 //! `sed -i`) and never opened by it — and the next query about `main`, which
 //! calls it, must report that call as an error; after `lib` is reverted on

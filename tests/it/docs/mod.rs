@@ -1,4 +1,4 @@
-//! The docs' examples, run (issue 24, finding 21: `init` said it added one
+//! The docs' examples, run (`init` once said it added one
 //! event while it added three, and `docs/protocol.md`'s refusal text was
 //! not the binary's). A doc cannot drift from the binary again:
 //!

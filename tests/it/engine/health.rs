@@ -1,4 +1,4 @@
-//! Health checks (issue 27, item 6): a server that stops answering — silent
+//! Health checks: a server that stops answering — silent
 //! after `initialize` (`hang`), or stuck in the middle of a frame
 //! (`stuckFrame`) — is found out by a probe after a check times out,
 //! shown as `unresponsive` while it is stopped, restarted once, then

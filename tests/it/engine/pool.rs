@@ -1,4 +1,4 @@
-//! The instance lifecycle (issue 16), driven through the engine against the
+//! The instance lifecycle, driven through the engine against the
 //! scripted fake server: one instance per package (a directory holding
 //! `fk.root`), at most `max_instances_per_server` live, the least recently
 //! used idle one evicted, never one a check holds; over the cap when every

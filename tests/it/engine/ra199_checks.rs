@@ -1,5 +1,5 @@
 //! rust-analyzer 1.99's ways, played by the fake server under the registry's
-//! own rust-analyzer profile (issue 28): its own analysis by pull and cargo
+//! own rust-analyzer profile: its own analysis by pull and cargo
 //! check's by push, united per file — for the edited file and for the other
 //! files alike (arrayvec: a rename's `unresolved import` in another file
 //! was lost behind that file's pulled list); a check that begins and ends

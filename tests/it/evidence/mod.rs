@@ -1,4 +1,4 @@
-//! The evidence log (issue 27, item 3) through the binary, as an agent's
+//! The evidence log through the binary, as an agent's
 //! tools and hooks write it: `squiggle write` (the CLI) introduces an error
 //! while a second server never publishes (a timed-out server), Claude
 //! Code's hook reports the fix, `squiggle edit` introduces an error no

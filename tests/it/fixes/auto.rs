@@ -1,4 +1,4 @@
-//! Issue 26, item 3: auto-fix (`autoFix`). After an edit, the preferred
+//! Auto-fix (`autoFix`). After an edit, the preferred
 //! or only quick fix of an error the edit introduced is applied when a rule
 //! allows it, and kept only when the file's errors drop and no error
 //! appears; otherwise the file goes back to the exact bytes the edit left.

@@ -1,4 +1,4 @@
-//! Fixes and signal (issue 26) against the real servers: other files show
+//! Fixes and signal against the real servers: other files show
 //! only what the edit changed there; a fix line under an error, and the
 //! fix applied through the checked path.
 

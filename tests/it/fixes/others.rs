@@ -1,4 +1,4 @@
-//! Issue 26, item 4: in files other than the edited one, only the errors
+//! In files other than the edited one, only the errors
 //! the edit caused are shown, and one line counts those that were there
 //! before; the structured result keeps them all, flagged `new` or not.
 

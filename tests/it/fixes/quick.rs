@@ -1,4 +1,4 @@
-//! Issue 26, items 1 and 2: a deleted import's error carries its server's
+//! A deleted import's error carries its server's
 //! fix on a line under it, and `Engine::fix` (behind `squiggle fix`,
 //! `squiggle/fix` and MCP `lsp_apply_fix`) applies it for the text now,
 //! clearing the error; an id offered for older text is refused.

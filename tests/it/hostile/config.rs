@@ -1,10 +1,10 @@
-//! Finding 10 and the configuration a daemon applies (finding 17).
+//! Every number range-checked, and the configuration a daemon applies.
 
 use super::{IN_PROCESS, pull, squiggle, stderr, workspace};
 use crate::support::both;
 use crate::support::scratch::write_under;
 
-/// Finding 10: `daemonIdleMinutes = 9223372036854775807` panicked the
+/// `daemonIdleMinutes = 9223372036854775807` panicked the
 /// daemon (a deadline overflowed), and the edit that started it exited 2
 /// saying it "may have been applied". Every number a configuration holds
 /// has a greatest value: past it, any command exits 2 with one line naming
@@ -78,7 +78,7 @@ fn daemon_log(ws: &crate::support::scratch::Scratch) -> String {
     std::fs::read_to_string(paths.log).unwrap_or_default()
 }
 
-/// Finding 17: `lsp = false` in `.squiggle.toml` (the README's "Turn it
+/// `lsp = false` in `.squiggle.toml` (the README's "Turn it
 /// off") and `enabled = false` on a server did nothing while a daemon ran:
 /// edits, hooks and `check` kept reporting until `squiggle daemon stop`.
 /// Through one running daemon, each change to the workspace's or the

@@ -1,4 +1,4 @@
-//! Findings 1-6: what a file's name, type, line endings, byte order mark or
+//! What a file's name, type, line endings, byte order mark or
 //! mode does to `edit`, `write` and `apply-patch`. Each ends in a clear
 //! answer — applied (exit 0) or refused naming the problem (exit 1, the
 //! file as it was) — never a panic, a hang or a file quietly replaced.
@@ -21,7 +21,7 @@ fn read(path: &Path) -> Vec<u8> {
 #[cfg(unix)]
 const ROUTES: [&[(&str, &str)]; 2] = [&[], IN_PROCESS];
 
-/// Finding 1: a file name that is not UTF-8 panicked `edit` and `write`
+/// A file name that is not UTF-8 panicked `edit` and `write`
 /// (exit 101). Through the daemon (which cannot carry the name in JSON, so
 /// the tool runs in process) and without it, both work.
 // Unix only: a Windows file name is UTF-16, never bytes that are not UTF-8.
@@ -65,7 +65,7 @@ fn a_name_that_is_not_utf8_is_edited_and_written() {
     stop_daemon(&ws);
 }
 
-/// Finding 2: a named pipe hung `edit` and `write` (the read blocked until
+/// A named pipe hung `edit` and `write` (the read blocked until
 /// someone wrote into it), held the daemon's worker threads so that `daemon
 /// stop` failed, and the stuck write later replaced the pipe with a file.
 /// A pipe, a socket and a device are refused at once, by every tool and
@@ -118,7 +118,7 @@ fn pipes_sockets_and_devices_are_refused_before_anything_opens_them() {
     assert!(kind.is_ok_and(|k| k.is_fifo()), "the pipe is still a pipe");
 }
 
-/// Finding 3: a symbolic link to itself was refused as "outside the
+/// A symbolic link to itself was refused as "outside the
 /// workspace"; it is named as a loop.
 // Unix only: a symbolic link on Windows needs a privilege ordinary users
 // lack, and wine makes none.
@@ -141,7 +141,7 @@ fn a_symlink_loop_is_named_as_one() {
     }
 }
 
-/// Finding 4: a multi-line `new_string` in a CRLF file inserted bare LF.
+/// A multi-line `new_string` in a CRLF file inserted bare LF.
 /// Inserted line breaks take the file's ending in `edit` and in patches;
 /// `write` writes the bytes it is given; untouched lines keep theirs.
 #[test]
@@ -190,7 +190,7 @@ fn crlf_is_kept_byte_for_byte_by_edit_write_and_apply_patch() {
     assert_eq!(read(&path), bytes);
 }
 
-/// Finding 5: a Codex patch whose context is the first line of a file
+/// A Codex patch whose context is the first line of a file
 /// that starts with a byte order mark, written without the (invisible)
 /// mark, was refused. It applies, and the mark stays.
 #[test]
@@ -208,7 +208,7 @@ fn a_patch_matches_a_bom_files_first_line_and_keeps_the_mark() {
     assert_eq!(read(&path), "\u{feff}import sys\nx = 2\n".as_bytes());
 }
 
-/// Finding 6: a file of mode 0444 was replaced through a rename (which
+/// A file of mode 0444 was replaced through a rename (which
 /// needs only the directory's permission), where a plain write is refused.
 /// It is refused, exit 1, the file and its mode unchanged. The check reads
 /// the mode bits, so it holds for root too (where tests run here, and where
@@ -247,7 +247,7 @@ fn a_read_only_file_is_refused_as_a_plain_write_would_be() {
     assert_eq!(leftovers, 2, "ro.fk and .git only");
 }
 
-/// Finding 2, the daemon's half: a write whose requester hung up landed
+/// A named pipe, the daemon's half: a write whose requester hung up landed
 /// seconds later. Here a slow check holds `a.fk`'s lock; a second client
 /// asks to write `a.fk`, waits its turn, and is killed. The daemon cancels
 /// its write (its requests in flight drop back), keeps serving, `daemon

@@ -1,13 +1,13 @@
-//! Hostile input and a new user's path (issue 24, "Nothing false, nothing
-//! lost"): every finding of that issue that is not the hook's has a test
-//! here that failed before its fix, through the real binary and, where the
+//! Hostile input and a new user's path ("nothing false, nothing lost"):
+//! every hostile input that is not the hook's has a test here that failed
+//! before its fix, through the real binary and, where the
 //! finding was the daemon's, through a running daemon.
 //!
 //! `files`: file names, file types, line endings, byte order marks and
-//! permissions (findings 1-6). `config`: every number range-checked
-//! (finding 10). `replies`: what the model and the user read — a server
+//! permissions. `config`: every number range-checked
+//!. `replies`: what the model and the user read — a server
 //! that could not run, hook stderr, control characters, long messages, an
-//! impossible frame (findings 12-16). `new_user`: the path a new user
+//! impossible frame. `new_user`: the path a new user
 //! follows — install hints that agree (19). The kit below is what they share: a scratch
 //! workspace whose user configuration serves `.fk` files with the fake
 //! server (so no `--trust-workspace` is needed, and the daemon is the

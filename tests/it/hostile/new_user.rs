@@ -1,5 +1,5 @@
 //! The path a new user follows through the README and `docs/`: one install
-//! hint on every surface (finding 19).
+//! hint on every surface.
 
 use super::{stderr, stdout};
 use crate::support::both;
@@ -37,7 +37,7 @@ fn missing_servers() -> (Scratch, impl Fn(&[&str]) -> std::process::Output) {
     (ws, run)
 }
 
-/// Finding 19: `status` said ``squiggle install ruff (or: uv tool install
+/// `status` said ``squiggle install ruff (or: uv tool install
 /// ruff)``, `check` ``install it with `uv tool install ruff` ``, a custom
 /// server's warning ``install it with `install `my-lint` (configured in
 /// …)` ``, and `squiggle install --missing` said a server was missing and

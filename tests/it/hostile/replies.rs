@@ -1,4 +1,4 @@
-//! Findings 12-16: what the model and the user read. A server that could
+//! What the model and the user read. A server that could
 //! not run is said, in one line; hook stderr is one plain line; control
 //! characters are escaped in every rendering; one long message cannot push
 //! the first error out of a capped reply; an impossible frame is answered.
@@ -10,7 +10,7 @@ use crate::support::both;
 use crate::support::scratch::write_under;
 use crate::support::service::{Framing, Service};
 
-/// Finding 12: a configured server whose command does not exist left the
+/// A configured server whose command does not exist left the
 /// edit's text at "Edit applied successfully." (a clean file, to the model)
 /// and the hook silent. Both say in one line that it could not check the
 /// file, and why. A built-in server the configuration never names is said
@@ -87,7 +87,7 @@ fn a_server_that_could_not_run_is_said_in_the_edit_and_the_hook() {
     assert_eq!(text, "Edit applied successfully.\n", "{text}");
 }
 
-/// Finding 13: a broken `.squiggle.toml` in a hook wrote two stderr lines,
+/// A broken `.squiggle.toml` in a hook wrote two stderr lines,
 /// one of them a `tracing` line in colour (raw ANSI codes in the agent's
 /// log). One plain line names the file; `tracing` colours only a terminal.
 #[test]
@@ -119,7 +119,7 @@ fn hook_stderr_is_one_plain_line_and_logs_are_plain_off_a_terminal() {
     assert!(!text.contains('\u{1b}'), "colour off a terminal: {text:?}");
 }
 
-/// Finding 14: a server message holding ESC sequences or BEL went raw into
+/// A server message holding ESC sequences or BEL went raw into
 /// the edit's text, the hook's context and `check`'s output. Every C0
 /// control but tab and newline is written as a visible escape.
 #[test]
@@ -154,7 +154,7 @@ fn control_characters_never_reach_a_reply_raw() {
     assert!(!raw(&text) && text.contains(escaped), "check: {text:?}");
 }
 
-/// Finding 15: a 100 KB message made the edit tool's text 100,136
+/// A 100 KB message made the edit tool's text 100,136
 /// characters, and the hook's capped reply an empty block: the error was
 /// gone. Each message is cut before the caps count, so the edit's text is
 /// bounded and both hooks' capped replies keep the first error's line.
@@ -205,7 +205,7 @@ fn a_100_kb_message_keeps_its_first_line_in_every_capped_reply() {
     assert!(codex.contains("ERROR [1:1] huge xxx"), "{codex}");
 }
 
-/// Finding 16: `squiggle serve` given `Content-Length: 100000000000000`
+/// `squiggle serve` given `Content-Length: 100000000000000`
 /// and then the end of input never answered: it tried to skip 100 TB
 /// first. The parse error comes from the header alone.
 #[test]

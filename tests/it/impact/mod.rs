@@ -1,4 +1,4 @@
-//! Impact before an edit (issue 27, item 2) on `tests/fixtures/impact`:
+//! Impact before an edit on `tests/fixtures/impact`:
 //! real pyright (`py/`) and typescript-language-server (`ts/`). Each count
 //! below is what a plain text search finds (`grep -row NAME`, quoted in the
 //! test), less the declaration, with every hit read and confirmed a use:

@@ -78,7 +78,7 @@ async fn gopls() {
     engine.shutdown().await;
 }
 
-/// Issue 13: gopls does not republish a file whose diagnostics did not
+/// gopls does not republish a file whose diagnostics did not
 /// change, so waiting for each open same-package file's fresh publish ran
 /// every warm write to the deadline. The other files are current once gopls
 /// is through with the edit.

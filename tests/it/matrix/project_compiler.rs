@@ -1,4 +1,4 @@
-//! The project's compiler checks the project (issue 28): a project with
+//! The project's compiler checks the project: a project with
 //! TypeScript 7 in its `node_modules` is checked by that TypeScript's own
 //! `tsc --lsp --stdio`, with no typescript-language-server started; a
 //! project with its own TypeScript 6 is checked by typescript-language-

@@ -1,5 +1,5 @@
-//! A server the project installed for itself wins over squiggle's own
-//! (issue 28): pyright in the project's `node_modules` and ruff in its
+//! A server the project installed for itself wins over squiggle's own:
+//! pyright in the project's `node_modules` and ruff in its
 //! `.venv` are the ones started (seen in the process list), and `squiggle
 //! status` shows their paths. The lookup is `registry::detect`'s, for every
 //! server alike.

@@ -29,7 +29,7 @@ fn python_sdk_client_calls_every_tool_against_real_servers() {
     mcp::passes(command, "client.py");
 }
 
-/// The workflow prompts (issue 27, item 4) through the Python SDK: listed,
+/// The workflow prompts through the Python SDK: listed,
 /// each got with its arguments, every tool each names listed by the same
 /// session; a session without write tools lists only what it can do.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 23, item 4: a server that sends a document's URI back spelled
+//! A server that sends a document's URI back spelled
 //! another way than squiggle sent it (`file:///c%3A/…` for `file:///C:/…`
 //! on Windows; here every path byte percent-encoded and a `localhost`
 //! authority) is still heard for that document: its diagnostics are

@@ -1,4 +1,4 @@
-//! Issue 23, item 1: the portable watch keeps its contract — a change made
+//! The portable watch keeps its contract — a change made
 //! immediately before a query is seen by that query — in 200 consecutive
 //! tries, through every way the watch has of keeping it (the barrier of
 //! ordered platforms, the stamp check of the others, both), and for every

@@ -1,4 +1,4 @@
-//! One typed wire and one status (issue 25, item 1): JSON-RPC `lsp/status`,
+//! One typed wire and one status: JSON-RPC `lsp/status`,
 //! MCP `lsp_status` and `squiggle status --json` give the same rows with the
 //! same fields for one workspace; every request method refuses a member it
 //! does not know with `-32602` naming it; and `docs/protocol.md`'s examples

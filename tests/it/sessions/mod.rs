@@ -1,4 +1,4 @@
-//! Speculative sessions (issue 27, item 1): edits shown to the servers and
+//! Speculative sessions: edits shown to the servers and
 //! evaluated against the session's baseline without touching the disk;
 //! commit all or none; discard; the limits; and the rule that keeps a
 //! session's text out of every other query. Real pyright and
