@@ -56,7 +56,10 @@ async fn a_late_fix_lookup_is_left_out_of_the_reply_and_the_fix_still_applies() 
         )
         .await
         .unwrap_or_else(|e| panic!("fix refused: {e}"));
-    assert_eq!(fixed.text(), "Fix applied: Fill in the thing");
+    assert_eq!(
+        fixed.text(),
+        "Fix applied: Fill in the thing (changed a.fk)"
+    );
     assert_eq!(
         std::fs::read_to_string(&file).unwrap_or_default(),
         "let x = 2;\n"
