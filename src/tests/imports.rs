@@ -1,16 +1,5 @@
-//! Rules about the source tree itself.
-//!
-//! No import circle: what the library's files name of each other never
-//! loops. A file names another through a `use` statement (`use crate::…`,
-//! `use super::…`, `use self::…`, `use child::…` of a module it declares)
-//! or a path in its code (`super::python::import_lines(…)`), and names the
-//! file that defines the module the path ends in (`use crate::engine::Engine`
-//! names `engine/mod.rs`; `use super::walk::Reader` names `walk.rs`).
-//! Not counted: re-exports (`pub use`: a module's face, not what its code
-//! needs), and a file's use of its own ancestors (`use super::Engine` in
-//! `engine/check.rs`): a module's files are one module, and its children
-//! are how it is split, so the loops that matter are between files that
-//! are not each other's ancestors (siblings, cousins, other subtrees).
+//! Reading the library's files as a graph of imports: which file names
+//! which (see the parent module for what counts), and the circles in it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -19,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// (`src/engine/check.rs` is `["engine", "check"]`; `mod.rs` names its
 /// directory; `lib.rs` is the root). The binaries (`main.rs`, `bin/`) are
 /// crates of their own.
-fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+pub(super) fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
     let mut found = BTreeMap::new();
     let mut stack = vec![src.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -55,7 +44,7 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
 
 /// The text of `source` without comments and string literals (their
 /// contents could look like code).
-fn code_only(source: &str) -> String {
+pub(super) fn code_only(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars().peekable();
     while let Some(c) = chars.next() {
@@ -96,7 +85,7 @@ fn code_only(source: &str) -> String {
 
 /// `code` without its inline modules (`mod tests { … }`): their `use`
 /// statements speak for another module.
-fn without_inline_modules(code: &str) -> String {
+pub(super) fn without_inline_modules(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     let mut rest = code;
     while let Some(at) = find_inline_module(rest) {
@@ -146,7 +135,7 @@ fn find_inline_module(code: &str) -> Option<usize> {
 /// The paths of every non-`pub` `use` statement in `code`, braces
 /// expanded (`use super::{a::X, b};` gives `super::a::X` and `super::b`),
 /// and `code` without its `use` statements.
-fn use_paths(code: &str) -> (Vec<String>, String) {
+pub(super) fn use_paths(code: &str) -> (Vec<String>, String) {
     let mut paths = Vec::new();
     let mut rest = String::with_capacity(code.len());
     for statement in code.split(';') {
@@ -188,7 +177,7 @@ fn use_paths(code: &str) -> (Vec<String>, String) {
 
 /// The paths written in `code` outside `use` statements that start at
 /// `crate::`, `super::` or `self::` (`super::python::import_lines`).
-fn expression_paths(code: &str) -> Vec<String> {
+pub(super) fn expression_paths(code: &str) -> Vec<String> {
     let mut paths = Vec::new();
     for start in ["crate::", "super::", "self::"] {
         let mut from = 0;
@@ -315,7 +304,7 @@ fn declared(code: &str) -> BTreeSet<String> {
 }
 
 /// Every file's imports of other files.
-fn graph(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+pub(super) fn graph(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
     let files = modules(src);
     let mut edges: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
     for (module, path) in &files {
@@ -337,7 +326,7 @@ fn graph(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
 }
 
 /// The import circles of `edges`, each as the files around it.
-fn circles(edges: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
+pub(super) fn circles(edges: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
     let mut found: Vec<Vec<PathBuf>> = Vec::new();
     let mut done: BTreeSet<&PathBuf> = BTreeSet::new();
     for start in edges.keys() {
@@ -364,121 +353,4 @@ fn circles(edges: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
         done.insert(start);
     }
     found
-}
-
-#[test]
-fn the_library_has_no_import_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let edges = graph(&src);
-    assert!(edges.len() > 100, "only {} files read", edges.len());
-    let shown = shown(&src, &circles(&edges));
-    assert!(shown.is_empty(), "import circles:\n{}", shown.join("\n"));
-}
-
-/// The imports between the library's top-level folders (`engine/`,
-/// `sessions/`, …; a file beside `lib.rs` is a folder of its own): an
-/// arrow from one to another when any file of the first imports a file of
-/// the second.
-fn folder_graph(
-    src: &Path,
-    edges: &BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
-    let folder = |file: &Path| -> PathBuf {
-        let relative = file.strip_prefix(src).unwrap_or(file);
-        let first = relative
-            .iter()
-            .next()
-            .map(PathBuf::from)
-            .unwrap_or_default();
-        src.join(first.with_extension(""))
-    };
-    let mut folders: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
-    for (from, tos) in edges {
-        let from = folder(from);
-        let out = folders.entry(from.clone()).or_default();
-        out.extend(tos.iter().map(|to| folder(to)).filter(|to| *to != from));
-    }
-    folders
-}
-
-/// `circles` as lines for a failure message.
-fn shown(src: &Path, circles: &[Vec<PathBuf>]) -> Vec<String> {
-    circles
-        .iter()
-        .map(|c| {
-            let names: Vec<String> = c
-                .iter()
-                .chain(c.first())
-                .map(|p| p.strip_prefix(src).unwrap_or(p).display().to_string())
-                .collect();
-            names.join(" -> ")
-        })
-        .collect()
-}
-
-#[test]
-fn the_library_has_no_import_circle_between_folders() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let folders = folder_graph(&src, &graph(&src));
-    assert!(folders.len() > 15, "only {} folders read", folders.len());
-    let shown = shown(&src, &circles(&folders));
-    assert!(
-        shown.is_empty(),
-        "import circles between folders:\n{}",
-        shown.join("\n")
-    );
-}
-
-/// The surfaces (`service/`, `mcp/`, `cli/`) change files only through
-/// the engine's one door, `Engine::handle`: none of them calls the doors
-/// behind it (`edit`, `write`, `apply_patch`, `fix`) by name.
-#[test]
-fn the_surfaces_change_files_only_through_engine_handle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let doors = [".edit(&", ".write(&", ".apply_patch(&", ".fix(&"];
-    let mut found = Vec::new();
-    for (module, path) in modules(&src) {
-        if !matches!(
-            module.first().map(String::as_str),
-            Some("service" | "mcp" | "cli")
-        ) {
-            continue;
-        }
-        let source = std::fs::read_to_string(&path).unwrap_or_default();
-        let code: String = code_only(&source)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        for door in doors.iter().filter(|door| code.contains(*door)) {
-            let shown = path
-                .strip_prefix(&src)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
-            found.push(format!("{shown} calls `{door}`"));
-        }
-    }
-    assert!(
-        found.is_empty(),
-        "surfaces calling the engine past `Engine::handle`:\n{}",
-        found.join("\n")
-    );
-}
-
-#[test]
-fn use_statements_are_read_as_written() {
-    let code = code_only(
-        "use super::{a::X, b::{c, d as e}};\npub use f::G;\n#[cfg(test)]\nuse crate::h; // use crate::i;\nlet s = \"use crate::j;\";\nmod tests {\n    use super::*;\n}\n",
-    );
-    let code = without_inline_modules(&code);
-    let (used, rest) = use_paths(&code);
-    assert_eq!(
-        used,
-        ["super::a::X", "super::b::c", "super::b::d", "crate::h"]
-    );
-    assert_eq!(
-        expression_paths("let x = super::walk::read(crate::a::B);"),
-        ["crate::a::B", "super::walk::read"]
-    );
-    assert!(expression_paths(&rest).is_empty(), "{rest}");
 }
