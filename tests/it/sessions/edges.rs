@@ -14,6 +14,7 @@ use super::replace;
 use crate::support;
 use crate::support::fake_server::FakeServer;
 use crate::support::scratch::Scratch;
+#[cfg(unix)]
 use crate::support::service::{Service, Workspace};
 
 fn setup(script: serde_json::Value) -> (Scratch, Arc<Engine>) {
