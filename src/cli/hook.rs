@@ -34,6 +34,7 @@ pub(crate) mod delivery;
 mod dialect;
 mod gemini;
 mod gemini_model;
+mod payload;
 mod reply;
 mod session;
 mod session_files;
@@ -42,7 +43,6 @@ mod stop;
 mod vscode;
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -53,6 +53,7 @@ use crate::evidence::{Origin, Surface};
 use crate::render::Escape;
 use ask::{check, request};
 use before::Told;
+use payload::{Malformed, event_cwd, other_event, read_payload, string, tool_input};
 
 /// The agents squiggle has hook adapters (and `init` entries) for.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,10 +195,6 @@ impl Plan {
         }
     }
 }
-
-/// Why a payload could not be used; shown after `ignored malformed input: `.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Malformed(pub String);
 
 pub async fn run(args: Args) -> u8 {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -354,15 +351,6 @@ async fn after_tool(
     }
 }
 
-/// The hook's input: one JSON value on stdin.
-fn read_payload() -> Result<Value, Malformed> {
-    let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| Malformed(format!("cannot read stdin: {e}")))?;
-    serde_json::from_str(&input).map_err(|e| Malformed(format!("not JSON: {e}")))
-}
-
 async fn run_files(
     files: Vec<PathBuf>,
     readable: bool,
@@ -401,60 +389,4 @@ fn emit(text: &str) {
         std::borrow::Cow::Owned(format!("{text}\n"))
     };
     let _ = super::try_write_stdout(&line);
-}
-
-// Readers shared by the agent modules: lenient about extra fields and odd
-// shapes, precise about what is missing.
-
-/// `payload[key]` as a string, or what is wrong with it.
-fn string<'a>(payload: &'a Value, key: &str, name: &str) -> Result<&'a str, Malformed> {
-    match payload.get(key) {
-        Some(Value::String(s)) if !s.is_empty() => Ok(s),
-        Some(Value::String(_)) => Err(Malformed(format!("{name} is empty"))),
-        Some(other) => Err(Malformed(format!(
-            "{name} is not a string: {}",
-            kind(other)
-        ))),
-        None => Err(Malformed(format!("{name} is missing"))),
-    }
-}
-
-/// `payload.tool_input` as an object.
-fn tool_input(payload: &Value) -> Result<&Value, Malformed> {
-    match payload.get("tool_input") {
-        Some(v @ Value::Object(_)) => Ok(v),
-        Some(other) => Err(Malformed(format!(
-            "tool_input is not an object: {}",
-            kind(other)
-        ))),
-        None => Err(Malformed("tool_input is missing".into())),
-    }
-}
-
-/// The event's working directory, else the hook process's own.
-fn event_cwd(payload: &Value, fallback: &Path) -> PathBuf {
-    match payload.get("cwd").and_then(Value::as_str) {
-        Some(cwd) if !cwd.is_empty() => fallback.join(cwd),
-        _ => fallback.to_path_buf(),
-    }
-}
-
-/// Whether the payload names an event other than `expected` (a hook wired
-/// to the wrong event is skipped, not checked before the edit happened).
-fn other_event(payload: &Value, expected: &str) -> bool {
-    payload
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .is_some_and(|e| e != expected)
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
