@@ -16,6 +16,7 @@
 mod aider;
 mod codex_trust;
 mod doctor_notes;
+mod groups;
 pub mod hook_files;
 mod host;
 pub(crate) mod hosts;
@@ -27,6 +28,7 @@ pub use host::{FileHost, Host};
 
 use std::path::{Path, PathBuf};
 
+use groups::{add_hooks, has_group, runs_hook};
 use ordered::Json;
 
 use crate::platform::paths::join_slashed;
@@ -292,22 +294,6 @@ fn note(agent: Agent) -> Option<&'static str> {
     }
 }
 
-/// Adds the agent's hook group under each of `events` (for Gemini also
-/// under `hooks.BeforeModel`, which hands the block over unescaped; see
-/// `hook/gemini_model.rs`); `Ok(false)` when every `squiggle hook <agent>`
-/// command is already there.
-fn add_hooks(
-    settings: &mut Json,
-    agent: Agent,
-    events: &[(&'static str, Option<&'static str>)],
-) -> Result<bool, String> {
-    let mut changed = false;
-    for (event, matcher) in events {
-        changed |= add_group(settings, agent, event, *matcher)?;
-    }
-    Ok(changed)
-}
-
 /// Every (event, matcher) `init` adds the hook under, in order. Batch mode
 /// for Claude Code: `PostToolBatch` reports once per model turn (edit
 /// tools and shell commands alike), `PreToolUse` on `Bash` keeps the shell
@@ -352,104 +338,6 @@ fn describe_events(events: &[(&str, Option<&str>)]) -> String {
         })
         .collect();
     format!("{} events: {}", events.len(), each.join(", "))
-}
-
-/// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.
-fn add_group(
-    settings: &mut Json,
-    agent: Agent,
-    event: &str,
-    matcher: Option<&str>,
-) -> Result<bool, String> {
-    let kind = settings.kind();
-    let hooks = settings
-        .entry("hooks", Json::Object(Vec::new()))
-        .ok_or_else(|| format!("expected a JSON object at the top level, found {kind}"))?;
-    let kind = hooks.kind();
-    let groups = hooks
-        .entry(event, Json::Array(Vec::new()))
-        .ok_or_else(|| format!("`hooks` is {kind}, expected an object"))?;
-    let Json::Array(groups) = groups else {
-        return Err(format!(
-            "`hooks.{}` is {}, expected an array",
-            event,
-            groups.kind()
-        ));
-    };
-    let present = groups
-        .iter()
-        .filter_map(|g| match g.get("hooks") {
-            Some(Json::Array(hooks)) => Some(hooks),
-            _ => None,
-        })
-        .flatten()
-        .any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent)));
-    if present {
-        // A group an older init wrote gets the current matcher.
-        let mut changed = false;
-        for group in groups.iter_mut() {
-            let ours = matches!(group.get("hooks"), Some(Json::Array(hooks))
-                if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))));
-            let old = matches!(group.get("matcher"), Some(Json::String(m))
-                if old_matchers(agent).contains(&m.as_str()));
-            if let Some(new) = matcher
-                && ours
-                && old
-                && event == target(agent).event
-                && let Some(m) = group.entry("matcher", Json::Null)
-            {
-                *m = Json::str(new);
-                changed = true;
-            }
-        }
-        return Ok(changed);
-    }
-    let mut hook = Vec::new();
-    if agent == Agent::Gemini {
-        hook.push(("name".to_string(), Json::str("squiggle")));
-    }
-    hook.push(("type".to_string(), Json::str("command")));
-    hook.push(("command".to_string(), Json::str(&command(agent))));
-    let mut group = Vec::new();
-    if let Some(matcher) = matcher {
-        group.push(("matcher".to_string(), Json::str(matcher)));
-    }
-    group.push(("hooks".to_string(), Json::Array(vec![Json::Object(hook)])));
-    groups.push(Json::Object(group));
-    Ok(true)
-}
-
-/// Whether `hooks.<event>` has a group running `squiggle hook <agent>`.
-fn has_group(settings: &Json, agent: Agent, event: &str) -> bool {
-    let Some(Json::Array(groups)) = settings.get("hooks").and_then(|h| h.get(event)) else {
-        return false;
-    };
-    groups.iter().any(|g| {
-        matches!(g.get("hooks"), Some(Json::Array(hooks))
-            if hooks.iter().any(|h| matches!(h.get("command"), Some(Json::String(c)) if runs_hook(c, agent))))
-    })
-}
-
-/// `squiggle hook <agent>`, also with a path to the binary or extra flags,
-/// as any shell spells it: `squiggle.exe`, a quoted path with spaces,
-/// Windows separators, PowerShell's `& "C:\\…\\squiggle.exe"`.
-fn runs_hook(command: &str, agent: Agent) -> bool {
-    let command = command.trim_start();
-    let command = command.strip_prefix("& ").unwrap_or(command).trim_start();
-    let (program, rest) = match command.chars().next() {
-        Some(quote @ ('"' | '\'')) => match command[1..].split_once(quote) {
-            Some((program, rest)) => (program, rest),
-            None => return false,
-        },
-        _ => command
-            .split_once(char::is_whitespace)
-            .unwrap_or((command, "")),
-    };
-    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    let name = name.to_ascii_lowercase();
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    matches!(name.as_str(), "squiggle" | "squiggle.exe")
-        && matches!(words.as_slice(), ["hook", agent_name, ..] if *agent_name == agent.name())
 }
 
 #[cfg(test)]
