@@ -8,5 +8,6 @@
 mod answers;
 mod calls;
 mod evaluate;
+mod paths;
 
 pub use answers::{ChainAnswer, ChainStep, SessionAnswer};
