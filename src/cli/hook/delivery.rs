@@ -10,7 +10,12 @@
 //! was handed over: parallel tool calls run their hooks one after another
 //! before the host writes any of their results to its record, and a look
 //! then would find nothing yet. Until such a turn is recorded the block
-//! stays pending.
+//! stays pending. When the payload names the tool call (`tool_use_id`),
+//! the model turn must follow the host's record of that call's result: a
+//! host that writes its record late (Claude Code does, under load) may
+//! append the model turn that *asked* for the tool after the hand-over,
+//! and that turn says nothing about delivery. `doctor --hooks` judges
+//! what is still pending when it runs, from the record as it is then.
 //!
 //! Once a block was not delivered, the rest of the session uses the next
 //! channel the host does deliver: for Claude Code, PostToolUse's
@@ -61,6 +66,10 @@ pub struct Pending {
     /// turn recorded past it means the model has been asked since.
     #[serde(default)]
     pub offset: u64,
+    /// The tool call the block answered (`tool_use_id`), when the host
+    /// names it: only a model turn after its result's record counts.
+    #[serde(default)]
+    pub tool_use: Option<String>,
 }
 
 /// At most this many blocks wait to be judged; an older one past it is
@@ -79,6 +88,28 @@ const MODEL_TURN: &[&str] = &[
     "\"type\":\"gemini\"",
     "\"type\": \"gemini\"",
 ];
+
+impl Session {
+    /// Judges the pending blocks the host's record now decides and counts
+    /// them; the rest stay pending. Returns whether one was not delivered.
+    fn judge_pending(&mut self) -> bool {
+        let mut missed = false;
+        let mut waiting = Vec::new();
+        for pending in std::mem::take(&mut self.pending) {
+            match judge(&pending) {
+                None => waiting.push(pending),
+                Some(Delivered::Yes) => self.delivered += 1,
+                Some(Delivered::No) => {
+                    self.not_delivered += 1;
+                    missed = true;
+                }
+                Some(Delivered::Unknown) => self.unknown += 1,
+            }
+        }
+        self.pending = waiting;
+        missed
+    }
+}
 
 /// The verdict on one block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,20 +147,7 @@ pub fn check_previous(agent: Agent, payload: &Value) -> bool {
     if session.pending.is_empty() {
         return session.fallback;
     }
-    let mut waiting = Vec::new();
-    let mut missed = false;
-    for pending in std::mem::take(&mut session.pending) {
-        match judge(&pending) {
-            None => waiting.push(pending),
-            Some(Delivered::Yes) => session.delivered += 1,
-            Some(Delivered::No) => {
-                session.not_delivered += 1;
-                missed = true;
-            }
-            Some(Delivered::Unknown) => session.unknown += 1,
-        }
-    }
-    session.pending = waiting;
+    let missed = session.judge_pending();
     if missed && !session.fallback {
         session.fallback = true;
         tracing::warn!(
@@ -170,10 +188,16 @@ pub fn handed_over(agent: Agent, payload: &Value, text: &str) {
         session.pending.remove(0);
         session.unknown += 1;
     }
+    let tool_use = payload
+        .get("tool_use_id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+        .map(str::to_string);
     session.pending.push(Pending {
         probe,
         transcript,
         offset,
+        tool_use,
     });
     save(&path, &session);
 }
@@ -197,7 +221,8 @@ fn probe(text: &str) -> Option<String> {
 }
 
 /// The verdict on `pending`, or `None` while the host has recorded no
-/// model turn since it was handed over.
+/// model turn since it was handed over (after the call's result, when the
+/// call is named).
 fn judge(pending: &Pending) -> Option<Delivered> {
     let Some(path) = &pending.transcript else {
         return Some(Delivered::Unknown);
@@ -205,18 +230,21 @@ fn judge(pending: &Pending) -> Option<Delivered> {
     let Some(since) = read_since(path, pending.offset) else {
         return Some(Delivered::Unknown);
     };
-    if !MODEL_TURN.iter().any(|turn| since.contains(turn)) {
-        return None;
-    }
     let escaped = serde_json::to_string(&pending.probe).unwrap_or_default();
     let escaped = escaped.trim_matches('"');
-    Some(
-        if since.contains(&pending.probe) || since.contains(escaped) {
-            Delivered::Yes
-        } else {
-            Delivered::No
-        },
-    )
+    let mut after_result = pending.tool_use.is_none();
+    let mut asked = false;
+    for line in since.lines() {
+        if line.contains(&pending.probe) || line.contains(escaped) {
+            return Some(Delivered::Yes);
+        }
+        let model_turn = MODEL_TURN.iter().any(|turn| line.contains(turn));
+        match &pending.tool_use {
+            Some(id) if !after_result => after_result = !model_turn && line.contains(id.as_str()),
+            _ => asked |= model_turn,
+        }
+    }
+    asked.then_some(Delivered::No)
 }
 
 /// The transcript from `offset` on (its last `TAIL_BYTES` at most); from
@@ -232,7 +260,9 @@ fn read_since(path: &Path, offset: u64) -> Option<String> {
 }
 
 /// Every recorded session's counts, for `doctor --hooks`: host, session
-/// id, delivered, not delivered, unknown, fallback.
+/// id, delivered, not delivered, unknown, fallback. Blocks still pending
+/// are judged from the host's record as it is now (and stay pending
+/// when it holds no model turn after them yet); nothing is written back.
 pub fn sessions() -> Vec<(String, String, Session)> {
     let dir = crate::daemon::socket::socket_dir(None).join("delivery");
     let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -243,7 +273,8 @@ pub fn sessions() -> Vec<(String, String, Session)> {
         .filter_map(|e| {
             let path = e.path();
             let id = path.file_stem()?.to_string_lossy().into_owned();
-            let session = load(&path);
+            let mut session = load(&path);
+            session.judge_pending();
             Some((session.host.clone(), id, session))
         })
         .collect();

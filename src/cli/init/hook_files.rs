@@ -114,6 +114,9 @@ fn delivery() -> String {
             "  {host} {id}: {} delivered, {} not delivered, {} unknown",
             s.delivered, s.not_delivered, s.unknown
         );
+        if !s.pending.is_empty() {
+            let _ = write!(out, ", {} not judged yet", s.pending.len());
+        }
         if s.fallback {
             let agent = FILES
                 .iter()

@@ -173,7 +173,7 @@ fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
     // The host recorded the tool's result and the model's next turn, but
     // not squiggle's context.
     let mut record = std::fs::read_to_string(&transcript).unwrap_or_default();
-    record.push_str("{\"type\":\"user\",\"message\":\"tool result\"}\n");
+    record.push_str(&format!("{}\n", tool_result("toolu_01")));
     record.push_str("{\"type\":\"assistant\",\"message\":\"Next.\"}\n");
     std::fs::write(&transcript, record).unwrap_or_else(|e| panic!("write: {e}"));
     ws.write("a.fk", "x @error(second)\n");
@@ -201,7 +201,7 @@ fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
     let doctor = doctor.map(|o| text(&o.stdout)).unwrap_or_default();
     assert!(
         doctor.contains(
-            "claude abc123: 0 delivered, 1 not delivered, 0 unknown; falls back to PostToolUse"
+            "claude abc123: 0 delivered, 1 not delivered, 0 unknown, 1 not judged yet; falls back to PostToolUse"
         ),
         "{doctor}"
     );
@@ -209,7 +209,10 @@ fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
 
 /// Parallel tool calls: the host runs each call's hook before it records
 /// any result, so the next hook finds no model turn after the block yet.
-/// The block stays pending and the session keeps its channel.
+/// A host that writes its record late appends the model turn that asked
+/// for the tool after the hand-over: that turn precedes the call's result
+/// and decides nothing. The block stays pending, the session keeps its
+/// channel, and `doctor --hooks` says the blocks are not judged yet.
 #[test]
 fn a_block_the_host_has_not_recorded_yet_stays_pending() {
     let ws = Workspace::new();
@@ -229,14 +232,35 @@ fn a_block_the_host_has_not_recorded_yet_stays_pending() {
         text(&first.stdout).contains("additionalContext"),
         "{first:?}"
     );
+    let asked = json!({"type": "assistant", "message": {"content": [
+        {"type": "tool_use", "id": "toolu_01", "name": "Edit"}]}});
+    let mut record = std::fs::read_to_string(&transcript).unwrap_or_default();
+    record.push_str(&format!("{asked}\n"));
+    std::fs::write(&transcript, record).unwrap_or_else(|e| panic!("write: {e}"));
     ws.write("a.fk", "x @error(second)\n");
     let second = ws.hook(INIT_CLAUDE, &edit);
+    let doctor = ws
+        .command(&["doctor", "--hooks"])
+        .env("HOME", &ws.outer)
+        .output();
     ws.daemon(&["stop"]);
     assert!(
         text(&second.stdout).contains("additionalContext"),
         "{second:?}"
     );
     assert_eq!(text(&second.stderr), "");
+    let doctor = doctor.map(|o| text(&o.stdout)).unwrap_or_default();
+    assert!(
+        doctor
+            .contains("claude abc123: 0 delivered, 0 not delivered, 0 unknown, 2 not judged yet\n"),
+        "{doctor}"
+    );
+}
+
+/// Claude Code's record of a tool call's result.
+fn tool_result(id: &str) -> Value {
+    json!({"type": "user", "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": id, "content": "The file has been updated."}]}})
 }
 
 /// The same session with a transcript that holds the block: delivered,
