@@ -83,9 +83,12 @@ impl Engine {
                 // what was there, committed or not.
                 (None, Before::Text(text)) => Some(text.clone()),
                 (None, Before::Absent) => None,
-                (None, Before::Unknown) => {
+                // git is asked only when its answer is used: for this
+                // file's baseline, or for the importers' "before".
+                (None, Before::Unknown) if check || importers => {
                     git::committed_text(self.workspace.root(), &relative).map(Arc::from)
                 }
+                (None, Before::Unknown) => None,
             };
             baselines.push(snapshot.map(|s| Baseline {
                 text: s.text,

@@ -363,7 +363,7 @@ impl Engine {
         if !rules.edits.is_empty() {
             // Another file, taken for what the edit did to it.
             client
-                .sync_other_document(&p.canonical, &p.language, p.text.clone(), false)
+                .sync_other_document(&p.canonical, &p.language, p.text.clone())
                 .await
         } else if self.fresh.stale(&p.canonical) == Some(Stale::Dependency) {
             client

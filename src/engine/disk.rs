@@ -215,10 +215,7 @@ impl Engine {
         self.servers
             .iter()
             .flat_map(|s| &s.spec.root_markers)
-            .any(|marker| match marker.strip_prefix('*') {
-                Some(suffix) => name.ends_with(suffix),
-                None => name == marker,
-            })
+            .any(|marker| crate::workspace::names_marker(name, marker))
     }
 }
 

@@ -94,6 +94,18 @@ pub struct Touched {
     pub after: Option<Arc<str>>,
 }
 
+impl Touched {
+    /// A file squiggle wrote: its path, its text before (`None`: it was
+    /// created) and the text written.
+    pub(crate) fn written((path, before, after): (PathBuf, Option<String>, Arc<str>)) -> Touched {
+        Touched {
+            path,
+            before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
+            after: Some(after),
+        }
+    }
+}
+
 /// What was known before a change's check: each touched file's
 /// baseline, what the servers said of every other file (when other files
 /// are reported), and when the change began.
@@ -252,14 +264,7 @@ impl Engine {
         (mutation, mode): (Mutation, Mode),
         stated: BTreeMap<String, Vec<Diagnostic>>,
     ) -> ToolResult {
-        let files = checked
-            .into_iter()
-            .map(|(path, before, after)| Touched {
-                path,
-                before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
-                after: Some(after),
-            })
-            .collect();
+        let files = checked.into_iter().map(Touched::written).collect();
         let opts = self.render_options();
         let change = Change::of(message, mutation, mode);
         let (result, _) = self

@@ -116,7 +116,7 @@ impl Engine {
             }
         };
         let d = pick(&relative, request, found)?;
-        let text = std::fs::read_to_string(&canonical)
+        let text = crate::edit::read_regular_string(&canonical, crate::edit::MAX_READ_BYTES)
             .map_err(|e| format!("cannot read {relative}: {e}"))?;
         let line =
             line_text(&text, d.line).ok_or_else(|| format!("{relative} has no line {}", d.line))?;
@@ -182,7 +182,9 @@ impl Engine {
 
     fn disk_text(&self, relative: &str) -> Option<Arc<str>> {
         let path = self.workspace.root().join(relative);
-        std::fs::read_to_string(path).ok().map(Arc::from)
+        crate::edit::read_regular_string(&path, crate::edit::MAX_READ_BYTES)
+            .ok()
+            .map(Arc::from)
     }
 }
 

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 pub use super::feedback::{ToolResult, Touched};
 use super::{Change, Engine, Mutation};
-use crate::baseline::Before;
 pub use crate::edit::Replace;
 use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};
 use crate::lsp::FileChangeKind;
@@ -237,14 +236,7 @@ impl Engine {
         change: Change,
         checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
     ) -> ToolResult {
-        let files = checked
-            .into_iter()
-            .map(|(path, before, after)| Touched {
-                path,
-                before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
-                after: Some(after),
-            })
-            .collect();
+        let files = checked.into_iter().map(Touched::written).collect();
         let opts = self.render_options();
         let (result, _) = self.report_change_as(change, files, &opts).await;
         result

@@ -129,7 +129,7 @@ impl AckStore {
 
     /// Every acknowledgement; none when the file does not exist.
     pub fn load(&self) -> Result<Vec<Ack>, String> {
-        let bytes = match std::fs::read(&self.path) {
+        let bytes = match crate::edit::read_regular(&self.path, crate::edit::MAX_READ_BYTES) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(format!("cannot read {}: {e}", self.path.display())),

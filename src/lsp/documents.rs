@@ -71,8 +71,8 @@ impl LspClient {
         self.sync(path, language_id, text, false, true).await
     }
 
-    /// Like `sync_document` (or `resync_document` when `again`), for a file
-    /// taken only for its diagnostics after another file's edit: not saved
+    /// Like `sync_document`, for a file taken only for its diagnostics
+    /// after another file's edit: not saved
     /// when the server's on-save check covers the whole project
     /// (`WaitProfile::check_covers_project`).
     pub async fn sync_other_document(
@@ -80,10 +80,9 @@ impl LspClient {
         path: &Path,
         language_id: &str,
         text: Arc<str>,
-        again: bool,
     ) -> DocumentVersion {
         let save = !self.inner.config.wait.check_covers_project;
-        self.sync(path, language_id, text, again, save).await
+        self.sync(path, language_id, text, false, save).await
     }
 
     /// Like `sync_document`, but identical text is sent again as a new

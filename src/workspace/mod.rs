@@ -21,7 +21,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::platform::paths::canonicalize;
 
 pub use declared::{Declaration, declared_root};
-pub use roots::{RootSearch, project_root, server_root};
+pub use roots::{RootSearch, names_marker, project_root, server_root};
 
 /// Directories whose files are never sent to a server.
 pub const IGNORED_DIRS: &[&str] = &[

@@ -82,12 +82,21 @@ pub fn project_root(
 
 fn has_marker(dir: &Path, marker: &str) -> bool {
     match marker.strip_prefix('*') {
-        Some(suffix) => std::fs::read_dir(dir).is_ok_and(|entries| {
+        Some(_) => std::fs::read_dir(dir).is_ok_and(|entries| {
             entries
                 .flatten()
-                .any(|e| e.file_name().to_string_lossy().ends_with(suffix))
+                .any(|e| names_marker(&e.file_name().to_string_lossy(), marker))
         }),
         None => dir.join(marker).exists(),
+    }
+}
+
+/// Whether a file named `name` is the root marker `marker` (`*.sln`
+/// matches any name ending in `.sln`).
+pub fn names_marker(name: &str, marker: &str) -> bool {
+    match marker.strip_prefix('*') {
+        Some(suffix) => name.ends_with(suffix),
+        None => name == marker,
     }
 }
 
