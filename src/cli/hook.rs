@@ -239,14 +239,20 @@ async fn run_agent(named: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
     if event == dialect::Event::Quiet {
         return;
     }
-    // Whether the block the session's previous event handed over reached
+    // Whether the blocks the session's earlier events handed over reached
     // the model, read from the host's transcript.
-    let fallback = delivery::check_previous(agent, &payload);
+    let previous = delivery::check_previous(agent, &payload);
     let workspace_root = || {
         crate::workspace::Workspace::discover(root.as_deref(), &event_cwd(&payload, &cwd))
             .ok()
             .map(|w| w.root().to_path_buf())
     };
+    if !previous.verdicts.is_empty()
+        && let Some(ws) = workspace_root()
+    {
+        delivery::record(agent, &payload, &ws, &previous, route.trust_workspace);
+    }
+    let fallback = previous.fallback;
     match event {
         dialect::Event::Quiet => {}
         dialect::Event::SessionStart => {

@@ -11,7 +11,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::record::{Head, Record, VERSION};
+use super::record::{Delivered, Head, Record, VERSION};
 
 /// What the log says, summed up.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -34,6 +34,18 @@ pub struct Summary {
     /// acknowledgements), oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acknowledgements: Vec<Acknowledged>,
+    /// Per agent: whether the blocks its hooks handed over reached the
+    /// model, as the host's record showed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deliveries: BTreeMap<String, Deliveries>,
+}
+
+/// Blocks judged for one agent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Deliveries {
+    pub delivered: usize,
+    pub not_delivered: usize,
+    pub unknown: usize,
 }
 
 /// One acknowledgement the log recorded.
@@ -122,11 +134,20 @@ fn head(record: &Record) -> &Head {
         Record::Change(c) => &c.head,
         Record::DiagnosticRegression(r) => &r.head,
         Record::Acknowledgement(a) => &a.head,
+        Record::Delivery(d) => &d.head,
     }
 }
 
 fn take(summary: &mut Summary, errors: &mut BTreeMap<(String, String), usize>, record: Record) {
     match record {
+        Record::Delivery(d) => {
+            let counts = summary.deliveries.entry(by(&d.head)).or_default();
+            match d.delivered {
+                Delivered::Yes => counts.delivered += 1,
+                Delivered::No => counts.not_delivered += 1,
+                Delivered::Unknown => counts.unknown += 1,
+            }
+        }
         Record::Acknowledgement(a) => summary.acknowledgements.push(Acknowledged {
             by: by(&a.head),
             time: a.head.time,
@@ -238,6 +259,15 @@ pub fn render(summary: &Summary) -> String {
             out.push(format!(
                 "  {}:{} {}{code}: {what} at {} by {}: {}",
                 a.path, a.line, a.server, a.time, a.by, a.reason
+            ));
+        }
+    }
+    if !summary.deliveries.is_empty() {
+        out.push("Blocks handed to the model (read from each host's record):".into());
+        for (agent, d) in &summary.deliveries {
+            out.push(format!(
+                "  {agent}: {} delivered, {} not delivered, {} unknown",
+                d.delivered, d.not_delivered, d.unknown
             ));
         }
     }

@@ -1,8 +1,9 @@
-//! One line of the evidence log. Three kinds: `change` — every mutation and
+//! One line of the evidence log. Four kinds: `change` — every mutation and
 //! every check after one, on every surface —, `diagnostic_regression`,
-//! written right after a `change` whose files gained errors, and
+//! written right after a `change` whose files gained errors,
 //! `acknowledgement`, a diagnostic declared a false positive (or that
-//! declaration removed). The shapes
+//! declaration removed), and `delivery`, whether a block a hook handed to
+//! its host reached the model. The shapes
 //! are fixed by a JSON schema (`docs/protocol.md`, "Evidence log"), which
 //! a test compares with the one these types derive. File contents never
 //! appear; diagnostic messages only with `messages = true`.
@@ -25,6 +26,7 @@ pub enum Record {
     Change(Change),
     DiagnosticRegression(Regression),
     Acknowledgement(Acknowledgement),
+    Delivery(Delivery),
 }
 
 /// What every record starts with: when, where and who.
@@ -171,6 +173,31 @@ pub struct Acknowledgement {
     /// The diagnostic's message: only with `messages = true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+/// Whether a block a hook handed over reached the model, as the host's
+/// own record of the conversation showed on a later event of the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Delivery {
+    #[serde(flatten)]
+    pub head: Head,
+    /// The host's session id.
+    pub session: String,
+    pub delivered: Delivered,
+    /// The session reports through the host's next channel from now on
+    /// (a block was not delivered).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fallback: bool,
+}
+
+/// A verdict on one block: in the host's record (`yes`), missing from it
+/// after the model was asked again (`no`), or not readable (`unknown`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivered {
+    Yes,
+    No,
+    Unknown,
 }
 
 /// A diagnostic, recorded only when asked for (`messages = true`).

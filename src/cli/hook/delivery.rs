@@ -31,6 +31,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Agent;
+use crate::evidence::record::{Delivered, Delivery, Head, VERSION};
+use crate::evidence::{Record, Surface};
 
 /// How much of a transcript's end is read: the block was handed over on
 /// the event just before.
@@ -91,32 +93,35 @@ const MODEL_TURN: &[&str] = &[
 
 impl Session {
     /// Judges the pending blocks the host's record now decides and counts
-    /// them; the rest stay pending. Returns whether one was not delivered.
-    fn judge_pending(&mut self) -> bool {
-        let mut missed = false;
+    /// them; the rest stay pending. Returns the verdicts reached.
+    fn judge_pending(&mut self) -> Vec<Delivered> {
+        let mut verdicts = Vec::new();
         let mut waiting = Vec::new();
         for pending in std::mem::take(&mut self.pending) {
             match judge(&pending) {
                 None => waiting.push(pending),
-                Some(Delivered::Yes) => self.delivered += 1,
-                Some(Delivered::No) => {
-                    self.not_delivered += 1;
-                    missed = true;
+                Some(verdict) => {
+                    match verdict {
+                        Delivered::Yes => self.delivered += 1,
+                        Delivered::No => self.not_delivered += 1,
+                        Delivered::Unknown => self.unknown += 1,
+                    }
+                    verdicts.push(verdict);
                 }
-                Some(Delivered::Unknown) => self.unknown += 1,
             }
         }
         self.pending = waiting;
-        missed
+        verdicts
     }
 }
 
-/// The verdict on one block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Delivered {
-    Yes,
-    No,
-    Unknown,
+/// What a session's event found of the blocks handed over before it.
+#[derive(Debug, Default)]
+pub struct Previous {
+    /// The session uses the fallback channel (now or since earlier).
+    pub fallback: bool,
+    /// The verdicts reached now, one per block judged.
+    pub verdicts: Vec<Delivered>,
 }
 
 fn state_file(payload: &Value) -> Option<PathBuf> {
@@ -137,17 +142,21 @@ fn save(path: &Path, session: &Session) {
     }
 }
 
-/// On any event of a session: judges the block the previous event handed
-/// over, if any. Returns whether the session now uses the fallback channel.
-pub fn check_previous(agent: Agent, payload: &Value) -> bool {
+/// On any event of a session: judges the blocks earlier events handed
+/// over, where the host's record now decides them.
+pub fn check_previous(agent: Agent, payload: &Value) -> Previous {
     let Some(path) = state_file(payload) else {
-        return false;
+        return Previous::default();
     };
     let mut session = load(&path);
     if session.pending.is_empty() {
-        return session.fallback;
+        return Previous {
+            fallback: session.fallback,
+            verdicts: Vec::new(),
+        };
     }
-    let missed = session.judge_pending();
+    let verdicts = session.judge_pending();
+    let missed = verdicts.contains(&Delivered::No);
     if missed && !session.fallback {
         session.fallback = true;
         tracing::warn!(
@@ -162,7 +171,64 @@ pub fn check_previous(agent: Agent, payload: &Value) -> bool {
     }
     session.host = agent.name().to_string();
     save(&path, &session);
-    session.fallback
+    Previous {
+        fallback: session.fallback,
+        verdicts,
+    }
+}
+
+/// Appends each verdict of `previous` to the evidence log, when the
+/// workspace's configuration turns it on (read only when there is a
+/// verdict: once per block, not once per event).
+pub fn record(agent: Agent, payload: &Value, workspace: &Path, previous: &Previous, trust: bool) {
+    if previous.verdicts.is_empty() {
+        return;
+    }
+    let load = crate::config::LoadOptions {
+        workspace_root: workspace.to_path_buf(),
+        user_config: None,
+        trust_workspace: trust,
+        known_server_ids: crate::registry::builtin_servers()
+            .into_iter()
+            .map(|s| s.id)
+            .collect(),
+        cli: Default::default(),
+    };
+    let Ok(config) = crate::config::load(&load) else {
+        return;
+    };
+    let log = crate::evidence::Log::new(&config.evidence);
+    if !log.enabled() {
+        return;
+    }
+    let session = payload
+        .get("session_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let event = payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let records: Vec<Record> = previous
+        .verdicts
+        .iter()
+        .map(|&delivered| {
+            Record::Delivery(Delivery {
+                head: Head {
+                    v: VERSION,
+                    time: crate::evidence::clock::now(),
+                    workspace: workspace.display().to_string(),
+                    surface: Surface::Hook,
+                    agent: Some(agent.product().to_string()),
+                    tool: event.clone(),
+                },
+                session: session.to_string(),
+                delivered,
+                fallback: previous.fallback,
+            })
+        })
+        .collect();
+    log.write(&records);
 }
 
 /// Notes the block just handed over, for the next event to judge.

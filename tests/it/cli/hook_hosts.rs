@@ -15,11 +15,26 @@ scratch_type!(Workspace);
 
 impl Workspace {
     fn new() -> Workspace {
+        Workspace::with_lsp("")
+    }
+
+    /// The fake server, with `lsp` lines in the `[lsp]` table.
+    fn with_lsp(lsp: &str) -> Workspace {
         let ws = Workspace(Scratch::with_git_root());
         let fake = FakeServer::new(json!({"diagnosticMode": "pull"}));
-        ws.write(".squiggle.toml", &squiggle_toml("", &fake));
+        ws.write(".squiggle.toml", &squiggle_toml(lsp, &fake));
         ws.trust();
         ws
+    }
+
+    /// The evidence log at its default place (`XDG_STATE_HOME`, as `hook`
+    /// sets it), with `evidence = true`.
+    fn evidence_log(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.outer.join("state/squiggle/evidence.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
     }
 
     /// `squiggle hook ARGS` with the daemon allowed (in the scratch's
@@ -29,6 +44,7 @@ impl Workspace {
         command
             .args(args)
             .env("HOME", &self.outer)
+            .env("XDG_STATE_HOME", self.outer.join("state"))
             .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
             .env_remove("RUST_LOG");
         output_with_stdin(&mut command, stdin.to_string())
@@ -153,7 +169,7 @@ fn cursor_stop_follows_up_with_the_turns_errors_once() {
 /// says so on stderr, and `doctor --hooks` counts it not delivered.
 #[test]
 fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
-    let ws = Workspace::new();
+    let ws = Workspace::with_lsp("evidence = true");
     let transcript = ws.outer.join("transcript.jsonl");
     std::fs::write(
         &transcript,
@@ -204,7 +220,17 @@ fn a_block_missing_from_the_transcript_moves_the_session_to_the_next_channel() {
             "claude abc123: 0 delivered, 1 not delivered, 0 unknown, 1 not judged yet; falls back to PostToolUse"
         ),
         "{doctor}"
-    );
+    ); // The verdict is in the evidence log, with the channel it moved to.
+    let deliveries: Vec<Value> = ws
+        .evidence_log()
+        .into_iter()
+        .filter(|r| r["kind"] == "delivery")
+        .collect();
+    assert_eq!(deliveries.len(), 1, "{deliveries:?}");
+    assert_eq!(deliveries[0]["delivered"], "no");
+    assert_eq!(deliveries[0]["fallback"], true);
+    assert_eq!(deliveries[0]["agent"], "claude-code");
+    assert_eq!(deliveries[0]["session"], "abc123");
 }
 
 /// Parallel tool calls: the host runs each call's hook before it records

@@ -106,6 +106,7 @@ fn changes_on_every_surface_leave_records_the_schema_accepts() {
             Record::Change(_) => "change",
             Record::DiagnosticRegression(_) => "regression",
             Record::Acknowledgement(_) => "acknowledgement",
+            Record::Delivery(_) => "delivery",
         })
         .collect();
     assert_eq!(
