@@ -56,6 +56,9 @@ class Squiggle:
     def __init__(self, binary, root, env, log_path):
         self.err = open(log_path, "wb")
         self.conn = lsp.Conn([str(binary), "serve", "--root", str(root)], str(root), env, stderr=self.err)
+        # As a session start does (and as the careful client opens every
+        # file before it measures): servers warm, the files surveyed.
+        self.conn.request("squiggle/warm", {"wait": True}, timeout=600)
 
     def write(self, rel, text):
         t0 = time.monotonic()
@@ -84,6 +87,11 @@ class Hook:
         self.binary, self.root = str(binary), root
         self.env = dict(env, XDG_RUNTIME_DIR=str(run_dir), SQUIGGLE_DAEMON_IDLE_MS="600000")
         self.env.pop("SQUIGGLE_NO_DAEMON", None)
+        # The session start (Claude Code's SessionStart hook warms the
+        # daemon; here we also wait for its survey, as the careful client
+        # opens every file before it measures).
+        subprocess.run([self.binary, "daemon", "start", "--warm", "--root", str(root)],
+                       env=self.env, capture_output=True, timeout=660)
 
     def write(self, rel, text):
         """Writes `text` to `rel`, then runs the hook: (seconds the hook

@@ -34,10 +34,20 @@ pub struct StatusArgs {
     pub json: bool,
 }
 
+#[derive(clap::Args, Debug, Clone)]
+pub struct StartArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// Also warm its servers and survey the workspace's files (as a
+    /// session start does), and return when that has ended.
+    #[arg(long)]
+    pub warm: bool,
+}
+
 #[derive(clap::Subcommand, Debug, Clone)]
 pub enum Action {
     /// Start the daemon for the workspace unless one is running.
-    Start(Common),
+    Start(StartArgs),
     /// Stop the workspace's daemon and wait for it to exit.
     Stop(Common),
     /// Show the workspace's daemon: pid, uptime, requests, memory, and its
@@ -67,8 +77,20 @@ pub async fn run(args: Args) -> u8 {
                 }
             }
         }
-        Action::Start(common) => {
+        Action::Start(StartArgs { common, warm }) => {
             let (root, opts) = setup(&common);
+            if warm {
+                return match client::warm_and_wait(&root, &opts).await {
+                    Ok(surveyed) => {
+                        crate::outln!(
+                            "daemon for {} warm; {surveyed} file(s) surveyed",
+                            shown(&root, &opts)
+                        );
+                        0
+                    }
+                    Err(e) => fail(e),
+                };
+            }
             match client::try_connect_or_spawn(&root, &opts).await {
                 Ok(mut connection) => match connection.status().await {
                     Ok(status) => {

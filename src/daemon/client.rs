@@ -19,7 +19,7 @@ use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, RequestId};
 use crate::platform::transport::{self, Reader, Writer};
 use crate::service::wire::method::{Check, Warm};
-use crate::service::wire::{CheckParams, CheckReply, Method, NoParams};
+use crate::service::wire::{CheckParams, CheckReply, Method, NoParams, WarmParams};
 use crate::workspace::Workspace;
 
 /// How long a started daemon has to start listening.
@@ -281,8 +281,23 @@ pub async fn check_with(
 /// without waiting for them.
 pub async fn warm(root: &Path, opts: &Options) -> Result<Vec<String>, DaemonError> {
     let mut connection = try_connect_or_spawn(root, opts).await?;
-    let reply = connection.call::<Warm>(&NoParams {}, SMALL_TIMEOUT).await?;
+    let reply = connection
+        .call::<Warm>(&WarmParams::default(), SMALL_TIMEOUT)
+        .await?;
     Ok(reply.files)
+}
+
+/// How long `daemon start --warm` waits for the warm-up and the survey.
+pub const SURVEY_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// [`warm`], answered once the warm-up and the survey of the workspace's
+/// files have ended: how many files the survey remembered.
+pub async fn warm_and_wait(root: &Path, opts: &Options) -> Result<usize, DaemonError> {
+    let mut connection = try_connect_or_spawn(root, opts).await?;
+    let reply = connection
+        .call::<Warm>(&WarmParams { wait: true }, SURVEY_TIMEOUT)
+        .await?;
+    Ok(reply.surveyed.unwrap_or_default())
 }
 
 /// The running daemon's status; `Err(NotRunning)` when there is none.

@@ -186,6 +186,7 @@ impl Engine {
         stated: Option<BTreeMap<String, Vec<Diagnostic>>>,
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
+        let _checking = self.changes.enter();
         let started = Instant::now();
         let mut files: Vec<Touched> = files.into_iter().map(read_after).collect();
         let others = self.reports_other_files(change.mutation);

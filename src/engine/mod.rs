@@ -15,6 +15,7 @@ mod feedback;
 pub mod fixes;
 mod fresh;
 mod ignore;
+mod in_flight;
 mod known;
 pub mod lookup;
 mod others;
@@ -75,6 +76,8 @@ pub struct Engine {
     scan_cache: Arc<std::sync::OnceLock<dependents::ScanCache>>,
     /// What changed since each file's diagnostics were taken (`fresh`).
     fresh: Arc<fresh::Freshness>,
+    /// The changes being checked now (background work gives way).
+    changes: Arc<in_flight::InFlight>,
     /// Speculative sessions over this engine's servers (`crate::sessions`),
     /// shared with a successor as the servers are.
     sessions: Arc<crate::sessions::store::Sessions>,
@@ -140,6 +143,7 @@ impl Engine {
             disk: Default::default(),
             scan_cache: Default::default(),
             fresh: Default::default(),
+            changes: Default::default(),
         }
     }
 
@@ -192,6 +196,7 @@ impl Engine {
             disk: self.disk.clone(),
             scan_cache: self.scan_cache.clone(),
             fresh: self.fresh.clone(),
+            changes: self.changes.clone(),
             sessions: self.sessions.clone(),
             evidence: Arc::new(crate::evidence::Log::new(&evidence)),
         };

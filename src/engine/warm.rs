@@ -5,18 +5,41 @@
 //! the daemon checks one representative file per server — exactly the
 //! servers auto-detection and workspace trust would start on a first edit
 //! there, no others — and the first real edit finds them running.
+//!
+//! Then it surveys: every source file a server serves (the shallowest
+//! [`MAX_SURVEY_FILES`]) is checked, a few at a time, and what the servers
+//! said of each is remembered as that file's "before" — exactly as a
+//! careful client opens every file at start. A first edit of a surveyed
+//! file, or of a file that surveyed files import, then needs no check of
+//! the text before on its way (see `engine::before`): without the survey
+//! that check is a second full wait on the edit's path. The survey gives
+//! way to changes: before each batch it waits until no change is being
+//! checked, so an edit waits at most for the batch in flight.
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Engine, FileInput, HeldOthers};
-use crate::workspace::IGNORED_DIRS;
+use crate::diagnostic::Outcome;
+use crate::workspace::{IGNORED_DIRS, PathClass};
 
 /// At most this many directory entries are looked at: the shallowest files
 /// of each language are found early in a breadth-first walk, and a session
 /// start must not read a whole monorepo.
 const MAX_ENTRIES: usize = 5_000;
+
+/// At most this many files are surveyed (below the documents a server
+/// keeps open, `pool::MAX_OPEN_DOCUMENTS`).
+pub const MAX_SURVEY_FILES: usize = 200;
+
+/// Files checked together in one step of the survey: what an edit that
+/// arrives meanwhile may wait for.
+const SURVEY_BATCH: usize = 4;
+
+/// A file past this size is not surveyed (its first edit checks its text
+/// before as usual).
+const MAX_SURVEY_BYTES: u64 = 1 << 20;
 
 impl Engine {
     /// One file per server that would serve it, the shallowest first found
@@ -57,6 +80,81 @@ impl Engine {
         let report = self.check_files(inputs, HeldOthers::Skip).await;
         let outcomes: Vec<_> = report.files.iter().map(|f| &f.outcomes).collect();
         tracing::info!(files = ?targets, ?outcomes, "warmed");
+    }
+
+    /// The files a survey checks: every file some server serves, the
+    /// shallowest first, at most [`MAX_SURVEY_FILES`].
+    pub fn survey_targets(&self) -> Vec<PathBuf> {
+        shallow_files(self.workspace.root())
+            .into_iter()
+            .filter(|f| {
+                std::fs::metadata(f).is_ok_and(|m| m.len() <= MAX_SURVEY_BYTES)
+                    && self
+                        .servers_for(f)
+                        .is_ok_and(|found| !found.candidates.is_empty())
+            })
+            .take(MAX_SURVEY_FILES)
+            .collect()
+    }
+
+    /// Checks `files` a batch at a time, each batch once no change is
+    /// being checked, and remembers each file's diagnostics for the text
+    /// checked as its "before" when every server answered for that text.
+    /// Returns how many files were remembered.
+    pub async fn survey(self: &Arc<Self>, files: &[PathBuf]) -> usize {
+        let mut remembered = 0;
+        for batch in files.chunks(SURVEY_BATCH) {
+            self.changes.idle().await;
+            // Held as an edit holds them: no change of these files puts
+            // its text on the servers between the survey's read and check.
+            let mut sorted: Vec<PathBuf> = batch
+                .iter()
+                .filter_map(|path| match self.workspace.classify(path) {
+                    PathClass::Inside { canonical, .. } => Some(canonical),
+                    _ => None,
+                })
+                .collect();
+            sorted.sort();
+            sorted.dedup();
+            let mut held = Vec::with_capacity(sorted.len());
+            for path in &sorted {
+                held.push(self.lock_file(path).await);
+            }
+            let texts: Vec<(PathBuf, Arc<str>)> = sorted
+                .iter()
+                .filter_map(|path| {
+                    let text = crate::edit::read_regular_string(path, MAX_SURVEY_BYTES).ok()?;
+                    Some((path.clone(), Arc::from(text)))
+                })
+                .collect();
+            let inputs = texts
+                .iter()
+                .map(|(path, text)| FileInput {
+                    content: Some(text.clone()),
+                    ..FileInput::on_disk(path)
+                })
+                .collect();
+            let report = self.check_files(inputs, HeldOthers::Skip).await;
+            for ((path, text), file) in texts.into_iter().zip(report.files) {
+                let answered = !file.outcomes.is_empty()
+                    && file
+                        .outcomes
+                        .iter()
+                        .all(|o| matches!(o.outcome, Outcome::Pulled | Outcome::Settled));
+                if answered
+                    && self
+                        .history
+                        .baseline(&path, &crate::baseline::Before::Unknown)
+                        .is_none()
+                {
+                    self.history.record(&path, text, file.diagnostics);
+                    remembered += 1;
+                }
+            }
+            drop(held);
+        }
+        tracing::info!(files = files.len(), remembered, "surveyed");
+        remembered
     }
 }
 

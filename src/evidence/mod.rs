@@ -40,6 +40,16 @@ pub fn path_for(config: &EvidenceConfig) -> Option<PathBuf> {
     config.path.clone().or_else(default_path)
 }
 
+/// Appends `records` to the log `config` describes, when it is on: for a
+/// process that writes a record now and then (a hook's delivery verdicts)
+/// and keeps no engine. Never fails, as [`Log::write`].
+pub fn append(config: &EvidenceConfig, records: &[Record]) {
+    let log = Log::new(config);
+    if log.enabled() {
+        log.write(records);
+    }
+}
+
 /// An engine's evidence log: off, or where it writes and how.
 pub struct Log {
     config: EvidenceConfig,

@@ -55,7 +55,9 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
         Delete::NAME => respond::<Delete, _>(params, |p| change(e, p)).await,
         Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
         Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
-        Warm::NAME => respond::<Warm, _>(params, |_| async { Ok(warm(e)) }).await,
+        Warm::NAME => {
+            respond::<Warm, _>(params, |p| async move { Ok(warm(e, p.wait).await) }).await
+        }
         _ => return None,
     };
     Some(reply)
@@ -120,18 +122,24 @@ fn shown(engine: &Engine, diagnostics: &[Diagnostic]) -> Vec<WireDiagnostic> {
         .collect()
 }
 
-/// Starts warming the workspace's servers in the background (see
-/// `engine::warm`) and answers at once with the files it checks, relative
-/// to the workspace root: a session start must not wait for servers.
-fn warm(engine: &Arc<Engine>) -> WarmReply {
+/// Starts warming the workspace's servers and then surveying its files in
+/// the background (see `engine::warm`) and answers at once with the files
+/// it warms with, relative to the workspace root: a session start must not
+/// wait for servers. With `wait`, answers when both have ended.
+async fn warm(engine: &Arc<Engine>, wait: bool) -> WarmReply {
     let targets = engine.warm_targets();
     let files: Vec<String> = targets
         .iter()
         .filter_map(|p| engine.workspace().relative(p))
         .collect();
     let engine = Arc::clone(engine);
-    tokio::spawn(async move { engine.warm(&targets).await });
-    WarmReply { files }
+    let work = tokio::spawn(async move {
+        engine.warm(&targets).await;
+        let survey = engine.survey_targets();
+        engine.survey(&survey).await
+    });
+    let surveyed = if wait { work.await.ok() } else { None };
+    WarmReply { files, surveyed }
 }
 
 async fn check_file(

@@ -197,8 +197,7 @@ pub fn record(agent: Agent, payload: &Value, workspace: &Path, previous: &Previo
     let Ok(config) = crate::config::load(&load) else {
         return;
     };
-    let log = crate::evidence::Log::new(&config.evidence);
-    if !log.enabled() {
+    if !config.evidence.enabled {
         return;
     }
     let session = payload
@@ -228,7 +227,7 @@ pub fn record(agent: Agent, payload: &Value, workspace: &Path, previous: &Previo
             })
         })
         .collect();
-    log.write(&records);
+    crate::evidence::append(&config.evidence, &records);
 }
 
 /// Notes the block just handed over, for the next event to judge.

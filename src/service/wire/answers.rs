@@ -75,8 +75,11 @@ pub struct RenderReply {
 }
 
 /// The result of `squiggle/warm`: the files it checks, one per server,
-/// relative to the workspace root.
+/// relative to the workspace root; with `wait`, how many files the survey
+/// remembered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarmReply {
     pub files: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surveyed: Option<usize>,
 }

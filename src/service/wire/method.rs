@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use super::answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
 use super::requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
-    FixParams, NoParams, RenderParams, WriteParams,
+    FixParams, NoParams, RenderParams, WarmParams, WriteParams,
 };
 use super::sessions::{SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams};
 use crate::engine::ServerStatus;
@@ -68,7 +68,7 @@ methods! {
     Delete = "squiggle/delete", DeleteParams => ToolResult;
     Render = "squiggle/render", RenderParams => RenderReply;
     Check = "squiggle/check", CheckParams => CheckReply;
-    Warm = "squiggle/warm", NoParams => WarmReply;
+    Warm = "squiggle/warm", WarmParams => WarmReply;
     /// A speculative session over some files (`crate::sessions`).
     SessionOpen = "squiggle/sessionOpen", SessionOpenParams => SessionAnswer;
     SessionEdit = "squiggle/sessionEdit", SessionEditParams => SessionAnswer;

@@ -16,7 +16,8 @@ pub use answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
 pub use requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
-    FixParams, NoParams, RenderParams, WireFileDiagnostics, WireRenderOptions, WriteParams,
+    FixParams, NoParams, RenderParams, WarmParams, WireFileDiagnostics, WireRenderOptions,
+    WriteParams,
 };
 pub use sessions::{
     SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams, WireEdit,

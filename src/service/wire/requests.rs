@@ -32,6 +32,17 @@ fn is_false(flag: &bool) -> bool {
 #[serde(deny_unknown_fields)]
 pub struct NoParams {}
 
+/// `squiggle/warm`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WarmParams {
+    /// Answer once the warm-up and the survey have ended (a benchmark's
+    /// start, as a careful client opens every file before it measures),
+    /// not at once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wait: bool,
+}
+
 /// `lsp/checkFile`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

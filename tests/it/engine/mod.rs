@@ -12,3 +12,4 @@ mod missing_server;
 mod patch;
 mod pool;
 mod ra199_checks;
+mod survey;
