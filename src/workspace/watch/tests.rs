@@ -19,9 +19,15 @@ const WAYS: [WatchOptions; 3] = [
     },
 ];
 
+/// Every way the platform's events can keep: a barrier proves nothing
+/// where events arrive out of order (`TRAITS.ordered`: Windows), so there
+/// a late event of a drained change may still come, as without one.
 #[test]
 fn sees_writes_creations_deletions_and_new_directories() {
     for way in WAYS {
+        if way.barrier && !crate::platform::watch::TRAITS.ordered {
+            continue;
+        }
         sees_every_kind_of_change(way);
     }
 }
