@@ -146,19 +146,9 @@ impl Engine {
         mutation: Mutation,
         opts: &RenderOptions,
     ) -> (ToolResult, CheckReport) {
-        let mut paths: Vec<PathBuf> = files
-            .iter()
-            .filter_map(|f| match self.workspace.classify(&f.path) {
-                PathClass::Inside { canonical, .. } => Some(canonical),
-                _ => None,
-            })
-            .collect();
-        paths.sort();
-        paths.dedup();
-        let mut held = Vec::with_capacity(paths.len());
-        for path in &paths {
-            held.push(self.lock_file(path).await);
-        }
+        let _held = self
+            .lock_files(files.iter().map(|f| f.path.as_path()))
+            .await;
         self.report_change(String::new(), files, mutation, Mode::Apply, opts)
             .await
     }

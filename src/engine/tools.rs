@@ -91,6 +91,28 @@ impl Engine {
         }
     }
 
+    /// Holds every workspace file among `paths` (canonical, deduplicated,
+    /// in path order, so two holders never wait on each other): the files
+    /// held, and their locks.
+    pub(super) async fn lock_files<'p>(
+        &self,
+        paths: impl Iterator<Item = &'p Path>,
+    ) -> (Vec<PathBuf>, Vec<FileLock<'_>>) {
+        let mut held: Vec<PathBuf> = paths
+            .filter_map(|path| match self.workspace.classify(path) {
+                PathClass::Inside { canonical, .. } => Some(canonical),
+                _ => None,
+            })
+            .collect();
+        held.sort();
+        held.dedup();
+        let mut locks = Vec::with_capacity(held.len());
+        for path in &held {
+            locks.push(self.lock_file(path).await);
+        }
+        (held, locks)
+    }
+
     /// Exact-string replacement; feedback covers this file only.
     pub async fn edit(
         self: &Arc<Self>,

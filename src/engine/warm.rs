@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use super::{Engine, FileInput, HeldOthers};
 use crate::diagnostic::Outcome;
-use crate::workspace::{IGNORED_DIRS, PathClass};
+use crate::workspace::IGNORED_DIRS;
 
 /// At most this many directory entries are looked at: the shallowest files
 /// of each language are found early in a breadth-first walk, and a session
@@ -107,19 +107,7 @@ impl Engine {
             self.changes.idle().await;
             // Held as an edit holds them: no change of these files puts
             // its text on the servers between the survey's read and check.
-            let mut sorted: Vec<PathBuf> = batch
-                .iter()
-                .filter_map(|path| match self.workspace.classify(path) {
-                    PathClass::Inside { canonical, .. } => Some(canonical),
-                    _ => None,
-                })
-                .collect();
-            sorted.sort();
-            sorted.dedup();
-            let mut held = Vec::with_capacity(sorted.len());
-            for path in &sorted {
-                held.push(self.lock_file(path).await);
-            }
+            let (sorted, held) = self.lock_files(batch.iter().map(PathBuf::as_path)).await;
             let texts: Vec<(PathBuf, Arc<str>)> = sorted
                 .iter()
                 .filter_map(|path| {
