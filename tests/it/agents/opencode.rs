@@ -31,8 +31,33 @@ pub fn provider_config(port: u16) -> String {
     .to_string()
 }
 
+/// What OpenCode reads to decide its plugin package (`@opencode-ai/plugin`)
+/// is installed in a config directory: `node_modules/` and a lock naming
+/// it. Without them, each run asks the npm registry, which the test's
+/// network namespace cannot reach, and waits about 70 s for npm's retries
+/// before it goes on (measured with OpenCode 1.18.33); squiggle's plugin
+/// imports nothing from that package.
+pub const PLUGIN_DEPENDENCY_LOCK: &str =
+    r#"{"lockfileVersion": 3, "packages": {"": {"dependencies": {"@opencode-ai/plugin": "*"}}}}"#;
+
+/// Marks the plugin package installed in the user's config directory
+/// (`home_dir`, under the home) and in the project's (`project_dir`).
+pub fn plugin_dependency_installed(project: &Project, home_dir: &str, project_dir: &str) {
+    project.write_home(&format!("{home_dir}/node_modules/.keep"), "");
+    project.write_home(
+        &format!("{home_dir}/package-lock.json"),
+        PLUGIN_DEPENDENCY_LOCK,
+    );
+    project.write(&format!("{project_dir}/node_modules/.keep"), "");
+    project.write(
+        &format!("{project_dir}/package-lock.json"),
+        PLUGIN_DEPENDENCY_LOCK,
+    );
+}
+
 fn opencode_cli(project: &Project, program: &Path, port: u16) -> Command {
     project.write_home(".config/opencode/opencode.json", &provider_config(port));
+    plugin_dependency_installed(project, ".config/opencode", ".opencode");
     let mut cmd = project.command(program);
     cmd.args(["run", "Make the change."])
         .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
