@@ -15,6 +15,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use super::Engine;
+use super::fixes::EarlyFixes;
 use super::fresh::Stale;
 use super::plan::PlanMemo;
 use super::pool::{Busy, Checkout, ServerState};
@@ -63,6 +64,9 @@ struct Pending {
 #[derive(Default, Clone)]
 pub(super) struct WaitRules {
     pub(super) edits: Arc<HashMap<(String, PathBuf), EditMark>>,
+    /// Where fix lookups for the checked files begin as soon as each
+    /// server answers (a change's first phase, when it shows fix lines).
+    pub(super) early: Option<EarlyFixes>,
 }
 
 /// Where one server's wait for one checked file stood: what the
@@ -110,14 +114,23 @@ impl Engine {
         files: Vec<FileInput>,
         others: HeldOthers,
     ) -> CheckReport {
+        self.check_files_with(files, others, WaitRules::default())
+            .await
+    }
+
+    /// [`check_files`](Self::check_files) under `rules`.
+    pub(super) async fn check_files_with(
+        self: &Arc<Self>,
+        files: Vec<FileInput>,
+        others: HeldOthers,
+        rules: WaitRules,
+    ) -> CheckReport {
         let _view = self.shared_view().await;
         self.sync_disk(&self.canonical_paths(&files)).await;
         let since = self.fresh.now();
         let started = Instant::now();
         let mut held = Vec::new();
-        let phase = self
-            .check_phase(files, WaitRules::default(), started, &mut held)
-            .await;
+        let phase = self.check_phase(files, rules, started, &mut held).await;
         self.fresh.taken(&phase.canonical, since);
         let mut check = CheckReport {
             files: phase.reports,
@@ -171,6 +184,9 @@ impl Engine {
             };
             held.extend(busy);
             marks.push(mark);
+            if let Some(early) = &rules.early {
+                early.begin(self, &diagnostics, started + self.config.diagnostic_timeout);
+            }
             let report = &mut reports[index];
             report.outcomes.push(outcome);
             report.diagnostics.extend(diagnostics);

@@ -19,15 +19,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::blocks::{Baseline, attach, classified, others_into, read_after};
-use super::check::{FileInput, HeldOthers};
+use super::check::{FileInput, HeldOthers, WaitRules};
 use super::evidence::Seen;
-use super::fixes::AutoFixRun;
+use super::fixes::EarlyFixes;
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::reported::Reported;
 use super::tools::Mode;
 use super::{Change, Engine, Mutation};
-use crate::baseline::{Before, Classification, classify, worst};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::baseline::{Before, Classification, worst};
+use crate::diagnostic::Diagnostic;
 use crate::hidden::Hidden;
 use crate::render::{AutoFix, FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
 use crate::workspace::PathClass;
@@ -116,6 +116,8 @@ struct Prior {
     /// before the change (`engine::before`).
     importers_before: BTreeMap<String, Vec<Diagnostic>>,
     started: Instant,
+    /// The fix lookups begun during the check (none after an auto-fix).
+    early: EarlyFixes,
 }
 
 impl Engine {
@@ -194,7 +196,8 @@ impl Engine {
             None => self.befores(&files, wanted, others).await,
         };
         let baselines = befores.baselines;
-        let mut check = self.check_change(&files, others).await;
+        let mut early = EarlyFixes::default();
+        let mut check = self.check_change(&files, others, &early).await;
         self.hide_ignored(&mut check, &self.texts(&files));
         let mut auto_fixes = Vec::new();
         if fixing {
@@ -210,6 +213,7 @@ impl Engine {
             auto_fixes = run.tried;
             let replaced = run.check.is_some();
             if let Some(mut now) = run.check {
+                early = EarlyFixes::default();
                 if !others {
                     now.others.clear();
                     now.other_outcomes.clear();
@@ -231,6 +235,7 @@ impl Engine {
             known_before,
             importers_before: befores.importers,
             started,
+            early,
         };
         let mut result = self
             .answer_check(&change, &files, prior, &check, opts)
@@ -266,7 +271,12 @@ impl Engine {
 
     /// The touched files checked in one wait, with the files that import
     /// them when `others`.
-    async fn check_change(self: &Arc<Self>, files: &[Touched], others: bool) -> CheckReport {
+    async fn check_change(
+        self: &Arc<Self>,
+        files: &[Touched],
+        others: bool,
+        early: &EarlyFixes,
+    ) -> CheckReport {
         // Several files: every new text on the servers before the check
         // waits on any, so that the answer is for the final state of all.
         if files.len() > 1 {
@@ -290,10 +300,15 @@ impl Engine {
                 },
             })
             .collect();
+        let early = (self.config.fix_lines > 0).then(|| early.clone());
         if others {
-            self.check_with_dependents(inputs).await
+            self.check_with_dependents_early(inputs, early).await
         } else {
-            self.check_files(inputs, HeldOthers::Skip).await
+            let rules = WaitRules {
+                early,
+                ..WaitRules::default()
+            };
+            self.check_files_with(inputs, HeldOthers::Skip, rules).await
         }
     }
 
@@ -313,6 +328,7 @@ impl Engine {
             known_before,
             importers_before,
             started,
+            early,
         } = prior;
         let mut result = ToolResult {
             message: change.message.clone(),
@@ -356,7 +372,7 @@ impl Engine {
         if self.config.fix_lines > 0 {
             let blocks: Vec<&FileDiagnostics> = edited.iter().chain(&others).collect();
             let offers = self
-                .offer_fixes(&blocks, self.check_deadline(started))
+                .offer_fixes(&blocks, &early, self.check_deadline(started))
                 .await;
             attach(offers, &mut edited, &mut others, &mut result.diagnostics);
         }
@@ -379,43 +395,6 @@ impl Engine {
             dry_run: change.mode == Mode::DryRun,
         });
         result
-    }
-
-    /// Auto-fix over a change just checked (`check`): the errors it
-    /// introduced in the touched files, against their baselines, offered
-    /// to [`Engine::auto_fix`].
-    async fn auto_fix_change(
-        self: &Arc<Self>,
-        files: &[Touched],
-        baselines: &[Option<Baseline>],
-        check: CheckReport,
-    ) -> AutoFixRun {
-        let mut introduced = Vec::new();
-        let (mut paths, mut texts) = (Vec::new(), Vec::new());
-        for ((report, file), baseline) in check.files.iter().zip(files).zip(baselines) {
-            let (PathClass::Inside { canonical, .. }, Some(after)) =
-                (self.workspace.classify(&file.path), &file.after)
-            else {
-                continue;
-            };
-            paths.push(canonical);
-            texts.push(after.clone());
-            let (before, before_text) = baseline
-                .as_ref()
-                .map_or((&[][..], ""), |b| (b.diagnostics.as_slice(), &*b.text));
-            let delta = classify(before, before_text, &report.diagnostics, after, true);
-            introduced.extend(
-                delta
-                    .introduced
-                    .iter()
-                    .map(|&i| report.diagnostics[i].clone())
-                    .filter(|d| d.severity == Severity::Error),
-            );
-        }
-        if introduced.is_empty() || paths.len() != check.files.len() {
-            return AutoFixRun::default();
-        }
-        self.auto_fix(paths, texts, introduced, check).await
     }
 
     /// The deadline the check begun at `started` had: the first touch's

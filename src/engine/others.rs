@@ -16,6 +16,7 @@ use tokio::time::Instant;
 use super::Engine;
 use super::check::{FileInput, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
+use super::fixes::EarlyFixes;
 use super::plan::PlanMemo;
 use super::report::CheckReport;
 use super::servers::language_for;
@@ -35,6 +36,16 @@ impl Engine {
     /// `others`, their outcomes to `other_outcomes`. The other held files'
     /// diagnostics go to `others` as the servers hold them, with no outcome.
     pub async fn check_with_dependents(self: &Arc<Self>, files: Vec<FileInput>) -> CheckReport {
+        self.check_with_dependents_early(files, None).await
+    }
+
+    /// [`check_with_dependents`](Self::check_with_dependents), beginning
+    /// fix lookups for the checked files in `early` as each server answers.
+    pub(super) async fn check_with_dependents_early(
+        self: &Arc<Self>,
+        files: Vec<FileInput>,
+        early: Option<EarlyFixes>,
+    ) -> CheckReport {
         let _view = self.shared_view().await;
         let synced = Instant::now();
         self.sync_disk(&self.canonical_paths(&files)).await;
@@ -56,7 +67,15 @@ impl Engine {
         // files is counted from its last publish after it.
         let mut held_instances = Vec::new();
         let phase = self
-            .check_phase(files, WaitRules::default(), started, &mut held_instances)
+            .check_phase(
+                files,
+                WaitRules {
+                    early,
+                    ..WaitRules::default()
+                },
+                started,
+                &mut held_instances,
+            )
             .await;
         let checked = phase.canonical;
         let mut check = CheckReport {
@@ -100,6 +119,7 @@ impl Engine {
             // first phase may have used more than diagnosticTimeout already.
             let rules = WaitRules {
                 edits: Arc::new(edits),
+                early: None,
             };
             let inputs = others.into_iter().map(FileInput::on_disk).collect();
             let phase = self

@@ -19,12 +19,15 @@ use tokio::time::Instant;
 use super::Engine;
 use crate::baseline::{classify, new_other_errors};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::blocks::Baseline;
 use crate::engine::check::FileInput;
+use crate::engine::feedback::Touched;
 use crate::engine::report::CheckReport;
 use crate::engine::tools::PatchSteps;
 use crate::lsp::FileChangeKind;
 use crate::lsp::quick_fix::{FixedFile, chosen};
 use crate::render::{AutoFix, AutoFixOutcome};
+use crate::workspace::PathClass;
 
 /// What auto-fix did: each fix it found, and the check of the files as
 /// they are now (`None`: it wrote nothing, the edit's own check stands).
@@ -372,4 +375,43 @@ fn added_error(d: &Diagnostic) -> String {
         "it added an error: {} [{}:{}] {}",
         d.file, d.line, d.column, d.message
     )
+}
+
+impl Engine {
+    /// Auto-fix over a change just checked (`check`): the errors it
+    /// introduced in the touched files, against their baselines, offered
+    /// to [`Engine::auto_fix`].
+    pub(in crate::engine) async fn auto_fix_change(
+        self: &Arc<Self>,
+        files: &[Touched],
+        baselines: &[Option<Baseline>],
+        check: CheckReport,
+    ) -> AutoFixRun {
+        let mut introduced = Vec::new();
+        let (mut paths, mut texts) = (Vec::new(), Vec::new());
+        for ((report, file), baseline) in check.files.iter().zip(files).zip(baselines) {
+            let (PathClass::Inside { canonical, .. }, Some(after)) =
+                (self.workspace.classify(&file.path), &file.after)
+            else {
+                continue;
+            };
+            paths.push(canonical);
+            texts.push(after.clone());
+            let (before, before_text) = baseline
+                .as_ref()
+                .map_or((&[][..], ""), |b| (b.diagnostics.as_slice(), &*b.text));
+            let delta = classify(before, before_text, &report.diagnostics, after, true);
+            introduced.extend(
+                delta
+                    .introduced
+                    .iter()
+                    .map(|&i| report.diagnostics[i].clone())
+                    .filter(|d| d.severity == Severity::Error),
+            );
+        }
+        if introduced.is_empty() || paths.len() != check.files.len() {
+            return AutoFixRun::default();
+        }
+        self.auto_fix(paths, texts, introduced, check).await
+    }
 }

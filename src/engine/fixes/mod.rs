@@ -1,15 +1,17 @@
 //! The fix line under an error: for the first errors a reply shows, the
-//! quick fix their server offers (`lsp::quick_fix`), looked up in parallel
-//! once the diagnostics are ready. The reply waits for them at most
-//! `fixWaitMs`: a lookup not done by then is dropped (its request
-//! cancelled) and its line left out of that reply — a fix line never
-//! delays the reply; `Engine::fix` looks the fix up again with a check's
+//! quick fix their server offers (`lsp::quick_fix`), looked up in parallel:
+//! a touched file's as soon as its server answers, beside the wait for the
+//! other files (`early`), the rest once the diagnostics are ready. The
+//! reply waits for them at most `fixWaitMs` after that: a lookup not done
+//! by then is dropped (its request cancelled) and its line left out of
+//! that reply — a fix line never delays the reply; `Engine::fix` looks the fix up again with a check's
 //! whole deadline. Each offer has an id that names the diagnostic, the
 //! text it was offered for and the fix, so that applying it later
 //! (`Engine::fix`, in `apply`) is refused when the text has changed.
 
 mod apply;
 mod auto;
+mod early;
 
 use std::path::Path;
 
@@ -20,12 +22,12 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 pub use apply::{FixError, Which};
-pub(super) use auto::AutoFixRun;
+pub(super) use early::EarlyFixes;
 
 use super::Engine;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lsp::LspClient;
-use crate::lsp::quick_fix::{QuickFix, chosen};
+use crate::lsp::quick_fix::QuickFix;
 use crate::render::FileDiagnostics;
 
 /// A fix a server offers for a diagnostic, as a change's result carries it.
@@ -40,30 +42,30 @@ pub struct FixOffer {
 
 impl Engine {
     /// The fixes offered for the first `fixLines` errors of `blocks` (in
-    /// the order a reply shows them), asked in parallel and waited for at
-    /// most `fixWaitMs` (never past `deadline`); the lookups not done by
-    /// then are dropped, which cancels their requests. Only errors whose
-    /// server marks one fix preferred or offers exactly one get one.
+    /// the order a reply shows them): the lookups `early` began during the
+    /// wait, the others begun now; those not done `fixWaitMs` from now
+    /// (never past `deadline`) are dropped, which cancels their requests.
+    /// Only errors whose server marks one fix preferred or offers exactly
+    /// one get one.
     pub(super) async fn offer_fixes(
         &self,
         blocks: &[&FileDiagnostics],
+        early: &EarlyFixes,
         deadline: Instant,
     ) -> Vec<(Diagnostic, FixOffer)> {
         let waited = (Instant::now() + self.config.fix_wait).min(deadline);
         let mut lookups = JoinSet::new();
         for d in shown_errors(blocks).take(self.config.fix_lines) {
-            let path = self.workspace.root().join(&d.file);
-            let Some(client) = self.client_holding(&d.server, &path) else {
+            let Some(lookup) = early
+                .take(d)
+                .or_else(|| early::lookup_now(self, d, deadline))
+            else {
                 continue;
             };
             let d = d.clone();
             lookups.spawn(async move {
-                let fixes = client
-                    .quick_fixes(&path, d.line, &d.message, deadline)
-                    .await;
-                let text = client.document(&path).map(|(_, t)| t)?;
-                let fix = chosen(&fixes)?;
-                let offer = offer(&d, &text, fix);
+                let (text, fix) = lookup.answer().await?;
+                let offer = offer(&d, &text, &fix);
                 Some((d, offer))
             });
         }

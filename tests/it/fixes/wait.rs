@@ -72,3 +72,37 @@ async fn a_late_fix_lookup_is_left_out_of_the_reply_and_the_fix_still_applies() 
     assert_eq!(cancelled, 1, "{:#?}", logged(&log));
     engine.shutdown().await;
 }
+
+/// A fix lookup begins when its server answers, beside the wait for the
+/// rest of the check: with a second server still checking the file, a fix
+/// that takes far longer than `fixWaitMs` to look up is in the reply, and
+/// the reply waited for nothing past the slower server's answer.
+#[tokio::test]
+async fn a_fix_looked_up_while_another_server_still_checks_is_in_the_reply() {
+    let dir = support::project(&[("a.fk", "let x = 1;\n")]);
+    let file = dir.path().join("a.fk");
+    let mut quick = fake_with_fix(&file, [0, 8, 0, 29], "2", "Fill in the thing");
+    quick["requestDelayMs"] = json!({"textDocument/codeAction": 500});
+    // The second server answers for the same file long after the first's
+    // fix is ready; a lookup begun only once both had answered would get
+    // `fixWaitMs` (10 ms by default) for its 500 ms.
+    let slow = json!({"publishDelayMs": 3000});
+    let mut config = Config {
+        diagnostic_timeout: Duration::from_secs(60),
+        ..Config::default()
+    };
+    config
+        .servers
+        .insert("fake-a".into(), FakeServer::new(quick).to_override());
+    config
+        .servers
+        .insert("fake-b".into(), FakeServer::new(slow).to_override());
+    let engine = support::engine(dir.path(), config);
+
+    let result = support::edit_applied(&engine, &file, "1;", "@error(missing thing);").await;
+    assert_eq!(
+        result.text(),
+        "Edit applied successfully.\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"a.fk\">\nERROR [1:9] missing thing\n  fix: Fill in the thing\n</diagnostics>"
+    );
+    engine.shutdown().await;
+}
