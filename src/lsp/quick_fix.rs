@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use super::LspClient;
 use super::state::LspDiagnostic;
-use super::workspace_edit::{apply_edits, edits_per_uri};
+use super::workspace_edit::{apply_edits, edits_per_uri, plain_text_edits};
 use crate::uri;
 
 /// One quick fix as the server offered it.
@@ -143,6 +143,7 @@ impl LspClient {
                 None => std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?,
             };
+            plain_text_edits(&edits)?;
             let after = apply_edits(&before, encoding, &edits);
             files.push((path, before, after));
         }
@@ -189,6 +190,14 @@ fn quick_fix(action: Value, resolvable: bool) -> Option<QuickFix> {
     let applicable = action.get("edit").is_some() || (resolvable && action.get("data").is_some());
     let wanted = kind.is_none_or(is_quick_fix) && action.get("disabled").is_none();
     if !(applicable && wanted) || action.get("command").is_some_and(Value::is_string) {
+        return None;
+    }
+    // An edit squiggle would refuse to apply (a snippet) is never offered.
+    if let Some(edit) = action.get("edit")
+        && edits_per_uri(edit)
+            .iter()
+            .any(|(_, edits)| plain_text_edits(edits).is_err())
+    {
         return None;
     }
     let preferred = action

@@ -48,6 +48,30 @@ pub fn edits_per_uri(edit: &Value) -> Vec<(String, Vec<Value>)> {
     per_uri
 }
 
+/// Whether `edits` are all plain text edits squiggle applies as they are:
+/// a range and a `newText` string each. An LSP 3.18 snippet edit (a
+/// `snippet` with `$1`-style placeholders for an editor to fill in) is
+/// refused, never written with its placeholders nor left out of a fix
+/// whose other edits would then apply without it; squiggle does not
+/// advertise `snippetEditSupport`, so a server should send none.
+pub fn plain_text_edits(edits: &[Value]) -> Result<(), String> {
+    for e in edits {
+        if e.get("snippet").is_some() {
+            return Err(
+                "the fix is a snippet edit (placeholders for an editor to fill in, \
+                        like $1), which squiggle does not apply; apply it by hand"
+                    .into(),
+            );
+        }
+        if e.get("range").and_then(lsp_range).is_none()
+            || !e.get("newText").is_some_and(Value::is_string)
+        {
+            return Err(format!("the fix holds an edit squiggle cannot read: {e}"));
+        }
+    }
+    Ok(())
+}
+
 /// Applies LSP text edits to `text` in memory; an edit out of order or
 /// out of range is skipped.
 pub fn apply_edits(text: &str, encoding: PositionEncoding, edits: &[Value]) -> String {
@@ -76,4 +100,30 @@ pub fn apply_edits(text: &str, encoding: PositionEncoding, edits: &[Value]) -> S
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::plain_text_edits;
+
+    #[test]
+    fn snippet_and_unreadable_edits_are_refused_and_plain_ones_pass() {
+        let range =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}});
+        let plain = json!({"range": range, "newText": "x"});
+        let annotated = json!({"range": range, "newText": "x", "annotationId": "a"});
+        assert_eq!(plain_text_edits(&[plain.clone(), annotated]), Ok(()));
+        let snippet = json!({"range": range, "snippet": {"kind": "snippet", "value": "f($1)"}});
+        let refused = plain_text_edits(&[plain.clone(), snippet])
+            .err()
+            .unwrap_or_default();
+        assert!(refused.contains("snippet edit"), "{refused}");
+        let no_text = json!({"range": range});
+        let refused = plain_text_edits(&[plain, no_text])
+            .err()
+            .unwrap_or_default();
+        assert!(refused.contains("cannot read"), "{refused}");
+    }
 }

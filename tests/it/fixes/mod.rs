@@ -5,6 +5,7 @@
 mod auto;
 mod others;
 mod quick;
+mod snippet;
 mod wait;
 
 use std::path::Path;
