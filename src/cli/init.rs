@@ -28,7 +28,7 @@ pub use host::{FileHost, Host};
 
 use std::path::{Path, PathBuf};
 
-use groups::{add_hooks, has_group, runs_hook};
+use groups::{add_hooks, added_hooks, has_group, runs_hook};
 use ordered::Json;
 
 use crate::platform::paths::join_slashed;
@@ -181,8 +181,9 @@ fn init(args: &Args, agent: Agent) -> Result<u8, String> {
     let path = settings_path(args, &target)?;
     let (existing, mut settings) = read_settings(&path)?;
     let wanted = events(agent, args.batch, args.stop_gate);
-    let added = add_hooks(&mut settings, agent, &wanted);
-    let changed = added.map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
+    let added = added_hooks(&mut settings, agent, &wanted)
+        .map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
+    let changed = !added.is_empty();
     let content = match (&existing, changed) {
         (Some(text), false) => text.clone(),
         _ => match serde_json::to_string_pretty(&settings) {
@@ -194,7 +195,12 @@ fn init(args: &Args, agent: Agent) -> Result<u8, String> {
         crate::out!("{content}");
         return Ok(0);
     }
-    write_settings(args, agent, &path, changed.then_some(content.as_str()))?;
+    write_settings(
+        args,
+        agent,
+        &path,
+        changed.then_some((content.as_str(), &added)),
+    )?;
     if args.batch && has_group(&settings, Agent::Claude, target.event) {
         crate::outln!(
             "note: {} also runs the hook after each edit ({}); remove that entry to hear once per turn",
@@ -253,15 +259,18 @@ fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
     Ok((existing, settings))
 }
 
+/// A hook's event and its matcher, if any.
+type HookEvent = (&'static str, Option<&'static str>);
+
 /// Writes the settings' new `content` (`None`: they did not change), and
-/// says what was done.
+/// says what was done: the events `added` (the others were there).
 fn write_settings(
     args: &Args,
     agent: Agent,
     path: &Path,
-    content: Option<&str>,
+    content: Option<(&str, &[HookEvent])>,
 ) -> Result<(), String> {
-    let Some(content) = content else {
+    let Some((content, added)) = content else {
         crate::outln!(
             "{} already runs `{}`; nothing changed",
             path.display(),
@@ -280,7 +289,7 @@ fn write_settings(
         "added `{}` to {} for {}{batch}",
         command(agent),
         path.display(),
-        describe_events(&events(agent, args.batch, args.stop_gate))
+        describe_events(added)
     );
     Ok(())
 }
@@ -298,7 +307,7 @@ fn note(agent: Agent) -> Option<&'static str> {
 /// for Claude Code: `PostToolBatch` reports once per model turn (edit
 /// tools and shell commands alike), `PreToolUse` on `Bash` keeps the shell
 /// snapshot; no per-edit `PostToolUse`. The stop gate adds `Stop`.
-fn events(agent: Agent, batch: bool, stop_gate: bool) -> Vec<(&'static str, Option<&'static str>)> {
+fn events(agent: Agent, batch: bool, stop_gate: bool) -> Vec<HookEvent> {
     let mut events = if batch {
         vec![
             ("PostToolBatch", None),
@@ -337,7 +346,8 @@ fn describe_events(events: &[(&str, Option<&str>)]) -> String {
             None => event.to_string(),
         })
         .collect();
-    format!("{} events: {}", events.len(), each.join(", "))
+    let noun = if events.len() == 1 { "event" } else { "events" };
+    format!("{} {noun}: {}", events.len(), each.join(", "))
 }
 
 #[cfg(test)]

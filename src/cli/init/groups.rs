@@ -16,11 +16,23 @@ pub(super) fn add_hooks(
     agent: Agent,
     events: &[(&'static str, Option<&'static str>)],
 ) -> Result<bool, String> {
-    let mut changed = false;
-    for (event, matcher) in events {
-        changed |= add_group(settings, agent, event, *matcher)?;
+    Ok(!added_hooks(settings, agent, events)?.is_empty())
+}
+
+/// [`add_hooks`], saying which of `events` it added (or gave the current
+/// matcher): the others were there already.
+pub(super) fn added_hooks(
+    settings: &mut Json,
+    agent: Agent,
+    events: &[(&'static str, Option<&'static str>)],
+) -> Result<Vec<(&'static str, Option<&'static str>)>, String> {
+    let mut added = Vec::new();
+    for &(event, matcher) in events {
+        if add_group(settings, agent, event, matcher)? {
+            added.push((event, matcher));
+        }
     }
-    Ok(changed)
+    Ok(added)
 }
 
 /// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.

@@ -222,6 +222,19 @@ fn trust_hook_and_batch_belong_to_one_agent_each() {
     assert!(!settings.contains("\"PostToolUse\""), "{settings}");
 }
 
+/// `init claude --batch` over an `init claude` names only the events it
+/// added: the others were there and are not "added" again.
+#[test]
+fn batch_over_a_plain_init_says_only_what_it_added() {
+    let p = Project::new();
+    ok(&p.init(&["claude"]));
+    let said = ok(&p.init(&["claude", "--batch"]));
+    assert!(said.contains("for 1 event: PostToolBatch;"), "{said}");
+    assert!(!said.contains("SessionStart"), "{said}");
+    let said = ok(&p.init(&["claude", "--batch"]));
+    assert!(said.contains("nothing changed"), "{said}");
+}
+
 /// The Claude Code plugin's hooks are exactly what `init claude` installs:
 /// one list of events and matchers, not two that drift apart.
 #[test]
