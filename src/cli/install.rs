@@ -11,9 +11,10 @@ use std::path::PathBuf;
 use crate::install::{self, Source};
 
 #[derive(clap::Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["servers", "missing"])))]
 pub struct Args {
     /// Server ids to install (as `squiggle status` names them).
-    #[arg(required_unless_present = "missing", conflicts_with = "missing")]
+    #[arg(conflicts_with = "missing")]
     pub servers: Vec<String>,
     /// Install the servers this workspace's files need that are not found.
     #[arg(long)]

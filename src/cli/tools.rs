@@ -107,12 +107,13 @@ pub struct ApplyPatchArgs {
 }
 
 #[derive(clap::Args, Debug, Clone)]
+#[command(group(clap::ArgGroup::new("which").required(true).args(["id", "line"])))]
 pub struct FixArgs {
     /// The file whose diagnostic to fix.
     pub path: PathBuf,
     /// The fix an earlier answer offered (its `fix.id`); refused when the
     /// file has changed since.
-    #[arg(long, conflicts_with_all = ["line", "column"], required_unless_present = "line")]
+    #[arg(long, conflicts_with_all = ["line", "column"])]
     pub id: Option<String>,
     /// The diagnostic's line (1-based): its server's preferred or only fix.
     #[arg(long)]

@@ -85,3 +85,19 @@ fn install_hints_agree_on_every_surface() {
     );
     assert!(!text.contains("every server"), "{text}");
 }
+
+/// A usage error names every way to say what is wanted: `fix` takes
+/// `--id` or `--line`, `install` server ids or `--missing`; neither asks
+/// for one alone as if the other did not exist.
+#[test]
+fn usage_errors_name_the_alternative() {
+    let (_ws, run) = missing_servers();
+    let fix = run(&["fix", "a.py"]);
+    assert_eq!(fix.status.code(), Some(2));
+    let said = stderr(&fix);
+    assert!(said.contains("--id") && said.contains("--line"), "{said}");
+    let install = run(&["install"]);
+    assert_eq!(install.status.code(), Some(2));
+    let said = stderr(&install);
+    assert!(said.contains("--missing"), "{said}");
+}
