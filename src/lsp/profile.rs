@@ -129,6 +129,12 @@ pub struct WaitProfile {
     /// Asked for each file's diagnostics this way, where it answers, instead
     /// of waiting on its pushes (which stay the fallback).
     pub sync_pull: Option<SyncPull>,
+    /// Its fix lookups wait until the check is done instead of beginning as
+    /// soon as it answers for a touched file (`engine::fixes::early`): a
+    /// code action asked while it still has files to answer for holds
+    /// those answers up behind it (typescript-language-server: its tsserver
+    /// then answers the other files' pulls late, docs/servers.md).
+    pub fixes_after_check: bool,
 }
 
 impl Default for WaitProfile {
@@ -151,6 +157,7 @@ impl Default for WaitProfile {
             status_queued: None,
             open_then_change: false,
             sync_pull: None,
+            fixes_after_check: false,
         }
     }
 }

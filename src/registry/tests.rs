@@ -212,6 +212,10 @@ mod profiles {
             (ms(300), ms(300), ms(2000), ms(350))
         );
         assert_eq!(wait.others_done, OthersDone::Quiet);
+        // Its code actions wait for the check: asked early, they hold up
+        // tsserver's answers for the other files.
+        assert!(wait.fixes_after_check);
+        assert!(!builtin("pyright").wait.fixes_after_check);
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl EarlyFixes {
     ) {
         let mut errors: Vec<&Diagnostic> = diagnostics
             .iter()
-            .filter(|d| d.severity == Severity::Error)
+            .filter(|d| d.severity == Severity::Error && !after_check(engine, &d.server))
             .collect();
         errors.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         let mut lookups = crate::mutex::lock(&self.0);
@@ -97,6 +97,15 @@ impl EarlyFixes {
         let at = lookups.0.iter().position(|(k, _)| *k == key)?;
         Some(lookups.0.swap_remove(at).1)
     }
+}
+
+/// Whether `server`'s profile keeps its fix lookups until the check is
+/// done (`WaitProfile::fixes_after_check`).
+fn after_check(engine: &Engine, server: &str) -> bool {
+    engine
+        .servers
+        .iter()
+        .any(|s| s.spec.id == server && s.spec.wait.fixes_after_check)
 }
 
 /// A lookup for `d` begun now (no early one was), on the instance of its

@@ -89,6 +89,7 @@ pub fn servers() -> Vec<ServerSpec> {
                 stale_window: Duration::from_millis(300),
                 unchanged_quiet: Duration::from_millis(2000),
                 others_quiet: Duration::from_millis(350),
+                fixes_after_check: true,
                 ..settle(300)
             },
             ..spec(
