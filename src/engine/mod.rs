@@ -7,6 +7,7 @@
 mod before;
 mod blocks;
 mod check;
+mod checkable;
 mod delete;
 pub mod dependents;
 mod disk;
