@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::super::Engine;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::lsp::quick_fix::{QuickFix, chosen};
 
 /// One lookup's answer: the fix chosen for the diagnostic, and the text
@@ -73,13 +73,12 @@ impl EarlyFixes {
         diagnostics: &[Diagnostic],
         deadline: Instant,
     ) {
-        let mut errors: Vec<&Diagnostic> = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error && !after_check(engine, &d.server))
-            .collect();
-        errors.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let errors = super::errors_in_order(diagnostics);
         let mut lookups = crate::mutex::lock(&self.0);
-        for d in errors.into_iter().take(engine.config.fix_lines) {
+        let early = errors
+            .into_iter()
+            .filter(|d| !after_check(engine, &d.server));
+        for d in early.take(engine.config.fix_lines) {
             let key = Key::of(d);
             if lookups.0.iter().any(|(k, _)| *k == key) {
                 continue;

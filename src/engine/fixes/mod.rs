@@ -96,15 +96,21 @@ impl Engine {
 /// The errors of `blocks` in the order a reply shows them: each block's
 /// sorted by position, the blocks in the order given.
 fn shown_errors<'a>(blocks: &[&'a FileDiagnostics]) -> impl Iterator<Item = &'a Diagnostic> {
-    blocks.iter().copied().flat_map(|block| {
-        let mut errors: Vec<&Diagnostic> = block
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        errors.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        errors
-    })
+    blocks
+        .iter()
+        .copied()
+        .flat_map(|block| errors_in_order(&block.diagnostics))
+}
+
+/// The errors of one file's `diagnostics`, sorted by position, as a reply
+/// shows them.
+fn errors_in_order(diagnostics: &[Diagnostic]) -> Vec<&Diagnostic> {
+    let mut errors: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    errors.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    errors
 }
 
 /// The offer of `fix` for `d`, reported against `text`.
