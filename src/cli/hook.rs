@@ -35,6 +35,7 @@ mod dialect;
 mod gemini;
 mod gemini_model;
 mod payload;
+mod qwen;
 mod reply;
 mod session;
 mod session_files;
@@ -68,12 +69,15 @@ pub enum Agent {
     /// VS Code's agent (GitHub Copilot in VS Code): PostToolUse for its file
     /// tools; `squiggle hook claude` tells its payloads by their shape too.
     Vscode,
-    /// GitHub Copilot CLI: postToolUse records the turn, agentStop reports.
+    /// GitHub Copilot CLI: postToolUse (a top-level `additionalContext`),
+    /// agentStop.
     Copilot,
     /// Cursor: afterFileEdit records the turn, stop reports.
     Cursor,
     /// Cline: PostToolUse hook files (`<hook_context>`).
     Cline,
+    /// Qwen Code: PostToolUse for edit and write_file, Claude's reply.
+    Qwen,
 }
 
 impl Agent {
@@ -95,6 +99,7 @@ impl Agent {
             Agent::Copilot => "copilot-cli",
             Agent::Cursor => "cursor",
             Agent::Cline => "cline",
+            Agent::Qwen => "qwen-code",
         }
     }
 
@@ -107,6 +112,7 @@ impl Agent {
             Agent::Copilot => "copilot",
             Agent::Cursor => "cursor",
             Agent::Cline => "cline",
+            Agent::Qwen => "qwen",
         }
     }
 }
@@ -309,6 +315,7 @@ async fn after_tool(
         Agent::Copilot => copilot::plan(payload, &cwd),
         Agent::Cursor => cursor::plan(payload, &cwd),
         Agent::Cline => cline::plan(payload, &cwd),
+        Agent::Qwen => qwen::plan(payload, &cwd),
     };
     let (cwd, mut files, mutation, told) = match plan {
         Ok(Plan::Check {

@@ -97,6 +97,13 @@ fn target(agent: Agent) -> Target {
             project_file: ".codex/hooks.json",
             user_file: || codex_home().map(|dir| dir.join("hooks.json")),
         },
+        // Unanchored regexes: `edit` alone would match `notebook_edit` too.
+        Agent::Qwen => Target {
+            event: "PostToolUse",
+            matcher: "^(edit|write_file|run_shell_command)$",
+            project_file: ".qwen/settings.json",
+            user_file: || home().map(|h| join_slashed(&h, ".qwen/settings.json")),
+        },
         // The other hosts never get here (see `hosts`).
         _ => Target {
             event: "AfterTool",
@@ -114,6 +121,7 @@ fn old_matchers(agent: Agent) -> &'static [&'static str] {
     match agent {
         Agent::Claude => &["Write|Edit|MultiEdit", "Write|Edit"],
         Agent::Codex => &["apply_patch"],
+        Agent::Qwen => &[],
         _ => &["write_file|replace"],
     }
 }
@@ -125,6 +133,10 @@ fn old_matchers(agent: Agent) -> &'static [&'static str] {
 fn extra_events(agent: Agent) -> &'static [(&'static str, Option<&'static str>)] {
     match agent {
         Agent::Claude | Agent::Codex => &[("PreToolUse", Some("Bash")), ("SessionStart", None)],
+        Agent::Qwen => &[
+            ("PreToolUse", Some("^run_shell_command$")),
+            ("SessionStart", None),
+        ],
         _ => &[
             ("BeforeTool", Some("run_shell_command")),
             ("BeforeModel", None),
@@ -297,6 +309,9 @@ fn write_settings(
 fn note(agent: Agent) -> Option<&'static str> {
     match agent {
         Agent::Claude | Agent::Codex => None,
+        Agent::Qwen => Some(
+            "note: Qwen Code gives the hook's text to the model after the tool's result, with < and > written as &lt; and &gt;",
+        ),
         _ => Some(
             "note: Gemini CLI runs hooks only in a trusted folder: trust this project when Gemini asks (or list it in ~/.gemini/trustedFolders.json); with --skip-trust the hook does not run",
         ),

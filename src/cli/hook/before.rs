@@ -112,6 +112,22 @@ pub(crate) fn gemini(tool: &str, payload: &Value) -> Option<Told> {
     }
 }
 
+/// What Qwen Code's `edit` (`replace_all`) or `write_file` tells of the
+/// file before: its `returnDisplay` is Gemini CLI's. An empty
+/// `originalContent` is also what a created file shows: unknown then.
+pub(crate) fn qwen(tool: &str, payload: &Value) -> Option<Told> {
+    let original = payload["tool_response"]["returnDisplay"]["originalContent"]
+        .as_str()
+        .filter(|t| !t.is_empty());
+    match tool {
+        "edit" => replaced(
+            vec![replacement(&payload["tool_input"], "replace_all")?],
+            original,
+        ),
+        _ => original.map(|t| Told::Text(t.to_string())),
+    }
+}
+
 /// `old_string` → `new_string` of one tool input, every occurrence when
 /// its `all` flag is true.
 fn replacement(input: &Value, all: &str) -> Option<Replacement> {

@@ -4,8 +4,10 @@
 //! and `toolResult`. Its file tools are `create` (`path`, `file_text`),
 //! `edit` (`path`, `old_str`, `new_str`) and `apply_patch`. Copilot CLI
 //! run on `.claude/settings.json` or PascalCase events sends VS Code's
-//! payloads instead (see `vscode`). Documented payloads only: the CLI
-//! needs a GitHub account to run.
+//! payloads instead (see `vscode`), or, on Claude's hook files, Claude's
+//! snake_case names with its own tools (`Edit`, `tool_input.path`) and
+//! result (`tool_result`). Run for real by `tests/it/agents/copilot.rs`
+//! (1.0.102, offline, its own model provider: no GitHub account).
 
 use std::path::Path;
 
@@ -48,7 +50,7 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
         .find(|k| args.get(k).is_some())
         .unwrap_or("path");
     let path = string(&args, key, &format!("toolArgs.{key}"))?;
-    let (mutation, told) = match tool {
+    let (mutation, told) = match tool.to_ascii_lowercase().as_str() {
         "edit" => {
             let edit = (|| {
                 Some(Replacement {

@@ -48,10 +48,17 @@ pub(crate) fn host(named: Agent, payload: &Value) -> Agent {
     if payload.get("toolName").is_some() || payload.get("toolArgs").is_some() {
         return Agent::Copilot;
     }
-    // Copilot CLI running Claude's or VS Code's hook files sends their
-    // shape with its own tools, which name the file `path`.
-    let tool = payload["tool_name"].as_str().unwrap_or("");
-    if matches!(tool, "create" | "edit") && payload.pointer("/tool_input/path").is_some() {
+    // Copilot CLI running Claude's hook files sends their shape with its
+    // own result (`tool_result`; Claude Code's is `tool_response`) and
+    // its tools' arguments, which name the file `path`.
+    if payload.get("tool_result").is_some() && payload.get("tool_response").is_none() {
+        return Agent::Copilot;
+    }
+    let tool = payload["tool_name"]
+        .as_str()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if matches!(tool.as_str(), "create" | "edit") && payload.pointer("/tool_input/path").is_some() {
         return Agent::Copilot;
     }
     named
@@ -74,6 +81,7 @@ pub(crate) fn normalise(host: Agent, mut payload: Value) -> Value {
             copy(map, "hookEventName", "hook_event_name");
             copy(map, "sessionId", "session_id");
             copy(map, "stopHookActive", "stop_hook_active");
+            copy(map, "transcriptPath", "transcript_path");
             if host == Agent::Copilot && !map.contains_key("hook_event_name") {
                 // Copilot CLI's camelCase payloads carry no event name:
                 // told by their documented fields.
@@ -199,7 +207,16 @@ pub(crate) fn tool_kind(host: Agent, tool: &str) -> Tool {
         Agent::Copilot => (super::copilot::EDIT_TOOLS, &["bash", "powershell"]),
         Agent::Cursor => (&[], &[]),
         Agent::Cline => (super::cline::EDIT_TOOLS, &["execute_command", "bash"]),
+        Agent::Qwen => (super::qwen::EDIT_TOOLS, super::qwen::SHELL_TOOLS),
     };
+    // Copilot CLI names its tools in Claude's case (`Edit`) in Claude's
+    // hook files, in its own (`edit`) in its own.
+    let tool = if host == Agent::Copilot {
+        std::borrow::Cow::Owned(tool.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(tool)
+    };
+    let tool = tool.as_ref();
     if edits.contains(&tool) {
         Tool::Edit
     } else if shells.contains(&tool) {
@@ -277,6 +294,30 @@ mod tests {
         assert_eq!(seen(Agent::Codex, codex), (Agent::Codex, Event::TurnEnd));
         let gemini = json!({"hook_event_name": "AfterAgent", "stop_hook_active": false});
         assert_eq!(seen(Agent::Gemini, gemini), (Agent::Gemini, Event::TurnEnd));
+        let qwen = json!({"hook_event_name": "PostToolUse", "tool_name": "edit",
+            "tool_input": {"file_path": "/ws/a.py"}});
+        assert_eq!(seen(Agent::Qwen, qwen), (Agent::Qwen, Event::AfterTool));
+        let qwen = json!({"hook_event_name": "PostToolUse", "tool_name": "notebook_edit"});
+        assert_eq!(seen(Agent::Qwen, qwen), (Agent::Qwen, Event::Quiet));
+        let qwen = json!({"hook_event_name": "PreToolUse", "tool_name": "run_shell_command"});
+        assert_eq!(seen(Agent::Qwen, qwen), (Agent::Qwen, Event::BeforeShell));
+    }
+
+    /// Copilot CLI 1.0.102 on Claude's hook file: Claude's names, its own
+    /// tool arguments and result (as the real CLI sent them).
+    #[test]
+    fn copilot_cli_through_the_claude_command() {
+        let edit = json!({"hook_event_name": "PostToolUse", "session_id": "s",
+            "timestamp": "2026-11-28T18:00:00Z", "cwd": "/ws", "tool_name": "Edit",
+            "tool_input": {"path": "/ws/a.py", "old_str": "x", "new_str": "y"},
+            "tool_result": {"result_type": "success", "text_result_for_llm": "File updated."}});
+        assert_eq!(
+            seen(Agent::Claude, edit),
+            (Agent::Copilot, Event::AfterTool)
+        );
+        let view = json!({"hook_event_name": "PostToolUse", "tool_name": "View",
+            "tool_input": {"path": "/ws/a.py"}, "tool_result": {"result_type": "success"}});
+        assert_eq!(seen(Agent::Claude, view), (Agent::Copilot, Event::Quiet));
     }
 
     #[test]

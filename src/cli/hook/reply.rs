@@ -25,12 +25,13 @@ pub(crate) struct Answer {
 
 /// How `host` takes `text` after a tool (`event`, as its payload named
 /// it), or `None` where it reads no reply there and the block waits for
-/// the turn's end: Cursor (`afterFileEdit` output is not read) and Copilot
-/// CLI's own camelCase events (its `postToolUse` output is reported not to
-/// reach the model).
+/// the turn's end: Cursor (`afterFileEdit` output is not read). Copilot
+/// CLI reads only a top-level `additionalContext` (1.0.102, in either of
+/// its hook formats; `hookSpecificOutput` is ignored).
 pub fn after_tool(host: Agent, event: &str, text: &str) -> Option<String> {
     match host {
-        Agent::Cursor | Agent::Copilot => None,
+        Agent::Cursor => None,
+        Agent::Copilot => Some(serde_json::json!({"additionalContext": text}).to_string()),
         Agent::Cline => {
             Some(serde_json::json!({"cancel": false, "contextModification": text}).to_string())
         }
@@ -41,13 +42,13 @@ pub fn after_tool(host: Agent, event: &str, text: &str) -> Option<String> {
 /// The turn-end gate's reply, which keeps `host`'s turn going with `text`:
 /// Claude Code reads it as context of its `Stop`; Codex (`Stop`, whose
 /// output allows no other field), Gemini CLI (`AfterAgent`), VS Code
-/// (`Stop`) and Copilot CLI (`agentStop`) as a blocking decision whose
+/// (`Stop`), Copilot CLI (`agentStop`) and Qwen Code (`Stop`) as a blocking decision whose
 /// reason is the next prompt; Cursor as a follow-up message. `None` for a
 /// host with no such event.
 pub fn turn_end(host: Agent, text: &str) -> Option<String> {
     match host {
         Agent::Claude => Some(additional_context("Stop", text)),
-        Agent::Codex | Agent::Gemini | Agent::Vscode | Agent::Copilot => {
+        Agent::Codex | Agent::Gemini | Agent::Vscode | Agent::Copilot | Agent::Qwen => {
             Some(serde_json::json!({"decision": "block", "reason": text}).to_string())
         }
         Agent::Cursor => Some(serde_json::json!({"followup_message": text}).to_string()),

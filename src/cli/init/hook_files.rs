@@ -37,13 +37,14 @@ const FILES: &[(&str, &str, &[Agent])] = &[
         &[Agent::Copilot],
     ),
     (".cursor/hooks.json", "Cursor", &[Agent::Cursor]),
+    (".qwen/settings.json", "Qwen Code", &[Agent::Qwen]),
 ];
 
 /// Host releases known to drop hook output before the model sees it.
 const DROPS: &[&str] = &[
     "Claude Code's VS Code extension drops PostToolUse additionalContext (anthropics/claude-code #79616); the turn-end gate (`init claude --stop-gate`) still reaches the model",
     "Claude Code 2.1.123 drops PostToolUse additionalContext after Bash (anthropics/claude-code #55889): edits made through a shell are not reported there",
-    "Copilot CLI does not give postToolUse output to the model (github/copilot-cli #2652, #2980); `init copilot` reports at agentStop instead",
+    "Copilot CLI was reported not to give postToolUse output to the model (github/copilot-cli #2652, #2980); 1.0.102 gives it a top-level `additionalContext` (tested here), and `init copilot` also reports at agentStop",
 ];
 
 /// The report, as text.

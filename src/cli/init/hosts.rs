@@ -7,7 +7,7 @@
 //! | host | file | events | channel to the model |
 //! | --- | --- | --- | --- |
 //! | vscode | `.github/hooks/squiggle.json` | PostToolUse, PreToolUse, SessionStart, Stop | PostToolUse `additionalContext`; Stop |
-//! | copilot | `.github/hooks/squiggle-copilot.json` | postToolUse, preToolUse, sessionStart, agentStop | agentStop only |
+//! | copilot | `.github/hooks/squiggle-copilot.json` | postToolUse, preToolUse, sessionStart, agentStop | postToolUse `additionalContext`; agentStop |
 //! | cursor | `.cursor/hooks.json` | afterFileEdit, beforeShellExecution, afterShellExecution, stop | stop's `followup_message` only |
 //! | cline | `.clinerules/hooks/PostToolUse` | PostToolUse | `contextModification` (`<hook_context>`) |
 
@@ -52,7 +52,7 @@ pub(crate) fn flat(agent: Agent) -> Option<Flat> {
             events: &["postToolUse", "preToolUse", "sessionStart", "agentStop"],
             typed: true,
             command_keys: &["bash", "powershell"],
-            note: "note: Copilot CLI is reported not to give postToolUse output to the model, so squiggle reports at agentStop, the end of a turn that introduced errors. Copilot CLI also runs .claude/settings.json and the other .github/hooks files: keep one of squiggle's. With -p it loads repository hooks only in a trusted folder (or with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true)",
+            note: "note: Copilot CLI gives squiggle's postToolUse text to the model after the tool's result, and agentStop holds a turn that leaves errors it introduced. Copilot CLI also runs .claude/settings.json and the other .github/hooks files: keep one of squiggle's. With -p it loads repository hooks only in a trusted folder (or with GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true)",
         },
         Agent::Cursor => Flat {
             project_file: ".cursor/hooks.json",

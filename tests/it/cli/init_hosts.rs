@@ -1,4 +1,4 @@
-//! `squiggle init vscode|copilot|cursor|cline --print` on a fresh project:
+//! `squiggle init vscode|copilot|cursor|cline|qwen --print` on a fresh project:
 //! each host's file as `init` writes it, fixed by golden files
 //! (`golden/init/<host>.txt`; `SQUIGGLE_BLESS=1` rewrites them), and
 //! `doctor --hooks` on a file an older `init` wrote.
@@ -38,7 +38,7 @@ fn init_print_golden_for_each_host() {
     let bless = std::env::var_os("SQUIGGLE_BLESS").is_some_and(|v| v == "1");
     let project = Project(Scratch::with_git_root());
     let mut failed = Vec::new();
-    for host in ["vscode", "copilot", "cursor", "cline"] {
+    for host in ["vscode", "copilot", "cursor", "cline", "qwen"] {
         let actual = ok(&project.run(&["init", host, "--print"]));
         let path = dir.join(format!("{host}.txt"));
         if bless {
