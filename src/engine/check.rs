@@ -21,6 +21,7 @@ use super::fresh::Stale;
 use super::plan::PlanMemo;
 use super::pool::{Busy, Checkout, ServerState};
 use super::report::{CheckReport, FileReport, ServerOutcome};
+use super::send_order::{SendOrder, SendToken};
 use crate::diagnostic::{Diagnostic, Outcome, sort_and_dedupe};
 use crate::lsp::other_files::EditMark;
 use crate::lsp::{DocumentVersion, LspClient};
@@ -67,6 +68,18 @@ pub(super) struct WaitRules {
     /// Where fix lookups for the checked files begin as soon as each
     /// server answers (a change's first phase, when it shows fix lines).
     pub(super) early: Option<EarlyFixes>,
+    /// When importers are checked beside the touched files
+    /// (`engine::beside`): which side of the send order this phase is on.
+    pub(super) order: Option<Order>,
+}
+
+/// A phase's place in a change's send order.
+#[derive(Clone)]
+pub(super) enum Order {
+    /// The touched files: each wait says when its text was sent.
+    Touched(Arc<SendOrder>),
+    /// Importers checked beside them: sent once every touched text was.
+    Beside(Arc<SendOrder>),
 }
 
 /// Where one server's wait for one checked file stood: what the
@@ -175,8 +188,17 @@ impl Engine {
             for p in pending {
                 let engine = self.clone();
                 let rules = rules.clone();
-                waits.spawn(async move { (index, engine.wait_one(p, &rules, started).await) });
+                let token = match &rules.order {
+                    Some(Order::Touched(order)) => Some(order.token()),
+                    _ => None,
+                };
+                waits.spawn(
+                    async move { (index, engine.wait_one(p, &rules, started, token).await) },
+                );
             }
+        }
+        if let Some(Order::Touched(order)) = &rules.order {
+            order.arm();
         }
         while let Some(joined) = waits.join_next().await {
             let Ok((index, (outcome, mark, diagnostics, busy))) = joined else {
@@ -278,11 +300,14 @@ impl Engine {
         (report, Some(canonical), pending)
     }
 
+    /// Waits for one (file, server) pair; `token` (a touched file's, when
+    /// importers are checked beside it) is given back once the text is sent.
     async fn wait_one(
         &self,
         p: Pending,
         rules: &WaitRules,
         started: Instant,
+        token: Option<SendToken>,
     ) -> (ServerOutcome, Mark, Vec<Diagnostic>, Option<Busy>) {
         let server = &self.servers[p.server_index];
         let id = server.spec.id.clone();
@@ -322,7 +347,11 @@ impl Engine {
         };
         let deadline = (started + budget.max(Duration::from_millis(1)))
             .max(tokio::time::Instant::from_std(client.spawned()) + first_touch);
+        if let Some(Order::Beside(order)) = &rules.order {
+            order.opened().await;
+        }
         let doc = self.send_text(&client, &p, rules, deadline).await;
+        drop(token);
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
             Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
             None => client.diagnostics_for(&doc, deadline).await,

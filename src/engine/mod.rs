@@ -5,6 +5,7 @@
 //! agent's mutation and renders the feedback.
 
 mod before;
+mod beside;
 mod blocks;
 mod check;
 mod checkable;
@@ -26,6 +27,7 @@ mod reload;
 mod report;
 pub mod reported;
 pub mod request;
+mod send_order;
 pub mod servers;
 pub mod speculative;
 mod status;

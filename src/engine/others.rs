@@ -14,11 +14,13 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 use super::Engine;
-use super::check::{FileInput, WaitRules};
+use super::beside::Beside;
+use super::check::{FileInput, Order, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::fixes::EarlyFixes;
 use super::plan::PlanMemo;
 use super::report::CheckReport;
+use super::send_order::SendOrder;
 use super::servers::language_for;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::other_files::EditMark;
@@ -56,27 +58,33 @@ impl Engine {
         let sync_us = started.duration_since(synced).as_micros() as u64;
         // Finding the importers reads files, not servers: it runs on a
         // blocking thread while the first phase waits.
+        let touched = self.canonical_paths(&files);
         let importers = {
             let engine = self.clone();
-            let edited = self.canonical_paths(&files);
+            let edited = touched.clone();
             tokio::task::spawn_blocking(move || engine.importers_of(&edited))
         };
         // The first phase's instances stay held through the second: its
         // `written_at` counts are those instances' own. `started` precedes
         // every write of the first phase: each server's quiet for the other
-        // files is counted from its last publish after it.
+        // files is counted from its last publish after it. Importers a
+        // server answers by pull are checked beside it (`engine::beside`).
         let mut held_instances = Vec::new();
-        let phase = self
-            .check_phase(
-                files,
-                WaitRules {
-                    early,
-                    ..WaitRules::default()
-                },
-                started,
-                &mut held_instances,
-            )
-            .await;
+        let mut held_beside = Vec::new();
+        let order = SendOrder::new();
+        let first = self.check_phase(
+            files,
+            WaitRules {
+                early,
+                order: Some(Order::Touched(order.clone())),
+                ..WaitRules::default()
+            },
+            started,
+            &mut held_instances,
+        );
+        let beside = self.check_beside(importers, &touched, order, started, &mut held_beside);
+        let (phase, beside) = tokio::join!(first, beside);
+        held_instances.append(&mut held_beside);
         let checked = phase.canonical;
         let mut check = CheckReport {
             files: phase.reports,
@@ -92,7 +100,15 @@ impl Engine {
             seen.seq = seen.seq.max(mark.written_at);
             seen.done &= mark.done;
         }
-        let (mut others, cut) = importers.await.unwrap_or_default();
+        let Beside {
+            later: mut others,
+            cut,
+            phase: beside,
+        } = beside;
+        let beside_checked: Vec<PathBuf> = beside
+            .as_ref()
+            .map(|p| p.canonical.clone())
+            .unwrap_or_default();
         if !cut {
             // These texts' importers are all checked below: seen again on
             // disk, they are changes the servers have answered for.
@@ -109,29 +125,28 @@ impl Engine {
             .into_iter()
             .partition(|path| self.held_is_stale(path));
         for path in stale.into_iter().take(MAX_HELD_RECHECKED) {
-            if !others.contains(&path) {
+            if !others.contains(&path) && !beside_checked.contains(&path) {
                 others.push(path);
             }
         }
         let mut taken = checked.clone();
+        if let Some(phase) = beside {
+            taken.extend(phase.canonical);
+            self.take_others(&mut check, phase.reports);
+        }
         if !others.is_empty() {
             // Phase 2 has its own budget from now: after a cold start the
             // first phase may have used more than diagnosticTimeout already.
             let rules = WaitRules {
                 edits: Arc::new(edits),
-                early: None,
+                ..WaitRules::default()
             };
             let inputs = others.into_iter().map(FileInput::on_disk).collect();
             let phase = self
                 .check_phase(inputs, rules, Instant::now(), &mut held_instances)
                 .await;
             taken.extend(phase.canonical);
-            for report in phase.reports {
-                if !report.diagnostics.is_empty() {
-                    check.others.insert(report.file.clone(), report.diagnostics);
-                }
-                check.other_outcomes.insert(report.file, report.outcomes);
-            }
+            self.take_others(&mut check, phase.reports);
         }
         self.fresh.taken(&taken, since);
         let kept: Vec<PathBuf> = kept.into_iter().filter(|p| !taken.contains(p)).collect();
@@ -146,6 +161,17 @@ impl Engine {
             "check with dependents done"
         );
         check
+    }
+
+    /// Other files' reports into `check`: their diagnostics (when any) and
+    /// their outcomes.
+    fn take_others(&self, check: &mut CheckReport, reports: Vec<super::report::FileReport>) {
+        for report in reports {
+            if !report.diagnostics.is_empty() {
+                check.others.insert(report.file.clone(), report.diagnostics);
+            }
+            check.other_outcomes.insert(report.file, report.outcomes);
+        }
     }
 
     /// Whether a change may have made the servers' diagnostics of `path`

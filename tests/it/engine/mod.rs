@@ -3,6 +3,7 @@
 //! is built from that need files on disk (configuration loading, patches).
 
 mod attach;
+mod beside;
 mod config_files;
 mod dependents_cache;
 mod fake;
