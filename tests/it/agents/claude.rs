@@ -1,5 +1,6 @@
-//! Claude Code 2.1.328, the real binary, headless against the scripted
-//! model server after `squiggle init claude`: the model's next request after
+//! Claude Code 2.1.328, the real binary, headless (`-p`, and the
+//! stream-json mode of the VS Code extension and the Agent SDK) against the
+//! scripted model server after `squiggle init claude`: the model's next request after
 //! an edit carries squiggle's block exactly as rendered, and nothing after a
 //! clean one.
 
@@ -32,6 +33,71 @@ async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
             "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
     ];
     let run = CLAUDE.run(&project, &program, steps).await;
+    agents::assert_app_broken(&project, &run);
+    agents::assert_model_saw_block(&project, &run, "app.py", 1);
+}
+
+/// Claude Code as the VS Code extension and the Agent SDK drive it:
+/// `--input-format stream-json --output-format stream-json`, the prompt a
+/// JSON message on stdin, every event a JSON line on stdout.
+fn claude_stream_json(
+    project: &agents::Project,
+    program: &std::path::Path,
+    port: u16,
+) -> std::process::Command {
+    let input = project.outer.join("stream-input.jsonl");
+    let message =
+        json!({"type": "user", "message": {"role": "user", "content": "Make the change."}});
+    std::fs::write(&input, format!("{message}\n"))
+        .unwrap_or_else(|e| panic!("write {}: {e}", input.display()));
+    let stdin =
+        std::fs::File::open(&input).unwrap_or_else(|e| panic!("open {}: {e}", input.display()));
+    let mut cmd = project.command(program);
+    cmd.args([
+        "-p",
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--permission-mode",
+        "acceptEdits",
+        "--model",
+        "claude-sonnet-4-5",
+    ])
+    .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}"))
+    .env("ANTHROPIC_API_KEY", "sk-ant-scripted")
+    .stdin(stdin);
+    anthropic::no_phoning_home(&mut cmd);
+    cmd
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn in_stream_json_mode_an_edit_that_breaks_the_file_shows_the_block() {
+    let stream = Agent {
+        command: claude_stream_json,
+        ..CLAUDE
+    };
+    let Some((program, project)) = stream.project(&[agents::APP]) else {
+        return;
+    };
+    let app = project.root.join("app.py");
+    let file = app.display().to_string();
+    let steps = vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
+    ];
+    let run = stream.run(&project, &program, steps).await;
+    let stdout = String::from_utf8_lossy(&run.output.stdout);
+    assert!(
+        stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .any(|event| event["type"] == "result"),
+        "not stream-json output:\n{}",
+        run.log()
+    );
     agents::assert_app_broken(&project, &run);
     agents::assert_model_saw_block(&project, &run, "app.py", 1);
 }
