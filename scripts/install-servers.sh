@@ -7,7 +7,8 @@
 # Groups: npm, venv, apt, rust, agents (server names are accepted too and map
 # to their group, e.g. --only pyright,gopls == --only npm,apt; agents are the
 # agent CLIs the end-to-end hook tests drive: claude, codex, gemini), hosts
-# (the other agent hosts the delivery tests drive: opencode), aider
+# (the other agent hosts the delivery tests drive: opencode, copilot, qwen,
+# cline), aider
 # (Aider in a venv of its own), and
 # packaging (maturin, ziglang, uv, verdaccio for scripts/package-test; only
 # with --only).
@@ -44,7 +45,7 @@ RA_TOOLCHAIN=1.99.1
 REQUIRED=(pyright typescript-language-server typescript typescript-7 clangd gopls rust-analyzer "rust-analyzer-$RA_TOOLCHAIN" ruff
   basedpyright ty pyrefly bash-language-server shellcheck yaml-language-server vscode-langservers-extracted tombi
   vue-typescript-plugin vue svelte-language-server svelte intelephense dockerfile-language-server-nodejs
-  claude codex gemini opencode aider)
+  claude codex gemini opencode copilot qwen cline aider)
 
 ONLY=""
 FORCE=0
@@ -74,7 +75,7 @@ group_of() {
     apt|clangd|gopls|go|golang-go|shellcheck) echo apt ;;
     rust|rust-analyzer|rust-analyzer-*) echo rust ;;
     agents|claude|claude-code|codex|gemini|gemini-cli) echo agents ;;
-    hosts|opencode|opencode-ai) echo hosts ;;
+    hosts|opencode|opencode-ai|copilot|qwen|cline) echo hosts ;;
     aider|aider-chat) echo aider ;;
     packaging|maturin|ziglang|uv|verdaccio) echo packaging ;;
     *) echo "install-servers: unknown server or group: $1" >&2; exit 2 ;;
@@ -315,6 +316,9 @@ SERVERS=(
   "codex|agents|codex --version|codex"
   "gemini|agents|gemini --version|gemini"
   "opencode|hosts|$TOOLS/hosts/node_modules/.bin/opencode --version|"
+  "copilot|hosts|node -p require('$TOOLS/hosts/node_modules/@github/copilot/package.json').version|"
+  "qwen|hosts|node -p require('$TOOLS/hosts/node_modules/@qwen-code/qwen-code/package.json').version|"
+  "cline|hosts|node -p require('$TOOLS/hosts/node_modules/cline/package.json').version|"
   "aider|aider|$TOOLS/aider/venv/bin/aider --version|"
 )
 
