@@ -218,7 +218,12 @@ fn severity_chooses_what_is_shown_and_fail_on_what_fails() {
 
     let run = ws.check(&["--severity", "warning", "a.fk"]);
     expect_code(&run, 0);
-    assert!(run.stdout.contains("WARN [1:1] meh"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("WARN [1:1] meh"),
+        "stdout:\n{}\nstderr:\n{}",
+        run.stdout,
+        run.stderr
+    );
 
     let run = ws.check(&["--fail-on", "warning", "a.fk"]);
     expect_code(&run, 1);
