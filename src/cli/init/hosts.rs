@@ -7,7 +7,7 @@
 //! | host | file | events | channel to the model |
 //! | --- | --- | --- | --- |
 //! | vscode | `.github/hooks/squiggle.json` | PostToolUse, PreToolUse, SessionStart, Stop | PostToolUse `additionalContext`; Stop |
-//! | copilot | `.github/hooks/squiggle-copilot.json` | postToolUse, preToolUse, sessionStart, agentStop | postToolUse `additionalContext`; agentStop |
+//! | copilot | `.github/hooks/squiggle-copilot.json` (`--user`: `~/.copilot/hooks/`) | postToolUse, preToolUse, sessionStart, agentStop | postToolUse `additionalContext`; agentStop |
 //! | cursor | `.cursor/hooks.json` | afterFileEdit, beforeShellExecution, afterShellExecution, stop | stop's `followup_message` only |
 //! | cline | `.clinerules/hooks/PostToolUse` | PostToolUse | `contextModification` (`<hook_context>`) |
 
@@ -47,7 +47,9 @@ pub(crate) fn flat(agent: Agent) -> Option<Flat> {
         },
         Agent::Copilot => Flat {
             project_file: ".github/hooks/squiggle-copilot.json",
-            user_file: None,
+            // Copilot CLI 1.0.102 loads these with no trust step, `-p`
+            // included (a repository's only in a trusted folder).
+            user_file: Some(".copilot/hooks/squiggle-copilot.json"),
             versioned: true,
             events: &["postToolUse", "preToolUse", "sessionStart", "agentStop"],
             typed: true,

@@ -57,6 +57,21 @@ fn init_print_golden_for_each_host() {
     assert!(!project.root.join(".cursor").exists());
 }
 
+/// Copilot CLI's user hooks (`~/.copilot/hooks/`), which it loads in `-p`
+/// mode without trusting the folder; VS Code's agent reads no user file
+/// squiggle writes, and says so.
+#[test]
+fn init_copilot_user_writes_the_user_hook_file() {
+    let project = Project(Scratch::with_git_root());
+    let said = ok(&project.run(&["init", "copilot", "--user"]));
+    let path = project.home.join(".copilot/hooks/squiggle-copilot.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(text.contains("squiggle hook copilot"), "{said}\n{text}");
+    assert!(!project.root.join(".github").exists());
+    let out = project.run(&["init", "vscode", "--user"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn init_writes_where_the_host_reads_and_merges() {
     let project = Project(Scratch::with_git_root());
