@@ -22,6 +22,7 @@ use super::check::{FileInput, Order, Phase, WaitRules};
 use super::plan::PlanMemo;
 use super::pool::Busy;
 use super::send_order::SendOrder;
+use crate::lsp::LspClient;
 use crate::lsp::other_files::EditMark;
 
 /// What the importer scan found, split: checked beside the touched files
@@ -45,7 +46,15 @@ impl Engine {
         held: &mut Vec<Busy>,
     ) -> Beside {
         let (found, cut) = scan.await.unwrap_or_default();
+        if found.is_empty() {
+            return Beside {
+                later: found,
+                cut,
+                phase: None,
+            };
+        }
         let mut memo = PlanMemo::default();
+        let clients = self.pool.clients();
         let instances: HashSet<(String, PathBuf)> = touched
             .iter()
             .flat_map(|path| self.plan_file(path, &mut memo))
@@ -53,7 +62,7 @@ impl Engine {
             .collect();
         let (now, later): (Vec<PathBuf>, Vec<PathBuf>) = found
             .into_iter()
-            .partition(|path| self.pulled_beside(path, &instances, &mut memo));
+            .partition(|path| self.pulled_beside(path, &instances, &clients, &mut memo));
         if now.is_empty() {
             return Beside {
                 later,
@@ -90,15 +99,16 @@ impl Engine {
     }
 
     /// Whether every server of `path` is a running instance among the
-    /// touched files' (`instances`) that answers it by a full pull.
+    /// touched files' (`instances`, among the running `clients`) that
+    /// answers it by a full pull.
     fn pulled_beside(
         &self,
         path: &std::path::Path,
         instances: &HashSet<(String, PathBuf)>,
+        clients: &[LspClient],
         memo: &mut PlanMemo,
     ) -> bool {
         let planned = self.plan_file(path, memo);
-        let clients = self.pool.clients();
         !planned.is_empty()
             && planned.iter().all(|p| {
                 let server = &self.servers[p.server_index];

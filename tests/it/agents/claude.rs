@@ -20,18 +20,22 @@ const CLAUDE: Agent = Agent {
     write: |file, text| json!({"name": "Write", "input": {"file_path": file, "content": text}}),
 };
 
+/// The model reads `app.py`, then its Edit breaks it.
+fn read_then_break_app(project: &agents::Project) -> Vec<Value> {
+    let file = project.root.join("app.py").display().to_string();
+    vec![
+        json!({"name": "Read", "input": {"file_path": file}}),
+        json!({"name": "Edit", "input": {"file_path": file,
+            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
+    ]
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_edit_that_breaks_the_file_shows_the_block_to_the_model() {
     let Some((program, project)) = CLAUDE.project(&[agents::APP]) else {
         return;
     };
-    let app = project.root.join("app.py");
-    let file = app.display().to_string();
-    let steps = vec![
-        json!({"name": "Read", "input": {"file_path": file}}),
-        json!({"name": "Edit", "input": {"file_path": file,
-            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
-    ];
+    let steps = read_then_break_app(&project);
     let run = CLAUDE.run(&project, &program, steps).await;
     agents::assert_app_broken(&project, &run);
     agents::assert_model_saw_block(&project, &run, "app.py", 1);
@@ -81,13 +85,7 @@ async fn in_stream_json_mode_an_edit_that_breaks_the_file_shows_the_block() {
     let Some((program, project)) = stream.project(&[agents::APP]) else {
         return;
     };
-    let app = project.root.join("app.py");
-    let file = app.display().to_string();
-    let steps = vec![
-        json!({"name": "Read", "input": {"file_path": file}}),
-        json!({"name": "Edit", "input": {"file_path": file,
-            "old_string": "def greet", "new_string": format!("{}def greet", agents::BROKEN_LINE)}}),
-    ];
+    let steps = read_then_break_app(&project);
     let run = stream.run(&project, &program, steps).await;
     let stdout = String::from_utf8_lossy(&run.output.stdout);
     assert!(
