@@ -253,6 +253,12 @@ impl LspClient {
 
     /// Open work-done progress ("is the server still indexing?"): the title
     /// and latest message of each.
+    /// Whether the server has ended its indexing progress and has none open
+    /// (`WaitProfile::reopen_when_indexed`).
+    pub fn indexed(&self) -> bool {
+        self.state().indexed(&self.inner.config.wait)
+    }
+
     pub fn active_progress(&self) -> Vec<(Option<String>, Option<String>)> {
         self.state()
             .progress

@@ -117,7 +117,7 @@ impl LspClient {
                         Some(v) => v == doc.version,
                         None => {
                             p.seq > doc.changed_at
-                                && p.arrived >= doc.written + profile.stale_window
+                                && (doc.at_once || p.arrived >= doc.written + profile.stale_window)
                         }
                     })
                     .cloned();

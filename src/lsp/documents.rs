@@ -9,8 +9,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use lsp_types::TextDocumentContentChangeEvent;
 use serde::Serialize;
 use serde_json::{Value, json};
+use tokio::sync::oneshot;
 
 use super::capabilities::SyncKind;
 use super::client::LspClient;
@@ -18,6 +20,9 @@ use super::position::PositionEncoding;
 use super::state::{ClientState, OpenDocument};
 use super::text_sync::{full_change, incremental_changes};
 use crate::uri;
+
+/// Resolves once a notification is on the wire.
+type Written = oneshot::Receiver<()>;
 
 /// What happened to a file on disk, for `workspace/didChangeWatchedFiles`;
 /// serialized as the protocol's numbers.
@@ -56,6 +61,9 @@ pub struct DocumentVersion {
     /// When the change was written: with the server's stale window, an
     /// unversioned publish must also arrive late enough after this.
     pub written: Instant,
+    /// The server answers this version's open at once and completely
+    /// (`WaitProfile::reopen_when_indexed`): no stale window applies.
+    pub at_once: bool,
     pub text: Arc<str>,
 }
 
@@ -106,14 +114,18 @@ impl LspClient {
         may_save: bool,
     ) -> DocumentVersion {
         let uri = uri::from_path(path);
-        let (version, written, save) = {
+        let (version, written, save, at_once) = {
             let mut state = self.state();
-            let facts = self.inner.facts.get();
-            let whole = (self.inner.config.full_sync_languages.iter()).any(|l| l == language_id);
-            let sync = facts.filter(|_| !whole).map_or(SyncKind::Full, |f| f.sync);
-            let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
-            let save = facts.and_then(|f| f.save).filter(|_| may_save);
-            match state.documents.get_mut(&uri) {
+            let save = self
+                .inner
+                .facts
+                .get()
+                .and_then(|f| f.save)
+                .filter(|_| may_save);
+            let at_once = self.inner.config.wait.reopen_when_indexed
+                && state.indexed(&self.inner.config.wait);
+            let reopen = at_once && state.answered(&uri);
+            let (version, written) = match state.documents.get_mut(&uri) {
                 Some(doc) if *doc.text == *text && !again => {
                     doc.used = Instant::now();
                     return DocumentVersion {
@@ -121,43 +133,28 @@ impl LspClient {
                         version: doc.version,
                         changed_at: doc.changed_at,
                         written: doc.written,
+                        at_once: doc.at_once,
                         text: doc.text.clone(),
                     };
                 }
+                Some(_) if reopen => self.reopen(&mut state, &uri, language_id, &text),
                 Some(doc) => {
                     doc.version += 1;
                     doc.used = Instant::now();
-                    let changes = match sync {
-                        SyncKind::Incremental => incremental_changes(&doc.text, &text, encoding),
-                        _ => vec![full_change(&text)],
-                    };
+                    doc.at_once = false;
+                    let changes = self.changes(language_id, &doc.text, &text);
                     doc.text = text.clone();
                     let params = json!({
                         "textDocument": { "uri": uri, "version": doc.version },
                         "contentChanges": changes,
                     });
-                    (
-                        doc.version,
-                        self.notify_written("textDocument/didChange", params),
-                        save,
-                    )
+                    let written = self.notify_written("textDocument/didChange", params);
+                    (doc.version, written)
                 }
-                None => {
-                    let params = json!({
-                        "textDocument": { "uri": uri, "languageId": language_id, "version": 1, "text": &*text },
-                    });
-                    let doc = OpenDocument {
-                        version: 1,
-                        language_id: language_id.to_string(),
-                        text: text.clone(),
-                        changed_at: 0,
-                        written: Instant::now(),
-                        used: Instant::now(),
-                    };
-                    state.documents.insert(uri.clone(), doc);
-                    (1, self.notify_written("textDocument/didOpen", params), save)
-                }
-            }
+                None => self.open(&mut state, &uri, language_id, &text, 1, at_once),
+            };
+            let at_once = state.documents.get(&uri).is_some_and(|d| d.at_once);
+            (version, written, save, at_once)
         };
         let _ = written.await;
         let changed_at = self.inner.received.load(Ordering::Acquire);
@@ -176,8 +173,67 @@ impl LspClient {
             version,
             changed_at,
             written,
+            at_once,
             text,
         }
+    }
+
+    /// The content changes that bring the server's `old` copy to `new`:
+    /// incremental where the server takes them and the language allows.
+    fn changes(
+        &self,
+        language_id: &str,
+        old: &str,
+        new: &str,
+    ) -> Vec<TextDocumentContentChangeEvent> {
+        let facts = self.inner.facts.get();
+        let whole = (self.inner.config.full_sync_languages.iter()).any(|l| l == language_id);
+        let encoding = facts.map_or(PositionEncoding::Utf16, |f| f.encoding);
+        match facts.filter(|_| !whole).map_or(SyncKind::Full, |f| f.sync) {
+            SyncKind::Incremental => incremental_changes(old, new, encoding),
+            _ => vec![full_change(new)],
+        }
+    }
+
+    /// Sends didOpen for `text` as `version` and records the document.
+    fn open(
+        &self,
+        state: &mut ClientState,
+        uri: &str,
+        language_id: &str,
+        text: &Arc<str>,
+        version: i32,
+        at_once: bool,
+    ) -> (i32, Written) {
+        let params = json!({
+            "textDocument": { "uri": uri, "languageId": language_id, "version": version, "text": &**text },
+        });
+        let doc = OpenDocument {
+            version,
+            language_id: language_id.to_string(),
+            text: text.clone(),
+            changed_at: 0,
+            written: Instant::now(),
+            used: Instant::now(),
+            at_once,
+        };
+        state.documents.insert(uri.to_string(), doc);
+        (version, self.notify_written("textDocument/didOpen", params))
+    }
+
+    /// A new text for a server that answers an open at once but a change
+    /// only after its debounce (`WaitProfile::reopen_when_indexed`): closed
+    /// (its clear set aside as a late one) and opened again, one version on.
+    fn reopen(
+        &self,
+        state: &mut ClientState,
+        uri: &str,
+        language_id: &str,
+        text: &Arc<str>,
+    ) -> (i32, Written) {
+        let version = state.documents.get(uri).map_or(1, |d| d.version + 1);
+        self.close_uri(state, uri);
+        self.open(state, uri, language_id, text, version, true)
     }
 
     /// Sends didSave for `uri` (with `text` when the server wants it) and

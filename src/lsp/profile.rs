@@ -126,6 +126,12 @@ pub struct WaitProfile {
     /// does not have open yet is opened with its text from before the edit,
     /// that open's answer awaited, then changed.
     pub open_then_change: bool,
+    /// The server answers a didOpen at once and completely once its indexing
+    /// has ended, but a didChange only after a debounce of its own
+    /// (intelephense: 1 s): once a progress has ended and none is open, a
+    /// new text is sent as didClose and didOpen, and the publish answering
+    /// that open counts with no stale window (`lsp::documents`).
+    pub reopen_when_indexed: bool,
     /// Asked for each file's diagnostics this way, where it answers, instead
     /// of waiting on its pushes (which stay the fallback).
     pub sync_pull: Option<SyncPull>,
@@ -156,6 +162,7 @@ impl Default for WaitProfile {
             status_idle: None,
             status_queued: None,
             open_then_change: false,
+            reopen_when_indexed: false,
             sync_pull: None,
             fixes_after_check: false,
         }

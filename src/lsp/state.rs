@@ -133,6 +133,9 @@ pub struct OpenDocument {
     pub changed_at: u64,
     /// When that change was written.
     pub written: Instant,
+    /// This version was sent as an open the server answers at once
+    /// (`DocumentVersion::at_once`).
+    pub at_once: bool,
     /// When a check or edit last synced it, changed or not: documents
     /// unused for `documentIdleMinutes` are closed.
     pub used: Instant,
@@ -191,6 +194,10 @@ pub struct ClientState {
     pub saved_when: Option<Instant>,
     /// When the latest publish (for any document) was stored.
     pub last_publish: Option<Instant>,
+    /// `received` count when the latest work-done progress (not
+    /// background) ended, 0: none yet. The server's indexing, where it
+    /// reports one, is done (`WaitProfile::reopen_when_indexed`).
+    pub progress_ended: u64,
     /// `received` count of the latest status notification per document
     /// (the profile's `status_method`, clangd's `fileStatus`).
     pub file_status: HashMap<String, FileStatus>,
@@ -328,7 +335,13 @@ impl ClientState {
                 }
             }
             Some("end") => {
-                if let Some(p) = self.progress.remove(&token)
+                let ended = self.progress.remove(&token);
+                if let Some(p) = &ended
+                    && !profile.is_background(&token, p.title.as_deref())
+                {
+                    self.progress_ended = seq;
+                }
+                if let Some(p) = ended
                     && profile.is_check(&token, p.title.as_deref())
                     && p.began > self.check_ended
                     && (p.reported || self.last_publish_seq > p.began)
@@ -387,6 +400,24 @@ impl ClientState {
         self.progress
             .iter()
             .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
+    }
+
+    /// Whether the server has ended a progress (its indexing) and has none
+    /// open now (background progress aside).
+    pub fn indexed(&self, profile: &WaitProfile) -> bool {
+        self.progress_ended > 0 && !self.busy_since(0, profile)
+    }
+
+    /// Whether the server has published for `uri` since its latest change
+    /// was written and since its indexing ended: nothing more is due for
+    /// it (an unversioned server republishes open files when indexing
+    /// ends, and answers a change once), so a close and an open now are
+    /// answered by one clear and one publish, in that order.
+    pub fn answered(&self, uri: &str) -> bool {
+        let Some(doc) = self.documents.get(uri) else {
+            return false;
+        };
+        (self.published.get(uri)).is_some_and(|p| p.seq > doc.changed_at.max(self.progress_ended))
     }
 
     /// Notes that `uri` was closed: its server's clearing publish is due.

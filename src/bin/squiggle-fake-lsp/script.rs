@@ -29,6 +29,9 @@ pub struct Script {
     pub server_info: ServerInfo,
     pub initialize_delay_ms: u64,
     pub publish_delay_ms: u64,
+    /// Added to `publish_delay_ms` for a didChange's diagnostics only: a
+    /// debounce on changes, none on opens (intelephense).
+    pub change_delay_ms: u64,
     pub pull_delay_ms: u64,
     pub request_delay_ms: HashMap<String, u64>,
     pub waves: Vec<u64>,
@@ -72,6 +75,7 @@ impl Default for Script {
             server_info: ServerInfo::default(),
             initialize_delay_ms: 0,
             publish_delay_ms: 0,
+            change_delay_ms: 0,
             pull_delay_ms: 0,
             request_delay_ms: HashMap::new(),
             waves: vec![0],

@@ -35,6 +35,7 @@ fn a_late_clear_for_a_reopened_document_does_not_count() {
             changed_at: 0,
             written: now,
             used: now,
+            at_once: false,
         };
         state.documents.insert(uri.into(), doc);
     };

@@ -120,6 +120,79 @@ async fn unversioned_publish_inside_the_stale_window_never_counts() {
     );
 }
 
+/// intelephense: a change is answered only after its own debounce (1 s),
+/// an open at once and completely once its indexing has ended. Once it has,
+/// a new text goes as a close and an open, and the open's answer counts
+/// though it comes inside the stale window; the close's clear does not.
+#[tokio::test]
+async fn a_server_answering_opens_at_once_is_given_new_text_as_a_reopen_once_indexed() {
+    let fake = Fake::new();
+    // A change's publish comes a minute late: a wait on it would not end
+    // before the deadline with the new text's error.
+    let mut config = fake.config(json!({
+        "publishVersion": false, "changeDelayMs": 60000, "saveNotify": false,
+        "progressOnInitialized": {"token": "idx", "title": "Indexing", "durationMs": 100}
+    }));
+    config.wait.stale_window = Duration::from_millis(600);
+    config.wait.unchanged_quiet = Duration::from_millis(2000);
+    config.wait.settle = Duration::ZERO;
+    config.wait.reopen_when_indexed = true;
+    let client = fake.start_with(config).await;
+    wait_for(&client, "the indexing to end", LspClient::indexed).await;
+    let path = fake.file("a.php");
+    let v1 = sync(&client, &path, "@error(first)\n").await;
+    let first = client.diagnostics_for(&v1, deadline(5000)).await;
+    assert_eq!(
+        (first.outcome, messages(&first)),
+        (Outcome::Settled, vec!["first".to_string()])
+    );
+    let v2 = sync(&client, &path, "@error(second)\n").await;
+    assert!(v2.at_once && v2.version > v1.version);
+    let second = client.diagnostics_for(&v2, deadline(5000)).await;
+    assert_eq!(
+        (second.outcome, messages(&second)),
+        (Outcome::Settled, vec!["second".to_string()]),
+        "the reopen's answer, not the close's clear nor the earlier text's"
+    );
+    let v3 = sync(&client, &path, "clean\n").await;
+    let third = client.diagnostics_for(&v3, deadline(5000)).await;
+    assert_eq!(
+        (third.outcome, messages(&third)),
+        (Outcome::Settled, vec![])
+    );
+    assert!(fake.received("textDocument/didChange").is_empty());
+    assert_eq!(fake.received("textDocument/didClose").len(), 2);
+    assert_eq!(fake.received("textDocument/didOpen").len(), 3);
+}
+
+/// Before its indexing ends, the same server gets changes as changes: an
+/// open's answer then may lack what the index would add.
+#[tokio::test]
+async fn before_indexing_ends_new_text_goes_as_a_change() {
+    let fake = Fake::new();
+    let mut config = fake.config(json!({
+        "publishVersion": false, "changeDelayMs": 200, "saveNotify": false,
+        "progressOnInitialized": {"token": "idx", "title": "Indexing", "durationMs": 60000}
+    }));
+    config.wait.settle = Duration::ZERO;
+    config.wait.reopen_when_indexed = true;
+    let client = fake.start_with(config).await;
+    wait_for(&client, "the indexing to begin", |c| {
+        progress_open(c, "Indexing")
+    })
+    .await;
+    let path = fake.file("a.php");
+    let v1 = sync(&client, &path, "@error(first)\n").await;
+    let first = client.diagnostics_for(&v1, deadline(5000)).await;
+    assert_eq!(messages(&first), vec!["first"]);
+    let v2 = sync(&client, &path, "@error(second)\n").await;
+    assert!(!v1.at_once && !v2.at_once);
+    let report = client.diagnostics_for(&v2, deadline(5000)).await;
+    assert_eq!(messages(&report), vec!["second"]);
+    assert_eq!(fake.received("textDocument/didChange").len(), 1);
+    assert!(fake.received("textDocument/didClose").is_empty());
+}
+
 #[tokio::test]
 async fn waves_inside_the_settle_window_are_collected() {
     let fake = Fake::new();

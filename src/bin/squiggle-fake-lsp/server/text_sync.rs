@@ -95,7 +95,8 @@ impl Server {
             return;
         }
         if !self.script.publish_on_save {
-            self.schedule_waves(uri, version, None);
+            let debounce = self.script.change_delay_ms;
+            self.schedule_waves_after(debounce, uri, version, None);
         }
     }
 
@@ -151,7 +152,18 @@ impl Server {
 
     /// Schedules every wave for `uri` at `version`, after `publishDelayMs`.
     pub(super) fn schedule_waves(&mut self, uri: String, version: i64, check: Option<Check>) {
-        let mut at = self.script.publish_delay_ms;
+        self.schedule_waves_after(0, uri, version, check);
+    }
+
+    /// Like `schedule_waves`, `extra_ms` later.
+    fn schedule_waves_after(
+        &mut self,
+        extra_ms: u64,
+        uri: String,
+        version: i64,
+        check: Option<Check>,
+    ) {
+        let mut at = self.script.publish_delay_ms + extra_ms;
         for (wave, delay) in self.script.waves.clone().into_iter().enumerate() {
             at += delay;
             let action = Action::Wave {
