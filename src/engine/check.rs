@@ -94,6 +94,9 @@ pub(super) struct Mark {
     pub(super) written_at: u64,
     /// Whether the server's answer for the file was final (pulled or settled).
     pub(super) done: bool,
+    /// Whether the file's text was sent: false when the server held it
+    /// already, so nothing that imports it can have changed by this check.
+    pub(super) sent: bool,
 }
 
 /// One parallel wait's result: the public reports, in the order the files
@@ -332,6 +335,7 @@ impl Engine {
                     root: p.root,
                     written_at: 0,
                     done: false,
+                    sent: false,
                 };
                 return (outcome, mark, Vec::new(), None);
             }
@@ -350,6 +354,7 @@ impl Engine {
         if let Some(Order::Beside(order)) = &rules.order {
             order.opened().await;
         }
+        let held = client.document(&p.canonical).map(|(version, _)| version);
         let doc = self.send_text(&client, &p, rules, deadline).await;
         drop(token);
         let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
@@ -367,6 +372,7 @@ impl Engine {
             root: p.root,
             written_at: doc.changed_at,
             done: matches!(report.outcome, Outcome::Settled | Outcome::Pulled),
+            sent: held != Some(doc.version),
         };
         let outcome = ServerOutcome {
             server: id,

@@ -91,6 +91,7 @@ impl Engine {
             ..CheckReport::default()
         };
         let mut edits: HashMap<(String, PathBuf), EditMark> = HashMap::new();
+        let sent = phase.marks.iter().any(|m| m.sent);
         for mark in phase.marks {
             let seen = edits.entry((mark.server, mark.root)).or_insert(EditMark {
                 seq: 0,
@@ -105,6 +106,12 @@ impl Engine {
             cut,
             phase: beside,
         } = beside;
+        if !sent {
+            // Every server held every touched text already: no importer
+            // can have changed by this check, and only those stale for
+            // another reason are checked again (`engine::fresh`).
+            others.retain(|path| self.held_is_stale(path));
+        }
         let beside_checked: Vec<PathBuf> = beside
             .as_ref()
             .map(|p| p.canonical.clone())

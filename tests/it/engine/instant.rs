@@ -124,3 +124,26 @@ async fn an_unchanged_write_is_answered_at_once_with_the_errors_held_for_it() {
     }
     engine.shutdown().await;
 }
+
+/// Text every server holds already changes nothing that imports it: an
+/// unchanged write answers without checking its importers again (gopls's
+/// same-package files waited out its 50 ms quiet for it), while its
+/// importers' held errors are still shown.
+#[tokio::test]
+async fn an_unchanged_write_does_not_check_its_importers_again() {
+    let ws = Scratch::bare();
+    let engine = engine(&ws.root);
+    let (app, lib) = (ws.root.join("app.fk"), ws.root.join("lib.fk"));
+    write(&engine, &lib, "x\n").await;
+    write(&engine, &app, "import lib\n@error(app)\n").await;
+    let changed = write(&engine, &lib, "y\n").await;
+    assert!(checked(&changed, "app.fk"), "{:?}", changed.outcomes);
+    let same = write(&engine, &lib, "y\n").await;
+    assert!(
+        !checked(&same, "app.fk"),
+        "app.fk checked again after an unchanged write of lib.fk: {:?}",
+        same.outcomes
+    );
+    assert_eq!(messages(&same, "app.fk"), ["app"], "{}", same.text());
+    engine.shutdown().await;
+}
