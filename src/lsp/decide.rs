@@ -221,7 +221,14 @@ impl PartialWait {
             (false, _) => self.idle_since + profile.settle,
         };
         let mut rules = Vec::with_capacity(4);
-        if view.refreshed {
+        // A check that ended after the latest pull answer: a pull sent now
+        // is answered after what the check published (`repull_after_check`).
+        let ended_unanswered = profile.repull_after_check
+            && view.check_done
+            && view
+                .check_ended_at
+                .is_some_and(|ended| ended > self.pulled_at);
+        if view.refreshed || ended_unanswered {
             rules.push(Rule {
                 at: now,
                 then: Decision::Repull,

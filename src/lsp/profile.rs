@@ -98,6 +98,12 @@ pub struct WaitProfile {
     /// How long a partial-pull wait stays once an on-save check begun after
     /// the change has ended (instead of the settle window).
     pub check_end_grace: Duration,
+    /// Instead of waiting `check_end_grace` for what the check publishes
+    /// around its end, pull again once it has ended: the server answers a
+    /// request read after the end only after it has published what that
+    /// check found (rust-analyzer publishes at the end of the main-loop turn
+    /// that reports the end, and answers requests read in later turns).
+    pub repull_after_check: bool,
     /// A check the server starts for a save begins at least this long after
     /// the save (its own debounce): a check seen to begin sooner after our
     /// save was started before it, and our save is about to cancel it, so
@@ -154,6 +160,7 @@ impl Default for WaitProfile {
             background_progress: Vec::new(),
             check_progress: Vec::new(),
             check_end_grace: Duration::ZERO,
+            repull_after_check: false,
             check_save_debounce: Duration::ZERO,
             check_covers_project: false,
             others_done: OthersDone::Quiet,

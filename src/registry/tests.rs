@@ -248,7 +248,8 @@ mod profiles {
         assert!(wait.is_check("rust-analyzer/flycheck/0", Some("cargo check")));
         assert!(wait.is_background("rustAnalyzer/cachePriming", Some("Indexing")));
         assert!(!wait.is_check("rustAnalyzer/Fetching", Some("Fetching")));
-        assert_eq!((wait.settle, wait.check_end_grace), (ms(300), ms(50)));
+        assert_eq!((wait.settle, wait.check_end_grace), (ms(300), ms(0)));
+        assert!(wait.repull_after_check);
     }
 
     #[test]

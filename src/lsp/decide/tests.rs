@@ -188,6 +188,35 @@ fn partial_pull_ends_a_grace_after_its_check_ends() {
     partial_table(t0, 10_000, &[(200, done, at(t0, 300)), (300, done, MERGED)]);
 }
 
+/// rust-analyzer: a check that ended after the pull answer is followed by
+/// a pull, and that pull's answer ends the wait with no grace; one ended
+/// before the answer ends it at once.
+#[test]
+fn a_check_ended_after_the_pull_answer_is_answered_by_a_repull() {
+    let t0 = Instant::now();
+    let p = WaitProfile {
+        repull_after_check: true,
+        check_end_grace: Duration::ZERO,
+        ..partial_profile()
+    };
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    wait.pulled(t0 + ms(5));
+    let checking = PartialView {
+        busy: true,
+        checking: true,
+        ..PartialView::default()
+    };
+    assert_eq!(wait.decide(&checking, &p, t0 + ms(100)), at(t0, 10_000));
+    let ended = PartialView {
+        check_done: true,
+        check_ended_at: Some(t0 + ms(300)),
+        ..PartialView::default()
+    };
+    assert_eq!(wait.decide(&ended, &p, t0 + ms(300)), Decision::Repull);
+    wait.pulled(t0 + ms(302));
+    assert_eq!(wait.decide(&ended, &p, t0 + ms(302)), MERGED);
+}
+
 #[test]
 fn a_check_ended_before_the_wait_began_is_not_waited_on_again() {
     // The second phase's wait on another file: the check that answered the

@@ -26,7 +26,10 @@ pub fn servers() -> Vec<ServerSpec> {
                 ProgressPattern::title("check"),
                 ProgressPattern::title("clippy"),
             ],
-            check_end_grace: Duration::from_millis(50),
+            check_end_grace: Duration::ZERO,
+            // What it publishes at the end comes before its answer to a
+            // pull sent after the end (docs/servers.md).
+            repull_after_check: true,
             // It waits 50 ms after a save for more before it starts cargo.
             check_save_debounce: Duration::from_millis(50),
             // cargo check checks the whole workspace: an importer opened
