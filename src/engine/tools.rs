@@ -189,7 +189,7 @@ impl Engine {
         patch_text: &str,
         mode: Mode,
     ) -> Result<ToolResult, ToolError> {
-        self.patch(patch_text, mode, true).await
+        self.patch(patch_text, mode, true, Mutation::Edit).await
     }
 
     /// [`apply_patch`](Self::apply_patch); auto-fix runs after it only when
@@ -199,6 +199,7 @@ impl Engine {
         patch_text: &str,
         mode: Mode,
         auto_fix: bool,
+        mutation: Mutation,
     ) -> Result<ToolResult, ToolError> {
         let dry_run = mode == Mode::DryRun;
         let patch = parse_patch(patch_text)?;
@@ -231,7 +232,7 @@ impl Engine {
         );
         let change = Change {
             auto_fix,
-            ..Change::of(message, Mutation::Edit, mode)
+            ..Change::of(message, mutation, mode)
         };
         let result = self.answer_as(change, steps.checked).await;
         restore.finish().await;

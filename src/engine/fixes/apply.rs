@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 use super::{digest, offer, parse_id};
+use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::tools::{Mode, ToolError, ToolResult};
 use crate::engine::{Engine, FileInput, HeldOthers};
@@ -103,7 +104,10 @@ impl Engine {
             let header = (format!("a/{shown}"), format!("b/{shown}"));
             patch.push_str(&diff.unified_diff().header(&header.0, &header.1).to_string());
         }
-        let mut result = self.patch(&patch, mode, false).await?;
+        // Reported like a write: a fix may change what other files import
+        // (a signature, an export), so its importers are checked again
+        // under the default `otherFiles = "write"`.
+        let mut result = self.patch(&patch, mode, false, Mutation::Write).await?;
         // Every file the fix changes is named: a fix may edit more than the
         // file it was asked for (an import added elsewhere).
         let changed: Vec<String> = texts

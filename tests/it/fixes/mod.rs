@@ -3,6 +3,7 @@
 //! fix applied through the checked path.
 
 mod auto;
+mod importers;
 mod others;
 mod quick;
 mod snippet;
