@@ -223,7 +223,7 @@ mod profiles {
         let wait = builtin("gopls").wait;
         assert!(wait.settle.is_zero());
         assert_eq!(wait.others_done, OthersDone::Quiet);
-        assert_eq!(wait.others_quiet, ms(15));
+        assert_eq!(wait.others_quiet, ms(50));
         assert!(
             wait.open_then_change,
             "an open is answered before its importers"
