@@ -12,6 +12,7 @@ mod checkable;
 mod delete;
 pub mod dependents;
 mod disk;
+mod dry_run;
 mod evidence;
 mod feedback;
 pub mod fixes;

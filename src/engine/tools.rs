@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::dry_run::DryRun;
 pub use super::feedback::{ToolResult, Touched};
 use super::{Change, Engine, Mutation};
 pub use crate::edit::Replace;
@@ -144,7 +145,11 @@ impl Engine {
             "Edit applied successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(replaced.content);
-        let restore = DryRun::restoring(self, mode, [(&target.canonical, Some(&before))]);
+        let restore = DryRun::restoring(
+            self,
+            mode == Mode::DryRun,
+            [(&target.canonical, Some(&before))],
+        );
         let touched = vec![(target.canonical.clone(), Some(before.clone()), after)];
         let change = Change::of(message, Mutation::Edit, mode).fixing();
         let result = self.answer_as(change, touched).await;
@@ -175,7 +180,11 @@ impl Engine {
             "File written successfully.".to_string()
         };
         let after: Arc<str> = Arc::from(content);
-        let restore = DryRun::restoring(self, mode, [(&target.canonical, before.as_ref())]);
+        let restore = DryRun::restoring(
+            self,
+            mode == Mode::DryRun,
+            [(&target.canonical, before.as_ref())],
+        );
         let touched = vec![(target.canonical.clone(), before.clone(), after)];
         let change = Change::of(message, Mutation::Write, mode).fixing();
         let result = self.answer_as(change, touched).await;
@@ -227,7 +236,7 @@ impl Engine {
         };
         let restore = DryRun::restoring(
             self,
-            mode,
+            mode == Mode::DryRun,
             steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
         );
         let change = Change {
@@ -265,16 +274,6 @@ impl Engine {
         result
     }
 
-    /// Puts every server's copy of `path` back to `text` (after a dry run).
-    pub(crate) async fn restore(&self, path: &Path, text: Arc<str>) {
-        for client in self.pool.clients() {
-            if let Some((_, _)) = client.document(path) {
-                let language = crate::registry::languages::language_id(path).unwrap_or("plaintext");
-                client.sync_document(path, language, text.clone()).await;
-            }
-        }
-    }
-
     pub(super) fn close_everywhere(&self, path: &Path) {
         for client in self.pool.clients() {
             client.close_document(path);
@@ -286,63 +285,6 @@ impl Engine {
         for client in self.pool.clients() {
             client.did_change_watched_files(changes);
         }
-    }
-}
-
-/// What a dry run puts back in the servers: each checked file's text
-/// before. Finished in order after the feedback; when the request is
-/// cancelled first (its client hung up), dropping it puts the texts back
-/// in a task of its own, so no server keeps a text that was never written.
-struct DryRun {
-    engine: Option<Arc<Engine>>,
-    texts: Vec<(PathBuf, Arc<str>)>,
-}
-
-impl DryRun {
-    /// For `Mode::Apply`, nothing to put back.
-    fn restoring<'a>(
-        engine: &Arc<Engine>,
-        mode: Mode,
-        befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a String>)>,
-    ) -> DryRun {
-        if mode != Mode::DryRun {
-            return DryRun {
-                engine: None,
-                texts: Vec::new(),
-            };
-        }
-        let texts = befores
-            .into_iter()
-            .filter_map(|(path, before)| Some((path.clone(), Arc::from(before?.as_str()))))
-            .collect();
-        DryRun {
-            engine: Some(engine.clone()),
-            texts,
-        }
-    }
-
-    async fn finish(mut self) {
-        if let Some(engine) = self.engine.take() {
-            for (path, text) in std::mem::take(&mut self.texts) {
-                engine.restore(&path, text).await;
-            }
-        }
-    }
-}
-
-impl Drop for DryRun {
-    fn drop(&mut self) {
-        let (Some(engine), Ok(runtime)) =
-            (self.engine.take(), tokio::runtime::Handle::try_current())
-        else {
-            return;
-        };
-        let texts = std::mem::take(&mut self.texts);
-        runtime.spawn(async move {
-            for (path, text) in texts {
-                engine.restore(&path, text).await;
-            }
-        });
     }
 }
 

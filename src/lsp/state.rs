@@ -296,65 +296,6 @@ impl ClientState {
         Wake::Document(uri.to_string())
     }
 
-    /// Applies `$/progress`; every wait looks again, whatever it said.
-    pub(crate) fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) -> Wake {
-        self.progress_update(params, seq, profile);
-        Wake::Everyone
-    }
-
-    fn progress_update(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
-        let Some(token) = params.get("token").map(token_key) else {
-            return;
-        };
-        let value = params.get("value");
-        let text = |key: &str| {
-            value
-                .and_then(|v| v.get(key))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        match value.and_then(|v| v.get("kind")).and_then(Value::as_str) {
-            Some("begin") => {
-                self.progress.insert(
-                    token,
-                    Progress {
-                        title: text("title"),
-                        message: text("message"),
-                        reported: false,
-                        began: seq,
-                        began_at: Instant::now(),
-                    },
-                );
-            }
-            Some("report") => {
-                if let Some(p) = self.progress.get_mut(&token) {
-                    p.reported = true;
-                    if let Some(message) = text("message") {
-                        p.message = Some(message);
-                    }
-                }
-            }
-            Some("end") => {
-                let ended = self.progress.remove(&token);
-                if let Some(p) = &ended
-                    && !profile.is_background(&token, p.title.as_deref())
-                {
-                    self.progress_ended = seq;
-                }
-                if let Some(p) = ended
-                    && profile.is_check(&token, p.title.as_deref())
-                    && p.began > self.check_ended
-                    && (p.reported || self.last_publish_seq > p.began)
-                {
-                    self.check_ended = p.began;
-                    self.check_ended_began_at = Some(p.began_at);
-                    self.check_ended_at = Some(Instant::now());
-                }
-            }
-            _ => {}
-        }
-    }
-
     /// Applies what a server's request changed; `seq` is the `received`
     /// count when it arrived.
     pub(crate) fn apply(&mut self, change: ServerChange, seq: u64) -> Wake {
@@ -394,20 +335,6 @@ impl ClientState {
             .map(|r| &r.options)
     }
 
-    /// Whether work-done progress that began after `seq` is still open
-    /// (progress the profile calls background does not count).
-    pub fn busy_since(&self, seq: u64, profile: &WaitProfile) -> bool {
-        self.progress
-            .iter()
-            .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
-    }
-
-    /// Whether the server has ended a progress (its indexing) and has none
-    /// open now (background progress aside).
-    pub fn indexed(&self, profile: &WaitProfile) -> bool {
-        self.progress_ended > 0 && !self.busy_since(0, profile)
-    }
-
     /// Whether the server has published for `uri` since its latest change
     /// was written and since its indexing ended: nothing more is due for
     /// it (an unversioned server republishes open files when indexing
@@ -441,13 +368,9 @@ impl ClientState {
     }
 }
 
-/// Progress tokens may be integers or strings; key them as text.
-pub fn token_key(token: &Value) -> String {
-    match token {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
+mod progress;
+
+pub use progress::token_key;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,93 @@
+//! Work-done progress as the waits read it: which tokens are open, when
+//! each began, whether an on-save check ended having done something, and
+//! whether the server has finished indexing.
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::{ClientState, Progress, Wake};
+use crate::lsp::profile::WaitProfile;
+
+impl ClientState {
+    /// Applies `$/progress`; every wait looks again, whatever it said.
+    pub(crate) fn on_progress(&mut self, params: &Value, seq: u64, profile: &WaitProfile) -> Wake {
+        self.progress_update(params, seq, profile);
+        Wake::Everyone
+    }
+
+    fn progress_update(&mut self, params: &Value, seq: u64, profile: &WaitProfile) {
+        let Some(token) = params.get("token").map(token_key) else {
+            return;
+        };
+        let value = params.get("value");
+        let text = |key: &str| {
+            value
+                .and_then(|v| v.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        match value.and_then(|v| v.get("kind")).and_then(Value::as_str) {
+            Some("begin") => {
+                self.progress.insert(
+                    token,
+                    Progress {
+                        title: text("title"),
+                        message: text("message"),
+                        reported: false,
+                        began: seq,
+                        began_at: Instant::now(),
+                    },
+                );
+            }
+            Some("report") => {
+                if let Some(p) = self.progress.get_mut(&token) {
+                    p.reported = true;
+                    if let Some(message) = text("message") {
+                        p.message = Some(message);
+                    }
+                }
+            }
+            Some("end") => {
+                let ended = self.progress.remove(&token);
+                if let Some(p) = &ended
+                    && !profile.is_background(&token, p.title.as_deref())
+                {
+                    self.progress_ended = seq;
+                }
+                if let Some(p) = ended
+                    && profile.is_check(&token, p.title.as_deref())
+                    && p.began > self.check_ended
+                    && (p.reported || self.last_publish_seq > p.began)
+                {
+                    self.check_ended = p.began;
+                    self.check_ended_began_at = Some(p.began_at);
+                    self.check_ended_at = Some(Instant::now());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether work-done progress that began after `seq` is still open
+    /// (progress the profile calls background does not count).
+    pub fn busy_since(&self, seq: u64, profile: &WaitProfile) -> bool {
+        self.progress
+            .iter()
+            .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
+    }
+
+    /// Whether the server has ended a progress (its indexing) and has none
+    /// open now (background progress aside).
+    pub fn indexed(&self, profile: &WaitProfile) -> bool {
+        self.progress_ended > 0 && !self.busy_since(0, profile)
+    }
+}
+
+/// Progress tokens may be integers or strings; key them as text.
+pub fn token_key(token: &Value) -> String {
+    match token {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
