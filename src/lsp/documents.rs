@@ -122,9 +122,9 @@ impl LspClient {
                 .get()
                 .and_then(|f| f.save)
                 .filter(|_| may_save);
-            let at_once = self.inner.config.wait.reopen_when_indexed
+            let indexed = self.inner.config.wait.reopen_when_indexed
                 && state.indexed(&self.inner.config.wait);
-            let reopen = at_once && state.answered(&uri);
+            let reopen = indexed && state.answered(&uri);
             let (version, written) = match state.documents.get_mut(&uri) {
                 Some(doc) if *doc.text == *text && !again => {
                     doc.used = Instant::now();
@@ -151,7 +151,7 @@ impl LspClient {
                     let written = self.notify_written("textDocument/didChange", params);
                     (doc.version, written)
                 }
-                None => self.open(&mut state, &uri, language_id, &text, 1, at_once),
+                None => self.open(&mut state, &uri, language_id, &text, 1, indexed),
             };
             let at_once = state.documents.get(&uri).is_some_and(|d| d.at_once);
             (version, written, save, at_once)

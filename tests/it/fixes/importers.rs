@@ -3,9 +3,9 @@
 
 use squiggle::config::Config;
 use squiggle::engine::fixes::Which;
-use squiggle::engine::tools::Mode;
 
 use super::auto::fake_with_fix;
+use super::fixed;
 use crate::support;
 use crate::support::fake_server::FakeServer;
 
@@ -24,17 +24,15 @@ async fn a_fix_checks_the_files_that_import_what_it_changed() {
     let engine = support::engine(dir.path(), config);
     support::edit_applied(&engine, &lib, "1;", "@error(missing thing);").await;
 
-    let fixed = engine
-        .fix(
-            &lib,
-            &Which::At {
-                line: 1,
-                column: None,
-            },
-            Mode::Apply,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("fix refused: {e}"));
+    let fixed = fixed(
+        &engine,
+        &lib,
+        Which::At {
+            line: 1,
+            column: None,
+        },
+    )
+    .await;
     assert_eq!(
         std::fs::read_to_string(&lib).unwrap_or_default(),
         "let x = 2;\n"

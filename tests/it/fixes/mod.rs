@@ -54,3 +54,15 @@ const TS_LIB: (&str, &str) = (
     "src/lib.ts",
     "export function scale(x: number, by: number): number {\n  return x * by;\n}\n",
 );
+
+/// Applies the fix `which` names in `file`; a refusal fails the test.
+async fn fixed(
+    engine: &Arc<Engine>,
+    file: &Path,
+    which: squiggle::engine::fixes::Which,
+) -> squiggle::engine::tools::ToolResult {
+    engine
+        .fix(file, &which, squiggle::engine::tools::Mode::Apply)
+        .await
+        .unwrap_or_else(|e| panic!("fix refused: {e}"))
+}

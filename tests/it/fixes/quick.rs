@@ -11,7 +11,7 @@ use squiggle::engine::Engine;
 use squiggle::engine::fixes::{FixError, Which};
 use squiggle::engine::tools::{Mode, ToolResult};
 
-use super::{PACKAGE_JSON, TS_LIB, TSCONFIG, engine_with};
+use super::{PACKAGE_JSON, TS_LIB, TSCONFIG, engine_with, fixed};
 use crate::support;
 use crate::support::scratch::Scratch;
 
@@ -44,13 +44,6 @@ fn offered(result: &ToolResult, file: &str) -> (String, String, String) {
         .clone()
         .unwrap_or_else(|| panic!("no fix offered: {}", result.text()));
     (errors[0].message.clone(), fix.title, fix.id)
-}
-
-async fn fixed(engine: &Arc<Engine>, file: &Path, which: Which) -> ToolResult {
-    engine
-        .fix(file, &which, Mode::Apply)
-        .await
-        .unwrap_or_else(|e| panic!("fix refused: {e}"))
 }
 
 #[tokio::test]

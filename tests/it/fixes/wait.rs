@@ -9,9 +9,9 @@ use std::time::Duration;
 use serde_json::json;
 use squiggle::config::Config;
 use squiggle::engine::fixes::Which;
-use squiggle::engine::tools::Mode;
 
 use super::auto::fake_with_fix;
+use super::fixed;
 use crate::support;
 use crate::support::fake_server::{FakeServer, logged};
 
@@ -45,17 +45,15 @@ async fn a_late_fix_lookup_is_left_out_of_the_reply_and_the_fix_still_applies() 
         result.diagnostics
     );
 
-    let fixed = engine
-        .fix(
-            &file,
-            &Which::At {
-                line: 1,
-                column: None,
-            },
-            Mode::Apply,
-        )
-        .await
-        .unwrap_or_else(|e| panic!("fix refused: {e}"));
+    let fixed = fixed(
+        &engine,
+        &file,
+        Which::At {
+            line: 1,
+            column: None,
+        },
+    )
+    .await;
     assert_eq!(
         fixed.text(),
         "Fix applied: Fill in the thing (changed a.fk)"
