@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::warm::Route;
-use crate::engine::{AckRequest, Engine};
+use crate::engine::{AckRequest, CheckReport, Engine};
 use crate::evidence::{Origin, Surface, origin};
 use crate::hidden::Ack;
 use crate::render::ReportMode;
@@ -163,7 +163,7 @@ async fn acknowledge(engine: &Arc<Engine>, file: &Path, args: &Args) -> u8 {
             return 2;
         }
     };
-    let report = reply.report;
+    let report = CheckReport::from(reply);
     let found: Vec<_> = report
         .files
         .into_iter()

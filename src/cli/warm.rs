@@ -9,9 +9,10 @@ use std::sync::Arc;
 
 use crate::daemon::DaemonError;
 use crate::daemon::client::{CHECK_TIMEOUT, Options};
+use crate::engine::tools::ToolResult;
 use crate::engine::{Engine, EngineOptions};
+use crate::service::wire::CheckParams;
 use crate::service::wire::method::Check;
-use crate::service::wire::{CheckParams, CheckReply};
 use crate::workspace::Workspace;
 
 /// Which process checks: the daemon (which one), or this one.
@@ -52,7 +53,7 @@ pub async fn check(
     params: CheckParams,
     route: Route,
     engine: Option<&Arc<Engine>>,
-) -> Result<CheckReply, String> {
+) -> Result<ToolResult, String> {
     if !route.in_process() {
         match through_daemon(root, cwd, &params, route, engine).await {
             Ok(reply) => return Ok(reply),
@@ -82,7 +83,7 @@ async fn through_daemon(
     params: &CheckParams,
     route: Route,
     engine: Option<&Arc<Engine>>,
-) -> Result<CheckReply, DaemonError> {
+) -> Result<ToolResult, DaemonError> {
     let workspace = match engine {
         Some(engine) => engine.workspace().root().to_path_buf(),
         None => workspace_root(root, cwd)?,

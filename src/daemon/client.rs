@@ -15,11 +15,12 @@ use tokio::time::Instant;
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus, method};
 use crate::engine::Mutation;
+use crate::engine::tools::ToolResult;
 use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, RequestId};
 use crate::platform::transport::{self, Reader, Writer};
 use crate::service::wire::method::{Check, Warm};
-use crate::service::wire::{CheckParams, CheckReply, Method, NoParams, WarmParams};
+use crate::service::wire::{CheckParams, Method, NoParams, WarmParams};
 use crate::workspace::Workspace;
 
 /// How long a started daemon has to start listening.
@@ -154,7 +155,7 @@ impl Connection {
         &mut self,
         files: &[PathBuf],
         mutation: Mutation,
-    ) -> Result<CheckReply, DaemonError> {
+    ) -> Result<ToolResult, DaemonError> {
         let params = CheckParams {
             file_paths: files.to_vec(),
             mutation,
@@ -261,7 +262,7 @@ pub async fn check(
     root: &Path,
     files: Vec<PathBuf>,
     mutation: Mutation,
-) -> Result<CheckReply, DaemonError> {
+) -> Result<ToolResult, DaemonError> {
     check_with(root, files, mutation, &Options::default()).await
 }
 
@@ -271,7 +272,7 @@ pub async fn check_with(
     files: Vec<PathBuf>,
     mutation: Mutation,
     opts: &Options,
-) -> Result<CheckReply, DaemonError> {
+) -> Result<ToolResult, DaemonError> {
     let mut connection = try_connect_or_spawn(root, opts).await?;
     connection.check(&files, mutation).await
 }

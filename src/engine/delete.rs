@@ -63,9 +63,8 @@ impl Engine {
             })
             .collect();
         let opts = self.render_options();
-        let (result, _) = self
+        Ok(self
             .report_change(message, files, Mutation::Edit, mode, &opts)
-            .await;
-        Ok(result)
+            .await)
     }
 }

@@ -123,8 +123,7 @@ struct Prior {
 impl Engine {
     /// Checks the touched files in one parallel wait (with their importers
     /// when `otherFiles` says so for this kind of mutation), classifies each
-    /// against what was there before and renders under `opts`. The check's
-    /// report comes back beside the result.
+    /// against what was there before and renders under `opts`.
     pub async fn report_change(
         self: &Arc<Self>,
         message: String,
@@ -132,7 +131,7 @@ impl Engine {
         mutation: Mutation,
         mode: Mode,
         opts: &RenderOptions,
-    ) -> (ToolResult, CheckReport) {
+    ) -> ToolResult {
         let change = Change::of(message, mutation, mode);
         self.report_change_as(change, files, opts).await
     }
@@ -147,7 +146,7 @@ impl Engine {
         files: Vec<Touched>,
         mutation: Mutation,
         opts: &RenderOptions,
-    ) -> (ToolResult, CheckReport) {
+    ) -> ToolResult {
         let _held = self
             .lock_files(files.iter().map(|f| f.path.as_path()))
             .await;
@@ -164,7 +163,7 @@ impl Engine {
         change: Change,
         files: Vec<Touched>,
         opts: &RenderOptions,
-    ) -> (ToolResult, CheckReport) {
+    ) -> ToolResult {
         self.report_change_against(change, files, None, opts).await
     }
 
@@ -177,7 +176,7 @@ impl Engine {
         files: Vec<Touched>,
         stated: Option<BTreeMap<String, Vec<Diagnostic>>>,
         opts: &RenderOptions,
-    ) -> (ToolResult, CheckReport) {
+    ) -> ToolResult {
         let _checking = self.changes.enter();
         let started = Instant::now();
         let mut files: Vec<Touched> = files.into_iter().map(read_after).collect();
@@ -245,7 +244,7 @@ impl Engine {
             result.feedback = with_auto_fixes(&auto_fixes, opts.escape, feedback);
             result.auto_fixes = auto_fixes;
         }
-        (result, check)
+        result
     }
 
     /// [`answer`](Self::answer) against a "before" the caller states for
@@ -263,10 +262,8 @@ impl Engine {
         let files = checked.into_iter().map(Touched::written).collect();
         let opts = self.render_options();
         let change = Change::of(message, mutation, mode);
-        let (result, _) = self
-            .report_change_against(change, files, Some(stated), &opts)
-            .await;
-        result
+        self.report_change_against(change, files, Some(stated), &opts)
+            .await
     }
 
     /// The touched files checked in one wait, with the files that import

@@ -22,6 +22,7 @@ mod in_flight;
 mod known;
 pub mod lookup;
 mod others;
+mod per_file;
 pub mod plan;
 pub mod pool;
 mod reload;

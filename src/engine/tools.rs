@@ -270,8 +270,7 @@ impl Engine {
     ) -> ToolResult {
         let files = checked.into_iter().map(Touched::written).collect();
         let opts = self.render_options();
-        let (result, _) = self.report_change_as(change, files, &opts).await;
-        result
+        self.report_change_as(change, files, &opts).await
     }
 
     pub(super) fn close_everywhere(&self, path: &Path) {

@@ -18,25 +18,11 @@ use crate::hidden::Hidden;
 use crate::render::{FileDiagnostics, ReportMode, render_files, with_hidden};
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DiagnosticEntry {
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    /// `error`, `warning`, `info` or `hint`.
-    pub severity: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    pub server: String,
-}
-
-#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FileEntry {
     pub path: String,
-    pub diagnostics: Vec<DiagnosticEntry>,
+    /// As every surface gives a diagnostic (`squiggle/edit`'s, without
+    /// `new`: nothing changed here).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -49,20 +35,6 @@ pub struct DiagnosticsResult {
     /// text, each with `ignored: true`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<Hidden>,
-}
-
-fn entry(d: &Diagnostic) -> DiagnosticEntry {
-    DiagnosticEntry {
-        line: d.line,
-        column: d.column,
-        end_line: d.end_line,
-        end_column: d.end_column,
-        severity: d.severity.name().to_string(),
-        message: d.message.clone(),
-        code: d.code.clone(),
-        source: d.source.clone(),
-        server: d.server.clone(),
-    }
 }
 
 /// Diagnostics of one file (checked now) or of every known file.
@@ -117,7 +89,7 @@ pub async fn diagnostics(
             .filter(|(_, d)| !d.is_empty())
             .map(|(path, d)| FileEntry {
                 path,
-                diagnostics: d.iter().map(entry).collect(),
+                diagnostics: d,
             })
             .collect(),
         notes,

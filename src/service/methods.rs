@@ -20,8 +20,8 @@ use super::wire::method::{
     Shutdown, Status, Warm, Write,
 };
 use super::wire::{
-    CheckFileParams, CheckFilesParams, CheckParams, CheckReply, Method, RenderParams, RenderReply,
-    WarmReply, WireDiagnostic,
+    CheckFileParams, CheckFilesParams, CheckParams, Method, RenderParams, RenderReply, WarmReply,
+    WireDiagnostic,
 };
 use crate::baseline::Before;
 use crate::diagnostic::Diagnostic;
@@ -29,7 +29,7 @@ use crate::engine::tools::{ToolResult, Touched};
 use crate::engine::{Engine, FileInput, HeldOthers, Request};
 use crate::evidence::Origin;
 use crate::jsonrpc::message::ResponseError;
-use crate::render::{FileDiagnostics, render_feedback, render_files};
+use crate::render::{FileDiagnostics, render_feedback};
 
 /// Runs `method`, or `None` when the service has no such method.
 pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option<Reply> {
@@ -214,7 +214,7 @@ fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, Failure> {
 /// there before, other files as `otherFiles` says for the mutation),
 /// rendered under the request's options. The hooks call it through the
 /// daemon, or in their own process when there is none: one answer either way.
-pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, Failure> {
+pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<ToolResult, Failure> {
     let CheckParams {
         file_paths,
         mutation,
@@ -250,13 +250,5 @@ pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<CheckReply, F
     let opts = options.over(engine.render_options());
     let change = engine.report_outside_change(files, mutation, &opts);
     // In process (a hook without a daemon) as through the daemon.
-    let (result, report) = as_told(origin, change).await;
-    let text = render_files(&report.file_blocks(), &opts);
-    Ok(CheckReply {
-        report,
-        feedback: result.feedback,
-        text,
-        diagnostics: result.diagnostics,
-        baseline_known: result.baseline_known,
-    })
+    Ok(as_told(origin, change).await)
 }

@@ -21,4 +21,4 @@ pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connec
 pub use extract::{extract, invalid};
 pub use failure::{Failure, REFUSED, Reply};
 pub use methods::{change, check, respond, respond_now};
-pub use wire::{CheckReply, ServerStatus, WireDiagnostic};
+pub use wire::{ServerStatus, WireDiagnostic};

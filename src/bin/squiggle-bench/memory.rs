@@ -38,7 +38,7 @@ pub fn run(edits: usize, every: usize) -> Result<()> {
             let t = Instant::now();
             let reply = connection.check(std::slice::from_ref(file), Mutation::Edit).await?;
             window.push(t.elapsed());
-            anyhow::ensure!(reply.text.contains(&format!("edit {n}")), "no diagnostic for edit {n}");
+            anyhow::ensure!(reply.feedback.contains(&format!("edit {n}")), "no diagnostic for edit {n}");
             if n % every == 0 {
                 let (rss, fds) = rss_and_fds(pid);
                 let server = connection

@@ -186,7 +186,7 @@ pub fn cold(runs: usize, only: &[String]) -> Result<()> {
             let elapsed = t.elapsed();
             match reply {
                 Ok(reply) => {
-                    let reply = reply.report;
+                    let reply = squiggle::engine::CheckReport::from(reply);
                     samples.push(elapsed);
                     for o in reply.files.iter().flat_map(|f| &f.outcomes) {
                         let errors = reply.files[0].diagnostics.len();

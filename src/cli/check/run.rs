@@ -71,7 +71,7 @@ pub async fn run(
         let cwd = root.clone();
         super::super::warm::check(Some(&root), &cwd, params, route, Some(engine))
             .await?
-            .report
+            .into()
     } else {
         // Staged texts are on no disk: an acknowledgement's line is read
         // from them.

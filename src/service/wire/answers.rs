@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::{CheckReport, Reported};
 
 /// A diagnostic as the `lsp/*` methods return it: squiggle's `Diagnostic`
 /// plus the spec's `character` (equal to `column`), with the message escaped
@@ -44,28 +43,6 @@ impl From<&Diagnostic> for WireDiagnostic {
             server: d.server.clone(),
         }
     }
-}
-
-/// The result of `squiggle/check`: the engine's `CheckReport` (files,
-/// others, otherOutcomes) plus its two renderings under the engine's render
-/// options.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CheckReply {
-    #[serde(flatten)]
-    pub report: CheckReport,
-    /// As after an edit: the checked files ("please fix"), then other files.
-    pub feedback: String,
-    /// As `squiggle check` prints it: the checked files only.
-    pub text: String,
-    /// Every diagnostic of the checked files and the other files, each
-    /// flagged `new` when the change introduced it (as in `ToolResult`).
-    #[serde(default)]
-    pub diagnostics: Vec<Reported>,
-    /// Whether each checked file's "before" was known (as in `ToolResult`):
-    /// when not, `new` cannot tell an old error from a new one.
-    #[serde(default)]
-    pub baseline_known: bool,
 }
 
 /// The result of `squiggle/render`.

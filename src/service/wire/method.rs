@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
+use super::answers::{RenderReply, WarmReply, WireDiagnostic};
 use super::requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
     FixParams, NoParams, RenderParams, WarmParams, WriteParams,
@@ -67,7 +67,7 @@ methods! {
     /// A file removed, the files that import it checked again.
     Delete = "squiggle/delete", DeleteParams => ToolResult;
     Render = "squiggle/render", RenderParams => RenderReply;
-    Check = "squiggle/check", CheckParams => CheckReply;
+    Check = "squiggle/check", CheckParams => ToolResult;
     Warm = "squiggle/warm", WarmParams => WarmReply;
     /// A speculative session over some files (`crate::sessions`).
     SessionOpen = "squiggle/sessionOpen", SessionOpenParams => SessionAnswer;

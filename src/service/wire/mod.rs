@@ -12,7 +12,7 @@ pub mod method;
 mod requests;
 mod sessions;
 
-pub use answers::{CheckReply, RenderReply, WarmReply, WireDiagnostic};
+pub use answers::{RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
 pub use requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,

@@ -63,7 +63,7 @@ const rendered = await call('squiggle/render', { edited: [{ file: 'b.fk', diagno
 assert.match(rendered.text, /<diagnostics file="b.fk">/);
 
 const checked = await call('squiggle/check', { filePaths: ['b.fk'] });
-assert.equal(checked.files[0].diagnostics[0].message, 'written');
+assert.equal(checked.diagnostics[0].message, 'written');
 
 await assert.rejects(call('squiggle/edit', { filePath: 'a.fk', oldString: 'absent', newString: 'x' }),
   (e) => e.code === -32001);

@@ -77,10 +77,13 @@ fn the_hook_prints_the_daemons_rendering_byte_for_byte() {
     let rendered = "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.fk\">\nERROR [1:1] as the daemon rendered it: Array&lt;T&gt;\n</diagnostics>\n";
     let readable = "LSP errors detected in this file, please fix:\n<diagnostics file=\"a.fk\">\nERROR [1:1] as the daemon rendered it: Array<T>\n</diagnostics>\n";
     let report = |feedback: &str| {
-        json!({"files": [{"file": "a.fk", "outcomes": [{"server": "fake", "outcome": "pulled", "elapsedMs": 1}],
+        json!({"message": "", "feedback": feedback,
             "diagnostics": [{"file": "a.fk", "line": 7, "column": 7, "endLine": 7, "endColumn": 8,
-                "severity": "error", "message": "what a second rendering would show", "server": "fake"}]}],
-            "others": {}, "feedback": feedback, "text": "", "classification": "new_errors"})
+                "severity": "error", "message": "what a rendering of its own would show", "server": "fake",
+                "new": true}],
+            "classification": "new_errors", "baselineKnown": true,
+            "outcomes": {"a.fk": [{"server": "fake", "outcome": "pulled", "elapsedMs": 1}]},
+            "otherFiles": [], "dryRun": false})
     };
     let daemon = stand_in_daemon(&ws, vec![report(rendered), report(readable)]);
     let context = ws.hook("claude", &edit);

@@ -46,13 +46,17 @@ async fn starts_on_demand_reuses_servers_and_stops() {
     let first = client::check_with(&ws.root, vec!["a.fk".into()], Mutation::Edit, &opts)
         .await
         .unwrap_or_else(|e| panic!("check: {e}"));
-    assert_eq!(first.report.files[0].diagnostics[0].message, "first");
-    assert!(first.text.contains("ERROR [1:1] first"), "{}", first.text);
+    assert_eq!(first.diagnostics[0].diagnostic.message, "first");
+    assert!(
+        first.feedback.contains("ERROR [1:1] first"),
+        "{}",
+        first.feedback
+    );
     ws.write("a.fk", "@error(second)\n");
     let second = client::check_with(&ws.root, vec![ws.root.join("a.fk")], Mutation::Write, &opts)
         .await
         .unwrap_or_else(|e| panic!("check: {e}"));
-    assert_eq!(second.report.files[0].diagnostics[0].message, "second");
+    assert_eq!(second.diagnostics[0].diagnostic.message, "second");
 
     let status = client::status(&ws.root, &opts)
         .await

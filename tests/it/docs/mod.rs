@@ -14,6 +14,7 @@
 //! Blocks that show measured output (timings, a server's own version) stay
 //! ```` ```text ```` and are not run.
 
+mod answers;
 mod examples;
 mod transcripts;
 

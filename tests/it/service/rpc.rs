@@ -141,15 +141,17 @@ fn every_method_once() {
         "LSP errors detected in this file, please fix:\n<diagnostics file=\"x.fk\">\nERROR [2:3] bad &lt;thing&gt;\n</diagnostics>\n"
     );
 
+    // Answered as every change is (`ToolResult`).
     let checked = svc.ok("squiggle/check", json!({"filePaths": ["b.fk"]}));
-    assert_eq!(checked["files"][0]["file"], "b.fk", "{checked}");
-    assert_eq!(checked["files"][0]["outcomes"][0]["outcome"], "pulled");
-    assert!(
-        checked["text"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("ERROR [1:1] other")
+    assert_eq!(
+        checked["outcomes"]["b.fk"][0]["outcome"], "pulled",
+        "{checked}"
     );
+    assert_eq!(checked["diagnostics"][0]["file"], "b.fk", "{checked}");
+    assert_eq!(checked["diagnostics"][0]["message"], "other", "{checked}");
+    for gone in ["files", "others", "text"] {
+        assert!(checked.get(gone).is_none(), "{gone}: {checked}");
+    }
     assert!(
         checked["feedback"]
             .as_str()
@@ -162,13 +164,7 @@ fn every_method_once() {
         "squiggle/check",
         json!({"filePaths": ["b.fk"], "contents": {"b.fk": "@error(given)\n"}}),
     );
-    assert!(
-        text["text"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("ERROR [1:1] given"),
-        "{text}"
-    );
+    assert_eq!(text["diagnostics"][0]["message"], "given", "{text}");
     let e = svc.err(
         "squiggle/check",
         json!({"filePaths": ["b.fk"], "contents": {"c.fk": "x"}}),

@@ -15,7 +15,7 @@ use anyhow::{Context, Result, ensure};
 use squiggle::daemon::client::{Connection, Options, stop, try_connect_or_spawn};
 use squiggle::diagnostic::Severity;
 use squiggle::engine::Mutation;
-use squiggle::service::CheckReply;
+use squiggle::engine::tools::ToolResult;
 
 use super::generate::{Lang, Repo};
 use crate::fixtures::{runtime_dir, sibling};
@@ -52,7 +52,7 @@ impl Daemon {
         })
     }
 
-    pub async fn check(&mut self, file: &Path) -> Result<CheckReply> {
+    pub async fn check(&mut self, file: &Path) -> Result<ToolResult> {
         Ok(self
             .connection
             .check(std::slice::from_ref(&file.to_path_buf()), Mutation::Write)
@@ -142,7 +142,7 @@ pub async fn edit(
     std::fs::write(&path, repo.module_text(p, k, extra, salt))
         .with_context(|| format!("write {}", path.display()))?;
     let started = Instant::now();
-    let reply = daemon.check(&path).await?.report;
+    let reply = squiggle::engine::CheckReport::from(daemon.check(&path).await?);
     let elapsed = started.elapsed();
     let own = format!("packages/{}/", Repo::package_name(p));
     let is_error = |d: &&squiggle::diagnostic::Diagnostic| d.severity == Severity::Error;
