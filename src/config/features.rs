@@ -62,21 +62,21 @@ impl Default for EvidenceConfig {
 /// by itself after an edit, and at most how many it tries per edit. Off
 /// (no rules) by default.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AutoFix {
+pub struct AutoFixConfig {
     pub rules: Vec<FixRule>,
     pub max: usize,
 }
 
-impl Default for AutoFix {
-    fn default() -> AutoFix {
-        AutoFix {
+impl Default for AutoFixConfig {
+    fn default() -> AutoFixConfig {
+        AutoFixConfig {
             rules: Vec::new(),
             max: 3,
         }
     }
 }
 
-impl AutoFix {
+impl AutoFixConfig {
     /// Whether a quick fix of `kind` titled `title` may be applied unasked.
     pub fn allows(&self, kind: Option<&str>, title: &str) -> bool {
         self.rules.iter().any(|rule| rule.matches(kind, title))

@@ -23,12 +23,13 @@ mod load;
 mod schema;
 mod trust;
 
+use crate::render::ReportMode;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 pub use crate::diagnostic::Severity;
-pub use features::{AutoFix, EvidenceConfig, FixRule, MAX_EVIDENCE_KEEP, SessionLimits};
+pub use features::{AutoFixConfig, EvidenceConfig, FixRule, MAX_EVIDENCE_KEEP, SessionLimits};
 pub use ignore::IgnoreRule;
 pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
 pub use schema::{FileKind, parse_str};
@@ -54,7 +55,7 @@ pub struct Config {
     pub write_tools: bool,
     /// Start built-in servers found on `PATH` without listing them.
     pub auto_detect: bool,
-    pub report: Report,
+    pub report: ReportMode,
     /// Which mutations also report the errors they cause in other files.
     pub other_files: OtherFiles,
     /// Say in one line which servers had not finished (or had stopped) when
@@ -89,7 +90,7 @@ pub struct Config {
     /// The evidence log.
     pub evidence: EvidenceConfig,
     /// Which quick fixes are applied unasked after an edit (none by default).
-    pub auto_fix: AutoFix,
+    pub auto_fix: AutoFixConfig,
     /// Which diagnostics are hidden (`ignore`): every layer's rules, user
     /// first, those under a server's table bound to it.
     pub ignore: Vec<IgnoreRule>,
@@ -110,7 +111,7 @@ impl Default for Config {
             navigation_tools: true,
             write_tools: true,
             auto_detect: true,
-            report: Report::All,
+            report: ReportMode::All,
             other_files: OtherFiles::Write,
             report_unknown: true,
             fix_lines: 3,
@@ -124,19 +125,10 @@ impl Default for Config {
             strict: false,
             sessions: SessionLimits::default(),
             evidence: EvidenceConfig::default(),
-            auto_fix: AutoFix::default(),
+            auto_fix: AutoFixConfig::default(),
             ignore: Vec::new(),
         }
     }
-}
-
-/// Which diagnostics a check reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Report {
-    /// Every diagnostic that passes the severity filter.
-    All,
-    /// Only diagnostics that were not there before the edit.
-    New,
 }
 
 /// Which mutations look at the files that import what they changed.
@@ -248,7 +240,7 @@ pub struct PartialConfig {
     pub navigation_tools: Option<bool>,
     pub write_tools: Option<bool>,
     pub auto_detect: Option<bool>,
-    pub report: Option<Report>,
+    pub report: Option<ReportMode>,
     pub other_files: Option<OtherFiles>,
     pub report_unknown: Option<bool>,
     pub fix_lines: Option<usize>,

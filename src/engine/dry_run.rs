@@ -34,7 +34,7 @@ impl DryRun {
     pub(super) fn restoring<'a>(
         engine: &Arc<Engine>,
         dry_run: bool,
-        befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a String>)>,
+        befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a Arc<str>>)>,
     ) -> DryRun {
         if !dry_run {
             return DryRun {
@@ -44,7 +44,7 @@ impl DryRun {
         }
         let texts = befores
             .into_iter()
-            .filter_map(|(path, before)| Some((path.clone(), Arc::from(before?.as_str()))))
+            .filter_map(|(path, before)| Some((path.clone(), before?.clone())))
             .collect();
         DryRun {
             engine: Some(engine.clone()),

@@ -97,11 +97,19 @@ pub struct Touched {
 impl Touched {
     /// A file squiggle wrote: its path, its text before (`None`: it was
     /// created) and the text written.
-    pub(crate) fn written((path, before, after): (PathBuf, Option<String>, Arc<str>)) -> Touched {
+    pub(crate) fn written(path: PathBuf, before: Option<&str>, after: &str) -> Touched {
         Touched {
             path,
             before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
-            after: Some(after),
+            after: Some(Arc::from(after)),
+        }
+    }
+
+    /// Its text before, when the caller knew it.
+    pub(crate) fn before_text(&self) -> Option<&Arc<str>> {
+        match &self.before {
+            Before::Text(text) => Some(text),
+            Before::Absent | Before::Unknown => None,
         }
     }
 }
@@ -255,11 +263,10 @@ impl Engine {
     pub(crate) async fn answer_against(
         self: &Arc<Self>,
         message: String,
-        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        files: Vec<Touched>,
         (mutation, mode): (Mutation, Mode),
         stated: BTreeMap<String, Vec<Diagnostic>>,
     ) -> ToolResult {
-        let files = checked.into_iter().map(Touched::written).collect();
         let opts = self.render_options();
         let change = Change::of(message, mutation, mode);
         self.report_change_against(change, files, Some(stated), &opts)

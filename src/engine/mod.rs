@@ -235,10 +235,7 @@ impl Engine {
             max_other_files: self.config.max_project_diagnostics_files,
             max_lines: self.config.max_diagnostic_lines,
             include: self.config.include_severities.clone(),
-            report: match self.config.report {
-                crate::config::Report::All => crate::render::ReportMode::All,
-                crate::config::Report::New => crate::render::ReportMode::New,
-            },
+            report: self.config.report,
             report_unknown: self.config.report_unknown,
             ..Default::default()
         }

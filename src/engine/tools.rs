@@ -144,13 +144,16 @@ impl Engine {
         } else {
             "Edit applied successfully.".to_string()
         };
-        let after: Arc<str> = Arc::from(replaced.content);
+        let touched = vec![Touched::written(
+            target.canonical.clone(),
+            Some(&before),
+            &replaced.content,
+        )];
         let restore = DryRun::restoring(
             self,
             mode == Mode::DryRun,
-            [(&target.canonical, Some(&before))],
+            touched.iter().map(|t| (&t.path, t.before_text())),
         );
-        let touched = vec![(target.canonical.clone(), Some(before.clone()), after)];
         let change = Change::of(message, Mutation::Edit, mode).fixing();
         let result = self.answer_as(change, touched).await;
         restore.finish().await;
@@ -179,13 +182,16 @@ impl Engine {
         } else {
             "File written successfully.".to_string()
         };
-        let after: Arc<str> = Arc::from(content);
+        let touched = vec![Touched::written(
+            target.canonical.clone(),
+            before.as_deref(),
+            content,
+        )];
         let restore = DryRun::restoring(
             self,
             mode == Mode::DryRun,
-            [(&target.canonical, before.as_ref())],
+            touched.iter().map(|t| (&t.path, t.before_text())),
         );
-        let touched = vec![(target.canonical.clone(), before.clone(), after)];
         let change = Change::of(message, Mutation::Write, mode).fixing();
         let result = self.answer_as(change, touched).await;
         restore.finish().await;
@@ -237,7 +243,7 @@ impl Engine {
         let restore = DryRun::restoring(
             self,
             mode == Mode::DryRun,
-            steps.checked.iter().map(|(p, b, _)| (p, b.as_ref())),
+            steps.checked.iter().map(|t| (&t.path, t.before_text())),
         );
         let change = Change {
             auto_fix,
@@ -254,7 +260,7 @@ impl Engine {
     pub(crate) async fn answer(
         self: &Arc<Self>,
         message: String,
-        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+        checked: Vec<Touched>,
         mutation: Mutation,
         mode: Mode,
     ) -> ToolResult {
@@ -263,14 +269,9 @@ impl Engine {
     }
 
     /// [`answer`](Self::answer) for `change`.
-    async fn answer_as(
-        self: &Arc<Self>,
-        change: Change,
-        checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
-    ) -> ToolResult {
-        let files = checked.into_iter().map(Touched::written).collect();
+    async fn answer_as(self: &Arc<Self>, change: Change, checked: Vec<Touched>) -> ToolResult {
         let opts = self.render_options();
-        self.report_change_as(change, files, &opts).await
+        self.report_change_as(change, checked, &opts).await
     }
 
     pub(super) fn close_everywhere(&self, path: &Path) {
@@ -290,7 +291,7 @@ impl Engine {
 /// Every step of a patch, in order: what to write, what to remove, what to
 /// tell the servers, and which files to check (with their text before).
 pub(super) struct PatchSteps {
-    pub(super) checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
+    pub(super) checked: Vec<Touched>,
     pub(super) events: Vec<(PathBuf, FileChangeKind)>,
     pub(super) writes: Vec<(PathBuf, String)>,
     pub(super) removes: Vec<(PathBuf, String)>,
@@ -315,7 +316,11 @@ fn patch_steps(
                 let before = std::fs::read_to_string(&t.canonical).ok();
                 writes.push((t.canonical.clone(), content.clone()));
                 events.push((t.canonical.clone(), FileChangeKind::of_write(*created)));
-                checked.push((t.canonical.clone(), before, Arc::from(content.as_str())));
+                checked.push(Touched::written(
+                    t.canonical.clone(),
+                    before.as_deref(),
+                    content,
+                ));
             }
             PlannedChange::Delete { path } => {
                 let canonical = vetted(targets, path)?.canonical.clone();
@@ -331,7 +336,7 @@ fn patch_steps(
                 removes.push((old.clone(), from.clone()));
                 events.push((old, FileChangeKind::Deleted));
                 events.push((new.canonical.clone(), FileChangeKind::Created));
-                checked.push((new.canonical.clone(), None, Arc::from(content.as_str())));
+                checked.push(Touched::written(new.canonical.clone(), None, content));
             }
         }
     }

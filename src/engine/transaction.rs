@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::tools::{Mode, PatchSteps, ToolError, ToolResult};
+use super::tools::{Mode, PatchSteps, ToolError, ToolResult, Touched};
 use super::{Engine, Mutation};
 use crate::edit::{FileOp, apply_all};
 use crate::lsp::FileChangeKind;
@@ -35,7 +35,7 @@ impl Engine {
             steps.events.push((path.clone(), kind));
             steps
                 .checked
-                .push((path.clone(), before, Arc::from(after.as_str())));
+                .push(Touched::written(path.clone(), before.as_deref(), &after));
             steps.writes.push((path, after));
         }
         self.commit_patch(&steps)?;

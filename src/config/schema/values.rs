@@ -9,8 +9,9 @@ use toml::Value;
 
 use super::errors::{SEVERITIES, describe, segment};
 use super::{FileKind, Reader};
-use crate::config::{ConfigError, OtherFiles, Report, Severity};
+use crate::config::{ConfigError, OtherFiles, Severity};
 use crate::platform::endpoint::{EXPECTED, Endpoint};
+use crate::render::ReportMode;
 
 impl Reader<'_> {
     pub(super) fn boolean(&self, path: &str, value: &Value) -> Result<bool, ConfigError> {
@@ -249,10 +250,10 @@ impl Reader<'_> {
         Ok(out)
     }
 
-    pub(super) fn report(&self, path: &str, value: &Value) -> Result<Report, ConfigError> {
+    pub(super) fn report(&self, path: &str, value: &Value) -> Result<ReportMode, ConfigError> {
         match value.as_str() {
-            Some("all") => Ok(Report::All),
-            Some("new") => Ok(Report::New),
+            Some("all") => Ok(ReportMode::All),
+            Some("new") => Ok(ReportMode::New),
             _ => Err(self.expected(path, "\"all\" or \"new\"", value)),
         }
     }

@@ -11,7 +11,7 @@ use super::evaluate::verdict;
 use crate::baseline::Classification;
 use crate::config::Mutation;
 use crate::engine::Engine;
-use crate::engine::tools::{Mode, ToolResult};
+use crate::engine::tools::{Mode, ToolResult, Touched};
 use crate::sessions::session::{Session, digest};
 use crate::sessions::{Edit, SessionError};
 
@@ -51,7 +51,7 @@ impl Engine {
             .filter_map(|(p, f)| {
                 f.base
                     .as_ref()
-                    .map(|t| (p.clone(), Some(t.to_string()), t.clone()))
+                    .map(|t| Touched::written(p.clone(), Some(t), t))
             })
             .collect::<Vec<_>>();
         let message = format!(

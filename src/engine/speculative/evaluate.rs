@@ -9,7 +9,7 @@ use super::answers::SessionAnswer;
 use crate::baseline::{Classification, classify};
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::tools::{Mode, ToolResult};
+use crate::engine::tools::{Mode, ToolResult, Touched};
 use crate::engine::{Engine, Reported};
 use crate::sessions::session::{File, Session, digest};
 
@@ -39,7 +39,7 @@ impl Engine {
             .filter(|(_, f)| f.changed())
             .filter_map(|(p, f)| {
                 let text = f.text.clone()?;
-                Some((p.clone(), f.base.as_deref().map(str::to_string), text))
+                Some(Touched::written(p.clone(), f.base.as_deref(), &text))
             })
             .collect::<Vec<_>>();
         let changed = touched.len();

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use squiggle::config::{
-    self, Config, ConfigError, FileKind, LoadOptions, PartialConfig, Report, ServerOverride,
-    Severity, Trust,
+    self, Config, ConfigError, FileKind, LoadOptions, PartialConfig, ServerOverride, Severity,
+    Trust,
 };
+use squiggle::render::ReportMode;
 
 const BUILTINS: &[&str] = &["pyright", "rust-analyzer", "typescript"];
 
@@ -101,7 +102,7 @@ fn no_files_means_defaults() {
     assert_eq!(config.max_diagnostic_lines, 50);
     assert_eq!(config.include_severities, vec![Severity::Error]);
     assert!(config.navigation_tools && config.write_tools && config.auto_detect);
-    assert_eq!(config.report, Report::All);
+    assert_eq!(config.report, ReportMode::All);
     assert_eq!(config.daemon_idle, Duration::from_secs(30 * 60));
     assert!(config.sources.is_empty());
 }
@@ -143,7 +144,7 @@ fn layers_win_key_by_key() {
     );
     let mut options = f.options();
     options.cli.first_touch_timeout = Some(Duration::from_millis(500));
-    options.cli.report = Some(Report::All);
+    options.cli.report = Some(ReportMode::All);
     let config = config::load(&options).unwrap();
 
     assert_eq!(
@@ -156,7 +157,7 @@ fn layers_win_key_by_key() {
         Duration::from_millis(500),
         "cli over user"
     );
-    assert_eq!(config.report, Report::All, "cli over user");
+    assert_eq!(config.report, ReportMode::All, "cli over user");
     assert_eq!(config.max_diagnostics_per_file, 7, "user over default");
     assert_eq!(config.max_diagnostic_lines, 0, "workspace over default");
     assert_eq!(config.max_project_diagnostics_files, 5, "default");
@@ -192,7 +193,7 @@ fn lsp_false_disables_everything() {
     let f = Fixture::new(Some("[lsp]\nreport = \"new\"\n"), Some("lsp = false\n"));
     let config = f.load();
     assert!(!config.enabled);
-    assert_eq!(config.report, Report::New, "the rest still loads");
+    assert_eq!(config.report, ReportMode::New, "the rest still loads");
 
     let f = Fixture::new(Some("lsp = false\n"), None);
     assert!(!f.load().enabled);
