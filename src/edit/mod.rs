@@ -11,6 +11,7 @@
 mod atomic;
 mod codex;
 mod content;
+pub mod git_diff_text;
 mod hunk;
 mod plan;
 mod replace;

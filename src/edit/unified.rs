@@ -8,6 +8,7 @@
 //! obvious boundary is accepted, and a header with no numbers at all is read
 //! up to the next boundary and located by its context alone.
 
+use super::git_diff_text::{self, hunk_ranges};
 use super::{EditError, FilePatch, Hunk, HunkLine, Patch, patch_lines};
 
 const DEV_NULL: &str = "/dev/null";
@@ -286,18 +287,8 @@ fn no_newline_marker(hunk: &mut Hunk, i: usize) -> Result<(), EditError> {
 
 /// `@@ -l[,s] +l[,s] @@ ...` → (old start, old count, new count).
 fn parse_ranges(header: &str) -> Option<(usize, usize, usize)> {
-    let rest = header.strip_prefix("@@ -")?;
-    let (ranges, _) = rest.split_once(" @@")?;
-    let (old, new) = ranges.split_once(" +")?;
-    let range = |text: &str| -> Option<(usize, usize)> {
-        match text.split_once(',') {
-            Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
-            None => Some((text.parse().ok()?, 1)),
-        }
-    };
-    let (old_start, old_count) = range(old)?;
-    let (_, new_count) = range(new)?;
-    Some((old_start, old_count, new_count))
+    let r = hunk_ranges(header)?;
+    Some((r.old_start, r.old_count, r.new_count))
 }
 
 /// The path of a `---`/`+++` line: quoted or not, without a `diff -u`
@@ -335,40 +326,13 @@ fn split_git_paths(rest: &str) -> Option<(String, String)> {
     Some((old.strip_prefix("a/")?.to_string(), new.to_string()))
 }
 
-/// Undoes git's C-style quoting of unusual paths (`"a/sp\303\251cial"`).
+/// Undoes git's C-style quoting of unusual paths (`"a/sp\303\251cial"`);
+/// an unquoted path as it is.
 fn unquote(text: &str) -> String {
-    let Some(inner) = text
-        .strip_prefix('"')
-        .and_then(|t| t.rfind('"').map(|end| &t[..end]))
-    else {
-        return text.to_string();
-    };
-    let mut bytes = Vec::with_capacity(inner.len());
-    let mut chars = inner.bytes().peekable();
-    while let Some(byte) = chars.next() {
-        if byte != b'\\' {
-            bytes.push(byte);
-            continue;
-        }
-        match chars.next() {
-            Some(b'n') => bytes.push(b'\n'),
-            Some(b't') => bytes.push(b'\t'),
-            Some(b'r') => bytes.push(b'\r'),
-            Some(digit @ b'0'..=b'7') => {
-                let mut value = u32::from(digit - b'0');
-                for _ in 0..2 {
-                    if let Some(&next @ b'0'..=b'7') = chars.peek() {
-                        value = value * 8 + u32::from(next - b'0');
-                        chars.next();
-                    }
-                }
-                bytes.push(value as u8);
-            }
-            Some(other) => bytes.push(other),
-            None => bytes.push(b'\\'),
-        }
+    match git_diff_text::unquote(text) {
+        Some(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        None => text.to_string(),
     }
-    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[cfg(test)]

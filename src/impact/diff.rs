@@ -78,10 +78,8 @@ pub fn changed_lines(diff: &str, root: &Path) -> Result<Vec<ChangedFile>, EditEr
 /// `c` of a `@@ -a,b +c,d @@` header (0 for an empty new side: its lines
 /// then start after line 0).
 fn new_start(header: &str) -> Option<u32> {
-    let plus = header.split_whitespace().find(|w| w.starts_with('+'))?;
-    let number = plus[1..].split(',').next()?;
-    let start: u32 = number.parse().ok()?;
-    Some(start.max(1))
+    let start = crate::edit::git_diff_text::hunk_ranges(header)?.new_start;
+    Some(u32::try_from(start).ok()?.max(1))
 }
 
 /// Where `needle` starts in `lines` (1-based).

@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 
 use crate::diagnostic::Diagnostic;
+use crate::edit::git_diff_text;
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FilterMode {
@@ -80,9 +81,9 @@ pub fn parse_unified(diff: &str) -> HashMap<String, FileChanges> {
             if let Some(path) = &current {
                 files.entry(path.clone()).or_default();
             }
-        } else if let Some(header) = line.strip_prefix("@@ ")
+        } else if line.starts_with("@@ ")
             && let Some(path) = &current
-            && let Some((start, count)) = new_side_range(header)
+            && let Some((start, count)) = new_side_range(line)
         {
             let changes = files.entry(path.clone()).or_default();
             if count == 0 {
@@ -106,48 +107,18 @@ fn new_side_path(raw: &str) -> Option<String> {
     path.strip_prefix("b/").map(str::to_string)
 }
 
-/// The `+c,d` part of a hunk header (`-a,b +c,d @@ …`).
-fn new_side_range(header: &str) -> Option<(u32, u32)> {
-    let plus = header.split(' ').find_map(|part| part.strip_prefix('+'))?;
-    let (start, count) = match plus.split_once(',') {
-        Some((s, c)) => (s.parse().ok()?, c.parse().ok()?),
-        None => (plus.parse().ok()?, 1),
-    };
-    Some((start, count))
+/// The new side of a hunk header line (`@@ -a,b +c,d @@ …`): `(c, d)`.
+fn new_side_range(line: &str) -> Option<(u32, u32)> {
+    let r = git_diff_text::hunk_ranges(line)?;
+    Some((
+        u32::try_from(r.new_start).ok()?,
+        u32::try_from(r.new_count).ok()?,
+    ))
 }
 
-/// Undoes git's C-style quoting of unusual path names (`"a\tb\303\251"`).
+/// A path git quoted, read back; `None` when it is not valid UTF-8.
 fn unquote(quoted: &str) -> Option<String> {
-    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
-    let mut bytes = Vec::with_capacity(inner.len());
-    let mut chars = inner.bytes().peekable();
-    while let Some(b) = chars.next() {
-        if b != b'\\' {
-            bytes.push(b);
-            continue;
-        }
-        let escaped = chars.next()?;
-        let byte = match escaped {
-            b'n' => b'\n',
-            b't' => b'\t',
-            b'r' => b'\r',
-            b'a' => 0x07,
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'v' => 0x0b,
-            b'0'..=b'7' => {
-                let mut value = u32::from(escaped - b'0');
-                for _ in 0..2 {
-                    let digit = chars.next_if(|d| (b'0'..=b'7').contains(d))?;
-                    value = value * 8 + u32::from(digit - b'0');
-                }
-                u8::try_from(value).ok()?
-            }
-            other => other,
-        };
-        bytes.push(byte);
-    }
-    String::from_utf8(bytes).ok()
+    String::from_utf8(git_diff_text::unquote(quoted)?).ok()
 }
 
 #[cfg(test)]
