@@ -1,7 +1,8 @@
 //! Streamable HTTP for `squiggle mcp --http ADDR:PORT`: the MCP endpoint at
 //! `/mcp` behind a bearer token (compared in constant time), `/health`
 //! open, request bodies bounded. Serving without a token is allowed only
-//! on a loopback address.
+//! on a loopback address. Each MCP session (`Mcp-Session-Id`) gets a
+//! handler of its own, and so owns the speculative sessions it opens.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::{Exposure, McpServer};
 use crate::engine::Engine;
+use crate::sessions::Owner;
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
@@ -90,8 +92,14 @@ pub async fn serve(
         config = config.disable_allowed_hosts();
     }
     let factory_engine = engine.clone();
+    // One handler per MCP session (its sessions its own), and one for each
+    // request outside any: those share one owner.
+    let sessionless = Owner::new();
     let service = StreamableHttpService::new(
-        move || Ok(McpServer::new(factory_engine.clone(), exposure)),
+        move || {
+            let engine = factory_engine.clone();
+            Ok(McpServer::over_http(engine, exposure, sessionless))
+        },
         Arc::new(LocalSessionManager::default()),
         config,
     );

@@ -1,6 +1,8 @@
 //! The `ServerHandler`: lists the tools this session exposes and routes
 //! calls. One engine (and so one pool of language servers) per process,
-//! shared by the write tools and navigation.
+//! shared by the write tools and navigation. One handler per client — the
+//! stdio client, each MCP session over HTTP — and the speculative sessions
+//! it opens are that client's alone, discarded when the handler goes.
 
 use std::sync::Arc;
 
@@ -20,20 +22,67 @@ use super::resources::{self, Resources};
 use super::tools::call;
 use crate::engine::Engine;
 use crate::evidence::{Origin, Surface};
+use crate::sessions::Owner;
 
 #[derive(Clone)]
 pub struct McpServer {
     engine: Arc<Engine>,
     exposure: Exposure,
     resources: Resources,
+    /// The client this handler answers, owner of the sessions it opens.
+    client: Arc<Client>,
+    /// Over HTTP, the owner shared by the requests made outside any MCP
+    /// session (the protocol revisions without sessions): a handler is
+    /// made for each such request, so none of them is an owner that lasts.
+    sessionless: Option<Owner>,
+}
+
+/// One client's mark on its sessions; when the last handle to it goes (the
+/// MCP session deleted or expired, stdio closed), they are discarded.
+struct Client {
+    engine: Arc<Engine>,
+    owner: Owner,
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.engine.release_sessions_soon(self.owner);
+    }
 }
 
 impl McpServer {
+    /// The handler for one client.
     pub fn new(engine: Arc<Engine>, exposure: Exposure) -> McpServer {
+        let client = Arc::new(Client {
+            engine: engine.clone(),
+            owner: Owner::new(),
+        });
         McpServer {
             engine,
             exposure,
             resources: Resources::default(),
+            client,
+            sessionless: None,
+        }
+    }
+
+    /// The handler for one client over HTTP: `sessionless` owns the
+    /// sessions opened by requests outside any MCP session.
+    pub fn over_http(engine: Arc<Engine>, exposure: Exposure, sessionless: Owner) -> McpServer {
+        McpServer {
+            sessionless: Some(sessionless),
+            ..McpServer::new(engine, exposure)
+        }
+    }
+
+    /// Whose sessions a request reaches: its MCP session's, or over HTTP
+    /// without an `Mcp-Session-Id`, those of every such request.
+    fn owner(&self, context: &RequestContext<RoleServer>) -> Owner {
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let sessionless = parts.is_some_and(|p| !p.headers.contains_key("mcp-session-id"));
+        match self.sessionless {
+            Some(shared) if sessionless => shared,
+            _ => self.client.owner,
         }
     }
 
@@ -102,7 +151,8 @@ impl ServerHandler for McpServer {
             .peer_info()
             .map(|info| info.client_info.name.clone());
         let origin = Origin::new(Surface::Mcp, agent, request.name.as_ref());
-        let work = call(&self.engine, self.exposure, &request.name, args);
+        let owner = self.owner(&context);
+        let work = call(&self.engine, self.exposure, owner, &request.name, args);
         let answer = crate::evidence::origin::scope(origin, work).await;
         if writes(&request.name) {
             self.resources.poke(&self.engine);

@@ -12,7 +12,7 @@ use super::session_inputs::{
     SessionChainInput, SessionEditInput, SessionEditsInput, SessionInput, SessionOpenInput,
 };
 use crate::engine::Engine;
-use crate::sessions::Edit;
+use crate::sessions::{Edit, Owner};
 
 fn parse<T: serde::de::DeserializeOwned>(args: JsonObject) -> Result<T, String> {
     serde_json::from_value(Value::Object(args)).map_err(|e| format!("invalid arguments: {e}"))
@@ -33,14 +33,23 @@ fn reply<T: serde::Serialize>(result: Result<(T, String), String>) -> CallToolRe
     }
 }
 
-/// Runs one `session_*` tool.
-pub(super) async fn call(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> CallToolResult {
-    let e = engine;
+/// Runs one `session_*` tool for `owner`, who reaches only the sessions
+/// it opened.
+pub(super) async fn call(
+    engine: &Arc<Engine>,
+    owner: Owner,
+    id: ToolId,
+    args: JsonObject,
+) -> CallToolResult {
+    let (e, me) = (engine, owner);
     match id {
         ToolId::SessionOpen => reply(
             async {
                 let a = parse::<SessionOpenInput>(args)?;
-                let answer = e.session_open(&a.paths).await.map_err(|e| e.to_string())?;
+                let answer = e
+                    .session_open(me, &a.paths)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 let text = answer.text();
                 Ok((answer, text))
             }
@@ -51,7 +60,7 @@ pub(super) async fn call(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> 
                 let a = parse::<SessionEditsInput>(args)?;
                 let edits = edits(a.edits)?;
                 let evaluate = a.evaluate.unwrap_or(true);
-                let answer = e.session_edit(&a.session, &edits, evaluate).await;
+                let answer = e.session_edit(me, &a.session, &edits, evaluate).await;
                 let answer = answer.map_err(|e| e.to_string())?;
                 let text = answer.text();
                 Ok((answer, text))
@@ -61,7 +70,7 @@ pub(super) async fn call(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> 
         ToolId::SessionEvaluate => reply(
             async {
                 let a = parse::<SessionInput>(args)?;
-                let answer = e.session_evaluate(&a.session).await;
+                let answer = e.session_evaluate(me, &a.session).await;
                 let answer = answer.map_err(|e| e.to_string())?;
                 let text = answer.text();
                 Ok((answer, text))
@@ -73,7 +82,7 @@ pub(super) async fn call(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> 
                 let a = parse::<SessionChainInput>(args)?;
                 let edits = edits(a.edits)?;
                 let stop = a.stop_on_new_errors.unwrap_or(true);
-                let answer = e.session_chain(&a.session, &edits, stop).await;
+                let answer = e.session_chain(me, &a.session, &edits, stop).await;
                 let answer = answer.map_err(|e| e.to_string())?;
                 let text = answer.text();
                 Ok((answer, text))
@@ -83,7 +92,7 @@ pub(super) async fn call(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> 
         ToolId::SessionCommit => reply(
             async {
                 let a = parse::<SessionInput>(args)?;
-                let result = e.session_commit(&a.session).await;
+                let result = e.session_commit(me, &a.session).await;
                 let result = result.map_err(|e| e.to_string())?;
                 let text = result.text();
                 Ok((result, text))
@@ -93,7 +102,7 @@ pub(super) async fn call(engine: &Arc<Engine>, id: ToolId, args: JsonObject) -> 
         _ => reply(
             async {
                 let a = parse::<SessionInput>(args)?;
-                let answer = e.session_discard(&a.session).await;
+                let answer = e.session_discard(me, &a.session).await;
                 let answer = answer.map_err(|e| e.to_string())?;
                 let text = answer.text();
                 Ok((answer, text))

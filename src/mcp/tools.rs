@@ -20,6 +20,7 @@ use crate::engine::tools::ToolResult;
 use crate::engine::{Engine, Request};
 use crate::navigation::diagnostics::{diagnostics, status};
 use crate::navigation::{self, DEFAULT_MAX_RESULTS, Goto, NavError, RangeArgs};
+use crate::sessions::Owner;
 
 fn parse<T: DeserializeOwned>(args: JsonObject) -> Result<T, NavError> {
     serde_json::from_value(Value::Object(args))
@@ -66,6 +67,7 @@ where
 pub async fn call(
     engine: &Arc<Engine>,
     exposure: Exposure,
+    owner: Owner,
     name: &str,
     args: JsonObject,
 ) -> Option<CallToolResult> {
@@ -81,7 +83,7 @@ pub async fn call(
         | ToolId::SessionEvaluate
         | ToolId::SessionChain
         | ToolId::SessionCommit
-        | ToolId::SessionDiscard) => super::sessions::call(engine, id, args).await,
+        | ToolId::SessionDiscard) => super::sessions::call(engine, owner, id, args).await,
         ToolId::Acknowledge => super::acknowledge::call(engine, args).await,
         navigation => navigate(engine, navigation, args).await,
     };

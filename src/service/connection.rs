@@ -10,6 +10,9 @@
 //! them: the daemon's client that hung up is gone, and a mutation it had
 //! asked for must not land after it gave up), on `exit` (they are dropped),
 //! or after answering `lsp/shutdown`.
+//!
+//! The connection owns the sessions it opens (`squiggle/session*`): no
+//! other connection finds them, and when it ends they are discarded.
 
 use std::io;
 use std::sync::Arc;
@@ -25,6 +28,7 @@ use crate::evidence::origin::scope;
 use crate::evidence::{Origin, Surface};
 use crate::jsonrpc::framing::{FrameReader, write_frame};
 use crate::jsonrpc::message::{Message, MessageError, RequestId, ResponseError, codes};
+use crate::sessions::Owner;
 
 /// Why a connection ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +125,12 @@ where
     });
     let mut frames = FrameReader::new(BufReader::new(reader));
     let mut tasks = JoinSet::new();
-    let connection = Connection { engine, host, tx };
+    let connection = Connection {
+        engine,
+        host,
+        tx,
+        owner: Owner::new(),
+    };
     let end = loop {
         while tasks.try_join_next().is_some() {}
         let body = match frames.read_frame().await {
@@ -153,6 +162,10 @@ where
         tasks.abort_all();
     }
     while tasks.join_next().await.is_some() {}
+    // Its sessions go with it: nobody else may use them.
+    let engine = connection.host.engine();
+    let engine = engine.unwrap_or_else(|| connection.engine.clone());
+    engine.release_sessions(connection.owner).await;
     drop(connection);
     match writer_task.await {
         Ok(Ok(())) | Err(_) => {}
@@ -162,12 +175,13 @@ where
     Ok(end)
 }
 
-/// What a connection's requests need: the engine, the host, and the way
-/// to the writer task.
+/// What a connection's requests need: the engine, the host, the way to
+/// the writer task, and the mark of the sessions it opens.
 struct Connection {
     engine: Arc<Engine>,
     host: Arc<dyn Host>,
     tx: mpsc::UnboundedSender<Vec<u8>>,
+    owner: Owner,
 }
 
 impl Connection {
@@ -196,10 +210,10 @@ impl Connection {
             Ok(Message::Request { id, method, params }) => {
                 self.host.request_started();
                 let engine = self.host.engine().unwrap_or_else(|| self.engine.clone());
-                let (host, tx) = (self.host.clone(), self.tx.clone());
+                let (host, tx, owner) = (self.host.clone(), self.tx.clone(), self.owner);
                 tasks.spawn(async move {
                     let _finished = Finished(host.clone());
-                    let result = answer(engine, host, method, params).await;
+                    let result = answer(engine, host, owner, method, params).await;
                     send(
                         &tx,
                         Message::Response {
@@ -239,6 +253,7 @@ impl Connection {
 async fn answer(
     engine: Arc<Engine>,
     host: Arc<dyn Host>,
+    owner: Owner,
     method: String,
     params: Value,
 ) -> Result<Value, ResponseError> {
@@ -249,7 +264,7 @@ async fn answer(
         if let Some(reply) = methods::handle(&engine, &method, params.clone()).await {
             return reply;
         }
-        if let Some(reply) = sessions::handle(&engine, &method, params.clone()).await {
+        if let Some(reply) = sessions::handle(&engine, owner, &method, params.clone()).await {
             return reply;
         }
         host.handle(&method, &params).unwrap_or_else(|| {

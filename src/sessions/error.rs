@@ -3,10 +3,18 @@
 /// Why a session call was refused. Nothing changed when it is returned.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum SessionError {
+    /// Also another client's session: the same words, so that nothing
+    /// tells it the session exists.
     #[error(
-        "no session {id} is open ({open}); a session is discarded after {idle} minutes untouched"
+        "no session {id} is open to this client ({}); a session belongs to the connection or MCP session that opened it, and is discarded when that ends or after {idle} minutes untouched",
+        held(open)
     )]
-    Unknown { id: String, open: String, idle: u64 },
+    Unknown {
+        id: String,
+        /// The client's own open sessions.
+        open: Vec<String>,
+        idle: u64,
+    },
     #[error(
         "{max} {} open, the most lsp.sessions.maxOpen allows; commit or discard one first",
         if *max == 1 { "session is" } else { "sessions are" }
@@ -47,6 +55,14 @@ pub enum SessionError {
     Closed { session: String, how: &'static str },
     #[error("{0}")]
     Write(String),
+}
+
+fn held(open: &[String]) -> String {
+    if open.is_empty() {
+        "it has none".into()
+    } else {
+        format!("it has {}", open.join(", "))
+    }
 }
 
 fn size(bytes: usize) -> String {

@@ -20,17 +20,23 @@
 //! changed on disk during a session (by any tool) makes commit refuse,
 //! naming it.
 //!
+//! Owners (`owner`): a session belongs to the client that opened it — a
+//! JSON-RPC connection, an MCP session — and is found by no other; when
+//! that client is gone, its sessions are discarded.
+//!
 //! Bounds (`[lsp.sessions]`): at most `maxOpen` sessions, each holding at
 //! most `maxEditedMiB` of text, each discarded after `idleMinutes`
 //! untouched (checked at every session call); a refusal names the limit.
 
 mod error;
 pub mod gate;
+pub mod owner;
 pub mod session;
 pub mod store;
 pub mod wire;
 
 pub use error::SessionError;
 pub use gate::{Gate, SharedView};
+pub use owner::Owner;
 pub use store::Sessions;
 pub use wire::{Edit, SessionFile};

@@ -13,14 +13,16 @@ use crate::config::Mutation;
 use crate::engine::Engine;
 use crate::engine::tools::{Mode, ToolResult, Touched};
 use crate::sessions::session::{Session, digest};
-use crate::sessions::{Edit, SessionError};
+use crate::sessions::store::Held;
+use crate::sessions::{Edit, Owner, SessionError};
 
 impl Engine {
     /// Opens a session over `paths` (files that do not exist yet may be
-    /// created in it): reads each from disk and checks that state, which
-    /// becomes the baseline.
+    /// created in it) for `owner`, the only client that may use it: reads
+    /// each from disk and checks that state, which becomes the baseline.
     pub async fn session_open(
         self: &Arc<Self>,
+        owner: Owner,
         paths: &[String],
     ) -> Result<SessionAnswer, SessionError> {
         if paths.is_empty() {
@@ -83,19 +85,21 @@ impl Engine {
             new_errors: Vec::new(),
             result: Some(result),
         };
-        sessions.insert(session)?;
+        sessions.insert(session, owner)?;
         Ok(answer)
     }
 
-    /// Applies `edits` to the session's text (all or none); with
-    /// `evaluate`, evaluates the result.
+    /// Applies `edits` to the text of `owner`'s session `id` (all or
+    /// none); with `evaluate`, evaluates the result. Every session call
+    /// finds only its owner's sessions.
     pub async fn session_edit(
         self: &Arc<Self>,
+        owner: Owner,
         id: &str,
         edits: &[Edit],
         evaluate: bool,
     ) -> Result<SessionAnswer, SessionError> {
-        let handle = self.sessions().get(id)?;
+        let handle = self.sessions().get(id, owner)?;
         let (engine, id, edits) = (self.clone(), id.to_string(), edits.to_vec());
         to_the_end(async move { engine.edit_now(handle, &id, &edits, evaluate).await }).await
     }
@@ -132,9 +136,10 @@ impl Engine {
     /// The session's text against its baseline.
     pub async fn session_evaluate(
         self: &Arc<Self>,
+        owner: Owner,
         id: &str,
     ) -> Result<SessionAnswer, SessionError> {
-        let handle = self.sessions().get(id)?;
+        let handle = self.sessions().get(id, owner)?;
         let (engine, id) = (self.clone(), id.to_string());
         to_the_end(async move {
             let session = handle.lock_owned().await;
@@ -151,11 +156,12 @@ impl Engine {
     /// the session did not open with (it stays applied).
     pub async fn session_chain(
         self: &Arc<Self>,
+        owner: Owner,
         id: &str,
         edits: &[Edit],
         stop_on_new_errors: bool,
     ) -> Result<ChainAnswer, SessionError> {
-        let handle = self.sessions().get(id)?;
+        let handle = self.sessions().get(id, owner)?;
         let (engine, id, edits) = (self.clone(), id.to_string(), edits.to_vec());
         to_the_end(async move {
             engine
@@ -236,10 +242,14 @@ impl Engine {
     /// Writes every changed file of the session, all or none, and closes
     /// it; refused, with nothing written, when a file changed on disk
     /// since the session opened.
-    pub async fn session_commit(self: &Arc<Self>, id: &str) -> Result<ToolResult, SessionError> {
+    pub async fn session_commit(
+        self: &Arc<Self>,
+        owner: Owner,
+        id: &str,
+    ) -> Result<ToolResult, SessionError> {
         // Not in a task of its own: a commit whose caller hung up before it
         // wrote never writes, as a hung-up mutation never lands.
-        let handle = self.sessions().get(id)?;
+        let handle = self.sessions().get(id, owner)?;
         self.commit_now(handle, id).await
     }
 
@@ -298,9 +308,10 @@ impl Engine {
     /// Forgets the session; every server has the disk's text.
     pub async fn session_discard(
         self: &Arc<Self>,
+        owner: Owner,
         id: &str,
     ) -> Result<SessionAnswer, SessionError> {
-        let handle = self.sessions().get(id)?;
+        let handle = self.sessions().get(id, owner)?;
         let (engine, id) = (self.clone(), id.to_string());
         to_the_end(async move { engine.discard_now(handle, &id).await }).await
     }
@@ -354,9 +365,6 @@ impl Engine {
         Ok(())
     }
 }
-
-/// A session's handle, as the store hands it out.
-type Held = Arc<tokio::sync::Mutex<Session>>;
 
 /// Runs `work` as a task of its own and waits for it. A caller that hangs
 /// up drops only the wait: the work still ends whole, so an evaluation

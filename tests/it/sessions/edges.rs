@@ -10,7 +10,7 @@ use squiggle::config::Config;
 use squiggle::engine::Engine;
 use squiggle::sessions::SessionError;
 
-use super::replace;
+use super::{me, replace};
 use crate::support;
 use crate::support::fake_server::FakeServer;
 use crate::support::scratch::Scratch;
@@ -80,18 +80,18 @@ async fn an_edit_waiting_on_a_commit_is_refused_not_lost() {
     let (ws, engine) = setup(json!({"publishDelayMs": 300}));
     let a = ws.root.join("a.fk");
     let id = engine
-        .session_open(&["a.fk".into()])
+        .session_open(me(), &["a.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .session;
     let first = [replace("a.fk", "@error(old)", "committed")];
     engine
-        .session_edit(&id, &first, false)
+        .session_edit(me(), &id, &first, false)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let commit = {
         let (engine, id) = (engine.clone(), id.clone());
-        tokio::spawn(async move { engine.session_commit(&id).await })
+        tokio::spawn(async move { engine.session_commit(me(), &id).await })
     };
     // The commit has written: it runs its check now, holding the session.
     let a_now = a.clone();
@@ -103,7 +103,7 @@ async fn an_edit_waiting_on_a_commit_is_refused_not_lost() {
     .await
     .unwrap_or_else(|e| panic!("{e}"));
     let late = [replace("a.fk", "committed", "late")];
-    let edited = engine.session_edit(&id, &late, false).await;
+    let edited = engine.session_edit(me(), &id, &late, false).await;
     let committed = commit.await.unwrap_or_else(|e| panic!("{e}"));
     assert!(committed.is_ok(), "{committed:?}");
     assert!(
@@ -129,7 +129,7 @@ async fn a_cancelled_evaluation_gives_the_servers_the_disk_back() {
     let a = ws.root.join("a.fk");
     let canonical = a.canonicalize().unwrap_or_else(|e| panic!("{e}"));
     let id = engine
-        .session_open(&["a.fk".into()])
+        .session_open(me(), &["a.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .session;
@@ -141,7 +141,7 @@ async fn a_cancelled_evaluation_gives_the_servers_the_disk_back() {
         })
     };
     {
-        let evaluation = engine.session_edit(&id, &edit, true);
+        let evaluation = engine.session_edit(me(), &id, &edit, true);
         tokio::pin!(evaluation);
         // Hang up once the servers hold the session's text.
         loop {

@@ -6,6 +6,8 @@
 //! rules that need timing or faults.
 
 mod edges;
+mod owners;
+mod owners_http;
 mod python;
 mod rules;
 mod service;
@@ -16,7 +18,14 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use squiggle::diagnostic::Diagnostic;
-use squiggle::sessions::Edit;
+use squiggle::sessions::{Edit, Owner};
+
+/// The one client the in-process tests speak for: every test's engine is
+/// its own, so they may share it.
+pub fn me() -> Owner {
+    static ME: std::sync::OnceLock<Owner> = std::sync::OnceLock::new();
+    *ME.get_or_init(Owner::new)
+}
 
 /// A file's bytes and modification time: what "nothing touched the disk"
 /// compares.

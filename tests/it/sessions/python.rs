@@ -9,7 +9,7 @@ use squiggle::diagnostic::Severity;
 use squiggle::engine::{Engine, FileInput, HeldOthers};
 use squiggle::sessions::{Edit, SessionError};
 
-use super::{errors, replace, stamp};
+use super::{errors, me, replace, stamp};
 use crate::support;
 use crate::support::matrix::{engine, fixture};
 
@@ -42,7 +42,7 @@ async fn pyright_sees_the_session_the_disk_does_not_until_commit() {
     let before = (stamp(&shapes), stamp(&main));
 
     let opened = engine
-        .session_open(&[SHAPES.into(), MAIN.into()])
+        .session_open(me(), &[SHAPES.into(), MAIN.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"));
     let id = opened.session.clone();
@@ -58,7 +58,7 @@ async fn pyright_sees_the_session_the_disk_does_not_until_commit() {
     // Renaming the function breaks its importer, in the session only.
     let rename = replace(SHAPES, "def total_area(", "def sum_area(");
     let edited = engine
-        .session_edit(&id, &[rename], true)
+        .session_edit(me(), &id, &[rename], true)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     let new: Vec<_> = edited
@@ -88,7 +88,7 @@ async fn pyright_sees_the_session_the_disk_does_not_until_commit() {
         replace(MAIN, "print(total_area(", "print(sum_area("),
     ];
     let chain = engine
-        .session_chain(&id, &steps, true)
+        .session_chain(me(), &id, &steps, true)
         .await
         .unwrap_or_else(|e| panic!("chain: {e}"));
     assert_eq!(chain.stopped_at, Some(1), "{}", chain.text());
@@ -97,7 +97,7 @@ async fn pyright_sees_the_session_the_disk_does_not_until_commit() {
     assert!(!chain.steps[0].new_errors.is_empty());
     // The rest of the change, evaluated: nothing new, the old error stays old.
     let fixed = engine
-        .session_edit(&id, &steps[1..], true)
+        .session_edit(me(), &id, &steps[1..], true)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     assert!(fixed.new_errors.is_empty(), "{:#?}", fixed.new_errors);
@@ -111,7 +111,7 @@ async fn pyright_sees_the_session_the_disk_does_not_until_commit() {
 
     // Commit writes both files, as apply_patch would, and closes it.
     let committed = engine
-        .session_commit(&id)
+        .session_commit(me(), &id)
         .await
         .unwrap_or_else(|e| panic!("commit: {e}"));
     assert_eq!(committed.classification, Classification::BaselineError);
@@ -124,7 +124,7 @@ async fn pyright_sees_the_session_the_disk_does_not_until_commit() {
             .contains("def sum_area(")
     );
     assert!(matches!(
-        engine.session_evaluate(&id).await,
+        engine.session_evaluate(me(), &id).await,
         Err(SessionError::Unknown { .. })
     ));
     engine.shutdown().await;
@@ -143,7 +143,7 @@ async fn discard_leaves_pyright_answering_for_the_disk() {
 
     // A session over shapes.py only: its importer is reported as another file.
     let id = engine
-        .session_open(&[SHAPES.into()])
+        .session_open(me(), &[SHAPES.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"))
         .session;
@@ -155,7 +155,7 @@ async fn discard_leaves_pyright_answering_for_the_disk() {
         content: whole,
     };
     let edited = engine
-        .session_edit(&id, &[write], true)
+        .session_edit(me(), &id, &[write], true)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     assert!(
@@ -165,7 +165,7 @@ async fn discard_leaves_pyright_answering_for_the_disk() {
     );
     assert!(errors(&edited.new_errors, "pyright", MAIN, OLD_ERROR).is_empty());
     let discarded = engine
-        .session_discard(&id)
+        .session_discard(me(), &id)
         .await
         .unwrap_or_else(|e| panic!("discard: {e}"));
     assert!(discarded.message.contains("nothing was written"));
@@ -176,13 +176,13 @@ async fn discard_leaves_pyright_answering_for_the_disk() {
 
     // A file changed on disk meanwhile makes commit refuse, naming it.
     let id = engine
-        .session_open(&[SHAPES.into(), MAIN.into()])
+        .session_open(me(), &[SHAPES.into(), MAIN.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"))
         .session;
     let edit = replace(MAIN, "side = 2.0", "side = 3.0");
     engine
-        .session_edit(&id, &[edit], false)
+        .session_edit(me(), &id, &[edit], false)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     let main = root.join(MAIN);
@@ -192,7 +192,7 @@ async fn discard_leaves_pyright_answering_for_the_disk() {
     );
     std::fs::write(&main, &outside).unwrap_or_else(|e| panic!("{e}"));
     let refused = engine
-        .session_commit(&id)
+        .session_commit(me(), &id)
         .await
         .err()
         .map(|e| e.to_string());

@@ -12,7 +12,7 @@ use squiggle::config::Config;
 use squiggle::engine::{Engine, FileInput, HeldOthers};
 use squiggle::sessions::{Edit, SessionError};
 
-use super::{replace, stamp};
+use super::{me, replace, stamp};
 use crate::support;
 use crate::support::fake_server::FakeServer;
 use crate::support::scratch::Scratch;
@@ -43,7 +43,7 @@ fn messages(e: &[squiggle::diagnostic::Diagnostic]) -> Vec<(&str, &str)> {
 async fn an_evaluation_reports_only_what_the_session_added() {
     let (ws, engine) = setup(|_| {});
     let id = engine
-        .session_open(&["a.fk".into(), "b.fk".into(), "new.fk".into()])
+        .session_open(me(), &["a.fk".into(), "b.fk".into(), "new.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .session;
@@ -58,7 +58,7 @@ async fn an_evaluation_reports_only_what_the_session_added() {
         },
     ];
     let answer = engine
-        .session_edit(&id, &edits, true)
+        .session_edit(me(), &id, &edits, true)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
@@ -80,7 +80,7 @@ async fn an_evaluation_reports_only_what_the_session_added() {
     );
     assert!(!ws.root.join("new.fk").exists());
     let commit = engine
-        .session_commit(&id)
+        .session_commit(me(), &id)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
@@ -100,17 +100,17 @@ async fn refusals_name_the_problem_and_change_nothing() {
         c.sessions.max_bytes = 64;
     });
     let one = engine
-        .session_open(&["a.fk".into()])
+        .session_open(me(), &["a.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .session;
     engine
-        .session_open(&["b.fk".into()])
+        .session_open(me(), &["b.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let err = |r: Result<_, SessionError>| r.err().map(|e| e.to_string()).unwrap_or_default();
     assert_eq!(
-        err(engine.session_open(&["b.fk".into()]).await),
+        err(engine.session_open(me(), &["b.fk".into()]).await),
         "2 sessions are open, the most lsp.sessions.maxOpen allows; commit or discard one first"
     );
     let big = Edit::Write {
@@ -118,7 +118,7 @@ async fn refusals_name_the_problem_and_change_nothing() {
         content: "x".repeat(100),
     };
     assert_eq!(
-        err(engine.session_edit(&one, &[big], false).await),
+        err(engine.session_edit(me(), &one, &[big], false).await),
         // 100 bytes of new text and the 12 of the disk's it opened with.
         "session s1 would hold 112 bytes of text, over the 64 bytes lsp.sessions.maxEditedMiB allows; nothing was changed"
     );
@@ -127,14 +127,14 @@ async fn refusals_name_the_problem_and_change_nothing() {
         replace("a.fk", "old", "new"),
         replace("a.fk", "absent", "x"),
     ];
-    let refused = err(engine.session_edit(&one, &edits, false).await);
+    let refused = err(engine.session_edit(me(), &one, &edits, false).await);
     assert!(
         refused.starts_with("a.fk: old_string not found"),
         "{refused}"
     );
     assert!(refused.ends_with("; the session is unchanged"), "{refused}");
     let outside = err(engine
-        .session_edit(&one, &[replace("b.fk", "fine", "x")], false)
+        .session_edit(me(), &one, &[replace("b.fk", "fine", "x")], false)
         .await);
     assert_eq!(
         outside,
@@ -143,20 +143,20 @@ async fn refusals_name_the_problem_and_change_nothing() {
     let delete = Edit::Patch {
         patch: "*** Begin Patch\n*** Delete File: a.fk\n*** End Patch\n".into(),
     };
-    let refused = err(engine.session_edit(&one, &[delete], false).await);
+    let refused = err(engine.session_edit(me(), &one, &[delete], false).await);
     assert!(
         refused.contains("a session cannot delete or rename files"),
         "{refused}"
     );
     let evaluated = engine
-        .session_evaluate(&one)
+        .session_evaluate(me(), &one)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(evaluated.new_errors.is_empty());
     assert!(evaluated.files.iter().all(|f| !f.changed));
     assert_eq!(
-        err(engine.session_evaluate("s9").await),
-        "no session s9 is open (open: s1, s2); a session is discarded after 30 minutes untouched"
+        err(engine.session_evaluate(me(), "s9").await),
+        "no session s9 is open to this client (it has s1, s2); a session belongs to the connection or MCP session that opened it, and is discarded when that ends or after 30 minutes untouched"
     );
     assert_eq!(read(&ws, "a.fk"), "@error(old)\n");
     engine.shutdown().await;
@@ -166,15 +166,15 @@ async fn refusals_name_the_problem_and_change_nothing() {
 async fn an_idle_session_is_discarded_at_the_next_call() {
     let (_ws, engine) = setup(|c| c.sessions.idle = Duration::ZERO);
     let id = engine
-        .session_open(&["a.fk".into()])
+        .session_open(me(), &["a.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .session;
     assert!(matches!(
-        engine.session_evaluate(&id).await,
+        engine.session_evaluate(me(), &id).await,
         Err(SessionError::Unknown { .. })
     ));
-    assert!(engine.sessions().ids().is_empty());
+    assert!(engine.sessions().ids(me()).is_empty());
     engine.shutdown().await;
 }
 
@@ -184,7 +184,7 @@ async fn a_check_during_an_evaluation_waits_for_it_and_reads_the_disk() {
     let a = ws.root.join("a.fk");
     let before = stamp(&a);
     let id = engine
-        .session_open(&["a.fk".into()])
+        .session_open(me(), &["a.fk".into()])
         .await
         .unwrap_or_else(|e| panic!("{e}"))
         .session;
@@ -192,7 +192,7 @@ async fn a_check_during_an_evaluation_waits_for_it_and_reads_the_disk() {
     // The evaluation is polled first: it holds the servers before the
     // check asks for them.
     let (evaluated, checked) = tokio::join!(
-        engine.session_edit(&id, &edit, true),
+        engine.session_edit(me(), &id, &edit, true),
         engine.check_files(vec![FileInput::on_disk(&a)], HeldOthers::Skip),
     );
     let evaluated = evaluated.unwrap_or_else(|e| panic!("{e}"));

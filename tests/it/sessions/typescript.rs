@@ -7,7 +7,7 @@ use squiggle::baseline::Classification;
 use squiggle::diagnostic::Severity;
 use squiggle::engine::{FileInput, HeldOthers};
 
-use super::{errors, replace, stamp};
+use super::{errors, me, replace, stamp};
 use crate::support;
 use crate::support::matrix::{engine, fixture};
 
@@ -27,7 +27,7 @@ async fn typescript_sees_the_session_and_discard_gives_it_the_disk_back() {
     let before = (stamp(&greeter), stamp(&app));
 
     let opened = engine
-        .session_open(&[GREETER.into(), APP.into()])
+        .session_open(me(), &[GREETER.into(), APP.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"));
     let id = opened.session;
@@ -42,7 +42,7 @@ async fn typescript_sees_the_session_and_discard_gives_it_the_disk_back() {
 
     let rename = replace(GREETER, "function makeGreeter(", "function createGreeter(");
     let edited = engine
-        .session_edit(&id, &[rename], true)
+        .session_edit(me(), &id, &[rename], true)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     let new = errors(&edited.new_errors, SERVER, APP, "makeGreeter");
@@ -55,7 +55,7 @@ async fn typescript_sees_the_session_and_discard_gives_it_the_disk_back() {
     );
 
     engine
-        .session_discard(&id)
+        .session_discard(me(), &id)
         .await
         .unwrap_or_else(|e| panic!("discard: {e}"));
     let report = engine

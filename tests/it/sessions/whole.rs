@@ -11,7 +11,7 @@ use std::sync::Arc;
 use squiggle::baseline::Classification;
 use squiggle::engine::Engine;
 
-use super::replace;
+use super::{me, replace};
 use crate::support;
 use crate::support::matrix::{engine, fixture};
 
@@ -27,7 +27,7 @@ async fn commit_rename(
     to: &str,
 ) -> squiggle::engine::tools::ToolResult {
     let id = engine
-        .session_open(&[SHAPES.into(), MAIN.into()])
+        .session_open(me(), &[SHAPES.into(), MAIN.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"))
         .session;
@@ -41,11 +41,11 @@ async fn commit_rename(
         replace(SHAPES, &format!("def {from}("), &format!("def {to}(")),
     ];
     engine
-        .session_edit(&id, &edits, false)
+        .session_edit(me(), &id, &edits, false)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     engine
-        .session_commit(&id)
+        .session_commit(me(), &id)
         .await
         .unwrap_or_else(|e| panic!("commit: {e}"))
 }
@@ -89,17 +89,17 @@ async fn a_commit_names_the_importers_it_broke() {
     let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
     let engine = engine(&root, &[("ruff", false)]);
     let id = engine
-        .session_open(&[SHAPES.into()])
+        .session_open(me(), &[SHAPES.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"))
         .session;
     let rename = replace(SHAPES, "def total_area(", "def sum_area(");
     engine
-        .session_edit(&id, &[rename], false)
+        .session_edit(me(), &id, &[rename], false)
         .await
         .unwrap_or_else(|e| panic!("edit: {e}"));
     let committed = engine
-        .session_commit(&id)
+        .session_commit(me(), &id)
         .await
         .unwrap_or_else(|e| panic!("commit: {e}"));
     engine.shutdown().await;
@@ -121,7 +121,7 @@ async fn a_sessions_text_agrees_with_its_new_errors() {
     let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
     let engine = engine(&root, &[("ruff", false)]);
     let id = engine
-        .session_open(&[SHAPES.into()])
+        .session_open(me(), &[SHAPES.into()])
         .await
         .unwrap_or_else(|e| panic!("open: {e}"))
         .session;
@@ -137,7 +137,7 @@ async fn a_sessions_text_agrees_with_its_new_errors() {
         ),
     ];
     let chain = engine
-        .session_chain(&id, &steps, false)
+        .session_chain(me(), &id, &steps, false)
         .await
         .unwrap_or_else(|e| panic!("chain: {e}"));
     engine.shutdown().await;
