@@ -68,7 +68,7 @@ impl Engine {
             .flat_map(|f| f.diagnostics)
             .collect();
         if let Which::Id(id) = which {
-            let text = std::fs::read_to_string(&canonical)
+            let text = crate::edit::read_regular_string(&canonical, crate::edit::MAX_READ_BYTES)
                 .map_err(|e| refused(format!("cannot read {relative}: {e}")))?;
             if parse_id(id)
                 .is_some_and(|(_, _, digest_then, _)| digest_then != digest(&[&relative, &text]))
