@@ -116,7 +116,11 @@ fn serve_and_mcp_edits_leave_records_naming_their_surface() {
     );
     // Each change that introduced an error is followed by its regression.
     assert_eq!(all.len(), 4, "{all:?}");
-    super::validate(&[&log]);
+    // Not under wine: no Python for Windows is on a reachable registry,
+    // and wine cannot start the host's.
+    if cfg!(unix) {
+        super::validate(&[&log]);
+    }
 }
 
 /// The log's path is a directory: each surface's edit is written and
