@@ -1,8 +1,9 @@
-//! The evidence log through `squiggle serve` and `squiggle mcp`: each
-//! surface's edit leaves a `change` record naming it (`service` and the
-//! method; `mcp`, the client's `clientInfo.name` and the tool), and a log
-//! that cannot be written (its path a directory) never fails the edit
-//! there either: the file is written and the answer is the edit's.
+//! The evidence log through `squiggle serve`, `squiggle mcp` and the
+//! daemon: each surface's edit leaves a `change` record naming it
+//! (`service` and the method; `mcp`, the client's `clientInfo.name` and
+//! the tool; `cli` and the command, sent to the daemon), and a log
+//! that cannot be written (its path a directory) never fails the edit on
+//! any of them: the file is written and the answer is the edit's.
 
 use std::path::PathBuf;
 
@@ -70,6 +71,33 @@ fn mcp_edit(mcp: &mut Service) -> Value {
     )
 }
 
+/// `squiggle edit` of a new `c.fk` (`three` becomes `fine`) through the
+/// workspace's daemon, which is then stopped; the edit must succeed.
+fn cli_edit_through_the_daemon(ws: &Scratch) {
+    ws.write("c.fk", "three\n");
+    let edit = [
+        "edit",
+        "c.fk",
+        "--old-string",
+        "three",
+        "--new-string",
+        "fine",
+    ];
+    let out = ws
+        .command(&edit)
+        .env_remove("SQUIGGLE_NO_DAEMON")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", support::both(&out));
+    assert_eq!(read(ws, "c.fk"), "fine\n");
+    let stopped = ws.daemon(&["stop"]);
+    let said = support::both(&stopped);
+    assert!(
+        said.contains("stopped"),
+        "the daemon served the edit: {said}"
+    );
+}
+
 fn read(ws: &Scratch, name: &str) -> String {
     std::fs::read_to_string(ws.root.join(name)).unwrap_or_default()
 }
@@ -104,6 +132,9 @@ fn serve_and_mcp_edits_leave_records_naming_their_surface() {
     let answer = mcp_edit(&mut mcp);
     assert_ne!(answer["isError"], true, "{answer}");
     drop(mcp);
+    // The command line through its daemon: the daemon writes the record
+    // for the origin the command sent.
+    cli_edit_through_the_daemon(&ws);
 
     let all = records(&log);
     assert_eq!(
@@ -111,11 +142,12 @@ fn serve_and_mcp_edits_leave_records_naming_their_surface() {
         [
             json!({"surface": "service", "agent": null, "tool": "squiggle/edit", "file": "a.fk", "new_errors": 1}),
             json!({"surface": "mcp", "agent": "evidence-test", "tool": "edit_file", "file": "b.fk", "new_errors": 1}),
+            json!({"surface": "cli", "agent": null, "tool": "edit", "file": "c.fk", "new_errors": 0}),
         ],
         "{all:?}"
     );
     // Each change that introduced an error is followed by its regression.
-    assert_eq!(all.len(), 4, "{all:?}");
+    assert_eq!(all.len(), 5, "{all:?}");
     // Not under wine: no Python for Windows is on a reachable registry,
     // and wine cannot start the host's.
     if cfg!(unix) {
@@ -123,10 +155,10 @@ fn serve_and_mcp_edits_leave_records_naming_their_surface() {
     }
 }
 
-/// The log's path is a directory: each surface's edit is written and
-/// answered as an edit, not as a failure.
+/// The log's path is a directory: each surface's edit (serve, MCP, the
+/// daemon) is written and answered as an edit, not as a failure.
 #[test]
-fn a_log_that_cannot_be_written_fails_no_serve_or_mcp_edit() {
+fn a_log_that_cannot_be_written_fails_no_serve_mcp_or_daemon_edit() {
     let (ws, log) = workspace();
     std::fs::create_dir_all(&log).unwrap_or_else(|e| panic!("{e}"));
     let mut serve = serve(&ws);
@@ -144,4 +176,5 @@ fn a_log_that_cannot_be_written_fails_no_serve_or_mcp_edit() {
     assert!(answer.to_string().contains("by-mcp"), "{answer}");
     drop(mcp);
     assert_eq!(read(&ws, "b.fk"), "@error(by-mcp)\n");
+    cli_edit_through_the_daemon(&ws);
 }
