@@ -9,7 +9,7 @@
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use squiggle::daemon::client::{Options, alive};
@@ -34,14 +34,43 @@ fn chown_all(dir: &Path, uid: u32) {
     }
 }
 
-/// `squiggle daemon ARGS --trust-workspace --root WS` run as `uid`.
-fn daemon_as(ws: &Workspace, uid: Option<u32>, args: &[&str]) -> std::process::Output {
-    let mut command = ws.command(&["daemon"]);
+/// The squiggle binary at a path `nobody` can run: this build's when it
+/// and every directory above it let others through, else a link to it (a
+/// copy across file systems) in `dir` — a checkout may sit under root's
+/// private home.
+fn program_for_others(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_squiggle"));
+    let others_pass =
+        |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0);
+    if exe.ancestors().all(others_pass) {
+        return exe;
+    }
+    let placed = dir.join("squiggle");
+    if std::fs::hard_link(&exe, &placed).is_err() {
+        std::fs::copy(&exe, &placed).unwrap_or_else(|e| panic!("copy {}: {e}", exe.display()));
+    }
+    placed
+}
+
+/// `squiggle daemon ARGS --trust-workspace --root WS`, run by `program` as
+/// `uid` (as root for `None`).
+fn daemon_as(
+    ws: &Workspace,
+    program: &Path,
+    uid: Option<u32>,
+    args: &[&str],
+) -> std::process::Output {
+    let mut command = std::process::Command::new(program);
     command
+        .arg("daemon")
         .args(args)
         .args(["--trust-workspace", "--root"])
         .arg(&ws.root)
-        .env("HOME", &ws.home);
+        .env("HOME", &ws.home)
+        .env("XDG_CONFIG_HOME", &ws.config_home)
+        .env("XDG_RUNTIME_DIR", &ws.runtime_dir)
+        .current_dir(&ws.root);
     if let Some(uid) = uid {
         command.uid(uid).gid(uid);
     }
@@ -108,8 +137,9 @@ fn a_daemon_refuses_another_users_connection_and_serves_its_own() {
     }
     let ws = Workspace::bare();
     chown_all(&ws.outer, NOBODY);
+    let program = program_for_others(&ws.outer);
 
-    let out = daemon_as(&ws, Some(NOBODY), &["start"]);
+    let out = daemon_as(&ws, &program, Some(NOBODY), &["start"]);
     assert!(out.status.success(), "{}", support::both(&out));
     let pid = started_pid(&out);
     let _reaper = Reaper(pid);
@@ -126,7 +156,7 @@ fn a_daemon_refuses_another_users_connection_and_serves_its_own() {
 
     // Its own user is served, after the refusal (connections are accepted
     // in turn: the refusal is in the log by then).
-    let out = daemon_as(&ws, Some(NOBODY), &["status"]);
+    let out = daemon_as(&ws, &program, Some(NOBODY), &["status"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success() && text.contains(&format!("pid        {pid}")),
@@ -141,7 +171,7 @@ fn a_daemon_refuses_another_users_connection_and_serves_its_own() {
     );
 
     // Root's own client will not use another user's runtime directory.
-    let out = daemon_as(&ws, None, &["status"]);
+    let out = daemon_as(&ws, &program, None, &["status"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         !out.status.success() && stderr.contains("is not private (owner uid 65534"),
@@ -149,7 +179,7 @@ fn a_daemon_refuses_another_users_connection_and_serves_its_own() {
         support::both(&out)
     );
 
-    let out = daemon_as(&ws, Some(NOBODY), &["stop"]);
+    let out = daemon_as(&ws, &program, Some(NOBODY), &["stop"]);
     assert!(out.status.success(), "{}", support::both(&out));
     assert!(!alive(pid), "stop waits for the exit");
 }
