@@ -85,7 +85,8 @@ fn main() -> ExitCode {
 
 /// Logs go to stderr, filtered by `RUST_LOG`; without it, errors only — but
 /// the daemon (whose stderr is its log file) also says what it does with
-/// its socket and its configuration. Colour only for a person at a terminal:
+/// its socket and its configuration, and whom its endpoint refused (another
+/// user, a wrong token). Colour only for a person at a terminal:
 /// an agent, a hook's caller or a log file reads the escape codes as text.
 fn init_tracing(command: &Command) {
     use std::io::IsTerminal;
@@ -100,7 +101,7 @@ fn init_tracing(command: &Command) {
             tracing_subscriber::EnvFilter::new(directives)
         }
         _ if daemon => tracing_subscriber::EnvFilter::new(
-            "error,squiggle::daemon=info,squiggle::engine::reload=info",
+            "error,squiggle::daemon=info,squiggle::engine::reload=info,squiggle::platform::transport=warn",
         ),
         _ => tracing_subscriber::EnvFilter::new("error"),
     };

@@ -164,7 +164,7 @@ pub async fn symbol_impact(
         importers: Vec::new(),
         notes: Vec::new(),
     };
-    let found = uses(engine, &asked, deadline).await?;
+    let found = uses(engine, &asked, deadline, bounds.time).await?;
     result.server = found.0;
     result.symbols.push(found.1);
     add_importers(engine, std::slice::from_ref(&args.path), &mut result).await;
@@ -263,13 +263,13 @@ async fn ask_all(
         if Instant::now() >= deadline {
             let left: Vec<&str> = asked[index..].iter().map(|a| a.name.as_str()).collect();
             result.notes.push(format!(
-                "the time bound ({} s) ran out before {}",
-                bounds.time.as_secs(),
+                "the time bound ({}) ran out before {}",
+                shown(bounds.time),
                 left.join(", ")
             ));
             break;
         }
-        match uses(engine, one, deadline).await {
+        match uses(engine, one, deadline, bounds.time).await {
             Ok((server, impact)) => {
                 result.server = server;
                 result.symbols.push(impact);
@@ -279,16 +279,33 @@ async fn ask_all(
     }
 }
 
-/// The server's references to `asked`, grouped by file.
+/// A bound as a person reads it: `500 ms`, `60 s`.
+fn shown(bound: Duration) -> String {
+    if bound.subsec_millis() == 0 && bound.as_secs() > 0 {
+        format!("{} s", bound.as_secs())
+    } else {
+        format!("{} ms", bound.as_millis())
+    }
+}
+
+/// The server's references to `asked`, grouped by file, by `deadline`
+/// (the end of the call's time bound, `bound`).
 async fn uses(
     engine: &Arc<Engine>,
     asked: &Asked,
     deadline: Instant,
+    bound: Duration,
 ) -> Result<(String, SymbolImpact), NavError> {
     let request = references(engine, &asked.at, false, MAX_LISTED_USES);
+    // The caller names the symbol (a note is `NAME: …`).
     let (found, _) = tokio::time::timeout_at(deadline, request)
         .await
-        .map_err(|_| NavError(format!("{}: no answer within the time bound", asked.name)))??;
+        .map_err(|_| {
+            NavError(format!(
+                "no answer within the time bound ({})",
+                shown(bound)
+            ))
+        })??;
     let name = if asked.name.is_empty() {
         word_at(engine.workspace().root(), &found.origin)
     } else {

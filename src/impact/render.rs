@@ -6,7 +6,11 @@ use super::ImpactResult;
 pub fn render(result: &ImpactResult) -> String {
     let mut out = Vec::new();
     if result.symbols.is_empty() {
+        // Notes mean something was found and cut, or could not be asked.
         out.push(match result.target.as_str() {
+            _ if !result.notes.is_empty() => {
+                "No symbol's uses are known: see the notes below.".to_string()
+            }
             "diff" => "The diff changes no symbol a server could name.".to_string(),
             "file" => "No exported symbol found in the file.".to_string(),
             _ => "No symbol found.".to_string(),

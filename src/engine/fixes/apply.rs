@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use super::{digest, offer, parse_id};
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::edit::EditError;
 use crate::engine::tools::{Mode, ToolError, ToolResult};
 use crate::engine::{Engine, FileInput, HeldOthers};
 use crate::lsp::quick_fix::{QuickFix, chosen};
@@ -68,7 +69,7 @@ impl Engine {
             .flat_map(|f| f.diagnostics)
             .collect();
         if let Which::Id(id) = which {
-            let text = std::fs::read_to_string(&canonical)
+            let text = crate::edit::read_regular_string(&canonical, crate::edit::MAX_READ_BYTES)
                 .map_err(|e| refused(format!("cannot read {relative}: {e}")))?;
             if parse_id(id)
                 .is_some_and(|(_, _, digest_then, _)| digest_then != digest(&[&relative, &text]))
@@ -107,7 +108,10 @@ impl Engine {
         // Reported like a write: a fix may change what other files import
         // (a signature, an export), so its importers are checked again
         // under the default `otherFiles = "write"`.
-        let mut result = self.patch(&patch, mode, false, Mutation::Write).await?;
+        let mut result = self
+            .patch(&patch, mode, false, Mutation::Write)
+            .await
+            .map_err(|e| changed_since(e, &d.server))?;
         // Every file the fix changes is named: a fix may edit more than the
         // file it was asked for (an import added elsewhere).
         let changed: Vec<String> = texts
@@ -124,6 +128,18 @@ impl Engine {
             ),
         };
         Ok(result)
+    }
+}
+
+/// A hunk of the fix's patch that does not apply: the file changed on disk
+/// after the server read it (another writer). Said as that, not as a patch
+/// for the caller to regenerate.
+fn changed_since(e: ToolError, server: &str) -> FixError {
+    match e {
+        ToolError::Edit(EditError::HunkFailed { path, .. }) => refused(format!(
+            "{path} changed on disk since {server} read it; check it again, then ask for the fix again"
+        )),
+        other => FixError::Tool(other),
     }
 }
 

@@ -208,3 +208,51 @@ fn pyright_on_path_is_working() {
     check_field(&report, "status", json!("working"));
     check_field(&report, "diagnosticsMode", json!("pull (dynamic)"));
 }
+
+/// A project with TypeScript 7 in its `node_modules` (its `bin/tsc` the
+/// fake, through a shell script): doctor starts tsgo on that program and
+/// names the compiler, in `--json` and in the table (`docs/servers.md`).
+/// Unix: the stand-in `tsc` is a shell script.
+#[cfg(unix)]
+#[test]
+fn doctor_names_the_projects_compiler_and_runs_on_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    let root = dir.path().canonicalize().unwrap_or_else(|e| panic!("{e}"));
+    let workspace = root.join("ws");
+    let package = workspace.join("node_modules/typescript");
+    std::fs::create_dir_all(package.join("bin")).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    std::fs::write(
+        package.join("package.json"),
+        r#"{"name": "typescript", "version": "7.0.2", "bin": {"tsc": "bin/tsc"}}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let tsc = package.join("bin/tsc");
+    let script = format!("#!/bin/sh\nexec '{}'\n", FakeServer::command());
+    std::fs::write(&tsc, script).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&tsc, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(root.join("config")).unwrap_or_else(|e| panic!("{e}"));
+
+    let run = run_in(
+        &workspace,
+        &root.join("config"),
+        &["--only", "tsgo", "--json"],
+    );
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    let report = only_report(&run);
+    let compiler = format!("typescript 7.0.2 (project: {})", package.display());
+    check_field(&report, "compiler", json!(compiler));
+    check_field(&report, "path", json!(tsc.display().to_string()));
+    check_field(&report, "status", json!("working"));
+
+    let run = run_in(&workspace, &root.join("config"), &["--only", "tsgo"]);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    assert!(
+        run.stdout.contains(&format!(
+            "compiler (this workspace's):\n  tsgo  {compiler}\n"
+        )),
+        "{}",
+        run.stdout
+    );
+}

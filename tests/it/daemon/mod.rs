@@ -1,5 +1,7 @@
 //! The per-workspace daemon: its life (start, reuse, stop, idle, races,
-//! permissions) and a soak with many clients at once.
+//! permissions), another user refused, and a soak with many clients at
+//! once.
 
 mod lifecycle;
+mod other_user;
 mod soak;

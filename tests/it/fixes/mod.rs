@@ -7,6 +7,7 @@ mod importers;
 mod others;
 mod quick;
 mod snippet;
+mod surfaces;
 mod wait;
 
 use std::path::Path;

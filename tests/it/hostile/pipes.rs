@@ -158,3 +158,46 @@ fn an_evidence_log_or_configuration_that_is_a_pipe_hangs_nothing() {
     assert!(hook_context(&out).contains("seen"), "{}", both(&out));
     stop_daemon(&ws);
 }
+
+/// A fix whose edit also names a pipe (a server's URI, not the user's):
+/// `squiggle fix`, in process and through the daemon, is refused naming
+/// it, writes nothing, and the daemon still stops. It read the pipe, and
+/// hung.
+#[test]
+fn a_fix_whose_edit_names_a_pipe_is_refused() {
+    let uri = |root: &Path, name: &str| squiggle::uri::from_path(&root.join(name));
+    let ws = workspace("", json!({}));
+    let range = |c1: u32, c2: u32| json!({"start": {"line": 0, "character": c1}, "end": {"line": 0, "character": c2}});
+    let edit = json!({"changes": {
+        uri(&ws.root, "a.fk"): [{"range": range(8, 29), "newText": "1"}],
+        uri(&ws.root, "p.fk"): [{"range": range(0, 0), "newText": "x"}],
+    }});
+    let script = json!({
+        "diagnosticMode": "pull",
+        "capabilities": {"codeActionProvider": {"codeActionKinds": ["quickfix"]}},
+        "responses": {"textDocument/codeAction": [
+            {"title": "Fill in", "kind": "quickfix", "isPreferred": true, "edit": edit}
+        ]},
+    });
+    let config = format!(
+        "[lsp]\n\n{}",
+        crate::support::fake_server::FakeServer::new(script).toml("fake")
+    );
+    std::fs::write(ws.config_home.join("squiggle/config.toml"), config)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let broken = "let x = @error(missing thing);\n";
+    ws.write("a.fk", broken);
+    mkfifo(&ws.root.join("p.fk"));
+    for env in [IN_PROCESS, &[][..]] {
+        let out = squiggle(&ws, &["fix", "a.fk", "--line", "1"], env, b"");
+        assert_eq!(out.status.code(), Some(1), "{}", both(&out));
+        assert!(stderr(&out).contains("named pipe"), "{}", both(&out));
+        assert_eq!(
+            std::fs::read_to_string(ws.root.join("a.fk"))
+                .ok()
+                .as_deref(),
+            Some(broken)
+        );
+    }
+    stop_daemon(&ws);
+}

@@ -4,6 +4,7 @@
 //! test), less the declaration, with every hit read and confirmed a use:
 //! the fixtures hold no comment, string or other name containing them.
 
+mod bounds;
 mod cli;
 mod python;
 mod typescript;
