@@ -263,7 +263,7 @@ impl Engine {
     }
 
     /// [`answer`](Self::answer) for `change`.
-    async fn answer_as(
+    pub(crate) async fn answer_as(
         self: &Arc<Self>,
         change: Change,
         checked: Vec<(PathBuf, Option<String>, Arc<str>)>,
