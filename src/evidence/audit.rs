@@ -381,3 +381,6 @@ pub fn render(summary: &Summary) -> String {
     }
     out.join("\n")
 }
+
+#[cfg(test)]
+mod tests;
