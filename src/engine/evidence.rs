@@ -131,8 +131,14 @@ impl Engine {
         // The other files waited on, with errors now or not (an importer
         // the change repaired has none), and those the servers hold.
         let waited = seen.check.other_outcomes.keys();
-        let others: std::collections::BTreeSet<&String> =
-            seen.check.others.keys().chain(waited).collect();
+        let touched: Vec<&String> = seen.check.files.iter().map(|f| &f.file).collect();
+        let others: std::collections::BTreeSet<&String> = seen
+            .check
+            .others
+            .keys()
+            .chain(waited)
+            .filter(|path| !touched.contains(path))
+            .collect();
         for path in others {
             let after = seen.check.others.get(path).map_or(&[][..], Vec::as_slice);
             let before = seen.known_before.get(path).map_or(&[][..], Vec::as_slice);
