@@ -102,7 +102,7 @@ impl Engine {
             return;
         }
         let head = self.head();
-        if origin::is_listing(&head) {
+        if head.is_listing() {
             return;
         }
         let mut files = Vec::new();

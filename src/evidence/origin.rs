@@ -48,13 +48,6 @@ impl Origin {
     }
 }
 
-/// Whether a record's origin is a listing rather than a change: the
-/// `check` command, which reads what the servers say of files nobody
-/// changed. A listing writes no record.
-pub fn is_listing(head: &super::record::Head) -> bool {
-    head.surface == Surface::Cli && head.tool.as_deref() == Some("check")
-}
-
 tokio::task_local! {
     static ORIGIN: Origin;
 }
