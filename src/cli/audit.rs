@@ -1,9 +1,10 @@
 //! `squiggle audit`: the evidence log summed up (`evidence::audit`) —
 //! which changes introduced errors that were never fixed, per file and per
-//! agent. Reads the log the configuration names (or `--log`) and its
-//! rotated files, oldest first. Exit 1 when some error a change introduced
-//! was never fixed, as `check` exits 1 on findings; 2 when there is no log
-//! to read.
+//! agent — for the workspace (found from the current directory, or
+//! `--root`), or for every workspace the log names (`--all`). Reads the log
+//! the configuration names (or `--log`) and its rotated files, oldest
+//! first. Exit 1 when some error a change introduced was never fixed, as
+//! `check` exits 1 on findings; 2 when there is no log to read.
 
 use std::path::PathBuf;
 
@@ -18,11 +19,24 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Sum up every workspace the log names, each file under its
+    /// workspace's root (default: only the workspace of the current
+    /// directory, or of --root).
+    #[arg(long)]
+    pub all: bool,
     #[command(flatten)]
     pub workspace: super::WorkspaceArgs,
 }
 
 pub async fn run(args: Args) -> u8 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let root = match crate::workspace::Workspace::discover(args.workspace.root.as_deref(), &cwd) {
+        Ok(workspace) => workspace.root().display().to_string(),
+        Err(e) => {
+            eprintln!("squiggle audit: cannot use the workspace: {e}");
+            return 2;
+        }
+    };
     let (path, keep) = match &args.log {
         Some(log) => (Some(log.clone()), crate::config::MAX_EVIDENCE_KEEP),
         None => match args.workspace.engine(Default::default()) {
@@ -51,7 +65,8 @@ pub async fn run(args: Args) -> u8 {
         eprintln!("squiggle audit: no evidence log at {}", path.display());
         return 2;
     }
-    let summary = match audit::summarize(&files) {
+    let workspace = (!args.all).then_some(root.as_str());
+    let summary = match audit::summarize(&files, workspace) {
         Ok(summary) => summary,
         Err(e) => {
             eprintln!("squiggle audit: cannot read {}: {e}", path.display());

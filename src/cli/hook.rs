@@ -103,6 +103,13 @@ impl Agent {
         }
     }
 
+    /// Whether `init` always wires this host's turn-end gate (its hook
+    /// file lists the event with the others), so its after-tool hook keeps
+    /// the turn's record without `--stop-gate`.
+    pub fn gate_always(self) -> bool {
+        matches!(self, Agent::Vscode | Agent::Copilot | Agent::Cursor)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
@@ -132,6 +139,13 @@ pub struct Args {
     /// `SQUIGGLE_NO_DAEMON=1`).
     #[arg(long)]
     pub no_daemon: bool,
+    /// Keep what each turn touches for the turn-end gate (`squiggle init
+    /// --stop-gate` writes it on the after-tool hook): each file's text
+    /// before the turn first changed it, read back and removed at the
+    /// turn's end. Without it nothing is kept, except for the hosts whose
+    /// gate `init` always wires (vscode, copilot, cursor).
+    #[arg(long, requires = "agent")]
+    pub stop_gate: bool,
     /// With --file: render for a channel that does no escaping of its own,
     /// as Gemini CLI's model reads the block (messages keep their `<`, `>`
     /// and `&`; a block delimiter inside one stays escaped).
@@ -215,10 +229,11 @@ pub async fn run(args: Args) -> u8 {
         no_daemon: args.no_daemon,
         ..Default::default()
     };
+    let gate = args.stop_gate || args.agent.is_some_and(Agent::gate_always);
     // A panic inside the check must not fail the agent's tool call either.
     let work = tokio::spawn(async move {
         match args.agent {
-            Some(agent) => run_agent(agent, root, cwd, route).await,
+            Some(agent) => run_agent(agent, root, cwd, (route, gate)).await,
             None => run_files(args.files, args.readable, root, cwd, route).await,
         }
     });
@@ -229,7 +244,13 @@ pub async fn run(args: Args) -> u8 {
     0
 }
 
-async fn run_agent(named: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Route) {
+/// `route`, and whether the turn's record is kept for the turn-end gate.
+async fn run_agent(
+    named: Agent,
+    root: Option<PathBuf>,
+    cwd: PathBuf,
+    (route, gate): (Route, bool),
+) {
     let payload = match read_payload() {
         Ok(payload) => payload,
         Err(e) => {
@@ -290,7 +311,7 @@ async fn run_agent(named: Agent, root: Option<PathBuf>, cwd: PathBuf, route: Rou
                 .map(|ws| shell::changed_since(&payload, &ws))
                 .unwrap_or_default();
             let answer = reply::Answer { agent, fallback };
-            after_tool(answer, &payload, changed, root, cwd, route).await;
+            after_tool(answer, &payload, changed, root, cwd, (route, gate)).await;
         }
     }
 }
@@ -304,7 +325,7 @@ async fn after_tool(
     changed: Vec<PathBuf>,
     root: Option<PathBuf>,
     cwd: PathBuf,
-    route: Route,
+    (route, gate): (Route, bool),
 ) {
     let agent = answer.agent;
     let plan = match agent {
@@ -351,7 +372,9 @@ async fn after_tool(
         tool: dialect::tool_label(agent, payload),
     };
     let mut params = request(files, mutation, &told, agent.max_context(), escape, origin);
-    stop::record(payload, &params.before);
+    if gate {
+        stop::record(payload, &params.before);
+    }
     if agent == Agent::Codex {
         // A patch undone tells the turn's record what the file was; the
         // check keeps the daemon's own last look as Codex's "before".

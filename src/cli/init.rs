@@ -28,7 +28,7 @@ pub use host::{FileHost, Host};
 
 use std::path::{Path, PathBuf};
 
-use groups::{add_hooks, added_hooks, has_group, runs_hook};
+use groups::{STOP_GATE_FLAG, add_hooks, added_hooks, has_group, runs_hook};
 use ordered::Json;
 
 use crate::platform::paths::join_slashed;
@@ -192,10 +192,22 @@ fn init(args: &Args, agent: Agent) -> Result<u8, String> {
     let target = target(agent);
     let path = settings_path(args, &target)?;
     let (existing, mut settings) = read_settings(&path)?;
-    let wanted = events(agent, args.batch, args.stop_gate);
+    // A turn-end gate already wired counts as asked for: its after-tool
+    // hook gets the flag that keeps the turn's record (an older `init`
+    // wrote the gate without it).
+    let gate = args.stop_gate || has_group(&settings, agent, turn_end_event(agent));
+    let wanted = events(agent, args.batch, gate);
+    let lacking = if gate {
+        groups::lacking_flag(&settings, agent)
+    } else {
+        Vec::new()
+    };
     let added = added_hooks(&mut settings, agent, &wanted)
         .map_err(|why| format!("{}: {why}; it was not changed", path.display()))?;
-    let changed = !added.is_empty();
+    // The events that were there and only got the flag.
+    let (mended, added): (Vec<HookEvent>, Vec<HookEvent>) =
+        added.into_iter().partition(|(e, _)| lacking.contains(e));
+    let changed = !added.is_empty() || !mended.is_empty();
     let content = match (&existing, changed) {
         (Some(text), false) => text.clone(),
         _ => match serde_json::to_string_pretty(&settings) {
@@ -211,7 +223,7 @@ fn init(args: &Args, agent: Agent) -> Result<u8, String> {
         args,
         agent,
         &path,
-        changed.then_some((content.as_str(), &added)),
+        changed.then_some((content.as_str(), &added, &mended)),
     )?;
     if args.batch && has_group(&settings, Agent::Claude, target.event) {
         crate::outln!(
@@ -275,14 +287,15 @@ fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
 type HookEvent = (&'static str, Option<&'static str>);
 
 /// Writes the settings' new `content` (`None`: they did not change), and
-/// says what was done: the events `added` (the others were there).
+/// says what was done: the events `added` (the others were there), and
+/// those `mended`, whose hook got `--stop-gate`.
 fn write_settings(
     args: &Args,
     agent: Agent,
     path: &Path,
-    content: Option<(&str, &[HookEvent])>,
+    content: Option<(&str, &[HookEvent], &[HookEvent])>,
 ) -> Result<(), String> {
-    let Some((content, added)) = content else {
+    let Some((content, added, mended)) = content else {
         crate::outln!(
             "{} already runs `{}`; nothing changed",
             path.display(),
@@ -297,12 +310,32 @@ fn write_settings(
     } else {
         ""
     };
-    crate::outln!(
-        "added `{}` to {} for {}{batch}",
-        command(agent),
-        path.display(),
-        describe_events(added)
-    );
+    // With the gate, the after-tool hook carries the flag.
+    let gated = added.iter().any(|(e, _)| *e == turn_end_event(agent));
+    let flag = if gated {
+        format!(
+            "; the after-tool hook runs it with `{STOP_GATE_FLAG}`, keeping what the turn touched for the gate"
+        )
+    } else {
+        String::new()
+    };
+    if !added.is_empty() {
+        crate::outln!(
+            "added `{}` to {} for {}{batch}{flag}",
+            command(agent),
+            path.display(),
+            describe_events(added)
+        );
+    }
+    if !mended.is_empty() {
+        crate::outln!(
+            "gave the `{}` hook for {} in {} `{STOP_GATE_FLAG}`: the turn-end gate ({}) reads the turn's edits from it",
+            command(agent),
+            describe_events(mended),
+            path.display(),
+            turn_end_event(agent)
+        );
+    }
     Ok(())
 }
 

@@ -157,7 +157,18 @@ pub(super) fn row_line(s: &ServerStatus) -> String {
             StopReason::Idle => "stopped when idle",
             StopReason::Reconfigured => "stopped for a configuration change",
         };
-        line.push_str(&format!(" ({why}; starts again on demand)"));
+        // Only a stopped server starts again: one the configuration now
+        // turns off or holds back says so instead.
+        if s.status == crate::engine::ServerState::Stopped {
+            line.push_str(&format!(" ({why}; starts again on demand)"));
+        } else {
+            let detail = s
+                .detail
+                .as_deref()
+                .map(|d| format!("; {d}"))
+                .unwrap_or_default();
+            line.push_str(&format!(" ({why}{detail})"));
+        }
     } else if let Some(detail) = &s.detail {
         line.push_str(&format!(" ({detail})"));
     }

@@ -45,6 +45,16 @@ pub(super) struct Seen<'a> {
     pub known_before: &'a BTreeMap<String, Vec<Diagnostic>>,
     pub mutation: Mutation,
     pub dry_run: bool,
+    /// False for a check that is no change (a session's opening).
+    pub recorded: bool,
+}
+
+/// Whether the file's text after the change is the text it had before.
+fn unchanged(facts: &FileFacts) -> bool {
+    match (&facts.before, &facts.after) {
+        (Before::Text(before), Some(after)) => before == after,
+        _ => false,
+    }
 }
 
 fn sha256(text: &str) -> String {
@@ -84,22 +94,30 @@ fn message(d: &Diagnostic) -> Message {
 
 impl Engine {
     /// Writes the change's records when the log is on: `change`, then
-    /// `diagnostic_regression` when it introduced errors.
+    /// `diagnostic_regression` when it introduced errors. A listing (the
+    /// `check` command, a session's opening) changes nothing and writes
+    /// nothing.
     pub(super) fn record_change(&self, seen: &Seen<'_>) {
-        if !self.evidence.enabled() {
+        if !self.evidence.enabled() || !seen.recorded {
             return;
         }
         let head = self.head();
+        if head.is_listing() {
+            return;
+        }
         let mut files = Vec::new();
         let mut regressed = Vec::new();
         let mut new_messages = Vec::new();
         for (report, facts) in seen.check.files.iter().zip(seen.facts) {
+            // A file the change left as it was gained nothing from it.
             let new: Vec<&Diagnostic> = facts
                 .introduced
                 .iter()
+                .filter(|_| !unchanged(facts))
                 .map(|&i| &report.diagnostics[i])
                 .collect();
-            let evidence = touched_evidence(report, facts);
+            let mut evidence = touched_evidence(report, facts);
+            evidence.new_errors = new.len();
             let sha = evidence.sha256_after.clone();
             files.push(evidence);
             regressed_into(
@@ -110,13 +128,25 @@ impl Engine {
                 &mut new_messages,
             );
         }
-        for (path, after) in &seen.check.others {
+        // The other files waited on, with errors now or not (an importer
+        // the change repaired has none), and those the servers hold.
+        let waited = seen.check.other_outcomes.keys();
+        let touched: Vec<&String> = seen.check.files.iter().map(|f| &f.file).collect();
+        let others: std::collections::BTreeSet<&String> = seen
+            .check
+            .others
+            .keys()
+            .chain(waited)
+            .filter(|path| !touched.contains(path))
+            .collect();
+        for path in others {
+            let after = seen.check.others.get(path).map_or(&[][..], Vec::as_slice);
             let before = seen.known_before.get(path).map_or(&[][..], Vec::as_slice);
             let new = new_other_errors(after, before);
             files.push(other_evidence(path, before, after, new.len()));
             let report = FileReport {
                 file: path.clone(),
-                diagnostics: after.clone(),
+                diagnostics: after.to_vec(),
                 outcomes: Vec::new(),
             };
             regressed_into(

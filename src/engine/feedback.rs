@@ -366,8 +366,13 @@ impl Engine {
                 self.remember(file, report);
             }
         }
+        // Every other file waited on, with errors now or not: one that has
+        // none now may have had some before (an importer this change
+        // repaired), which the evidence log says.
         let mut known_before = known_before
-            .map(|known| known.for_files(self, check.others.keys()))
+            .map(|known| {
+                known.for_files(self, check.others.keys().chain(check.other_outcomes.keys()))
+            })
             .unwrap_or_default();
         known_before.extend(importers_before);
         let mut others = others_into(check, &known_before, opts, &mut result, &mut verdicts);
@@ -397,6 +402,7 @@ impl Engine {
             known_before: &known_before,
             mutation: change.mutation,
             dry_run: change.mode == Mode::DryRun,
+            recorded: change.recorded,
         });
         result
     }

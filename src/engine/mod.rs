@@ -280,6 +280,9 @@ pub(crate) struct Change {
     /// Whether auto-fix may run after it (the wrapped tools' edits; never
     /// a fix being applied, a session's commit, or a hook's report).
     pub auto_fix: bool,
+    /// Whether the evidence log records it: not a check that changes
+    /// nothing (a session's opening).
+    pub recorded: bool,
 }
 
 impl Change {
@@ -290,6 +293,7 @@ impl Change {
             mutation,
             mode,
             auto_fix: false,
+            recorded: true,
         }
     }
 

@@ -137,6 +137,21 @@ impl Engine {
                     row.endpoint = server.and_then(|s| s.connect.as_ref().map(ToString::to_string));
                 }
                 row.language = server.map(language).unwrap_or_default();
+                // An instance no longer running whose server the
+                // configuration now keeps from starting (turned off,
+                // untrusted, held back by `strict`) says so, not "stopped".
+                if row.in_flight.is_none()
+                    && let Some(server) = server
+                    && let (
+                        state @ (ServerState::Disabled
+                        | ServerState::Untrusted
+                        | ServerState::NotStarted),
+                        detail,
+                    ) = self.configured_state(server, true)
+                {
+                    row.status = state;
+                    row.detail = detail;
+                }
                 row.command = server.and_then(|s| found(s, &i.root));
                 row.compiler = server.and_then(|s| {
                     CompilerStatus::of(&lookup(&s.spec, &i.root, self.workspace.root()))
@@ -152,17 +167,8 @@ impl Engine {
                 Some(_) => None,
                 None => found(server, self.workspace.root()),
             };
-            let (status, detail) = if let Some(reason) = &server.untrusted {
-                (ServerState::Untrusted, Some(reason.clone()))
-            } else if !server.enabled || !self.config.enabled {
-                (ServerState::Disabled, None)
-            } else if command.is_none() && server.connect.is_none() {
-                (ServerState::Unavailable, Some(not_installed(server)))
-            } else if let Some(reason) = &server.held {
-                (ServerState::NotStarted, Some(reason.clone()))
-            } else {
-                (ServerState::Idle, None)
-            };
+            let found = command.is_some() || server.connect.is_some();
+            let (status, detail) = self.configured_state(server, found);
             rows.push(ServerStatus {
                 id: server.spec.id.clone(),
                 status,
@@ -191,6 +197,29 @@ impl Engine {
             });
         }
         rows
+    }
+}
+
+impl Engine {
+    /// What the configuration says of `server` now (`found`: its command
+    /// was found, or it is attached to): untrusted, disabled, unavailable,
+    /// held back, or idle, with the detail that explains it.
+    fn configured_state(
+        &self,
+        server: &ResolvedServer,
+        found: bool,
+    ) -> (ServerState, Option<String>) {
+        if let Some(reason) = &server.untrusted {
+            (ServerState::Untrusted, Some(reason.clone()))
+        } else if !server.enabled || !self.config.enabled {
+            (ServerState::Disabled, None)
+        } else if !found {
+            (ServerState::Unavailable, Some(not_installed(server)))
+        } else if let Some(reason) = &server.held {
+            (ServerState::NotStarted, Some(reason.clone()))
+        } else {
+            (ServerState::Idle, None)
+        }
     }
 }
 

@@ -269,7 +269,11 @@ impl Engine {
     }
 
     /// [`answer`](Self::answer) for `change`.
-    async fn answer_as(self: &Arc<Self>, change: Change, checked: Vec<Touched>) -> ToolResult {
+    pub(crate) async fn answer_as(
+        self: &Arc<Self>,
+        change: Change,
+        checked: Vec<Touched>,
+    ) -> ToolResult {
         let opts = self.render_options();
         self.report_change_as(change, checked, &opts).await
     }

@@ -1,8 +1,9 @@
-//! `squiggle audit`: the evidence log read back. Which changes introduced
-//! errors that were never fixed — a `diagnostic_regression` (not a dry
-//! run) whose file no later written change brought back to the count of
-//! errors it had before — and the counts per file and per agent (the
-//! surface when no agent was known). Lines that are not records of a
+//! `squiggle audit`: the evidence log read back, for one workspace (or
+//! every one). Which changes introduced errors that were never fixed — a
+//! `diagnostic_regression` (not a dry run) whose file no later written
+//! change brought back to the count of errors it had before, nor back to
+//! the very text it had before — and the counts per file and per agent
+//! (the surface when no agent was known). Lines that are not records of a
 //! known version are counted and skipped.
 
 use std::collections::BTreeMap;
@@ -18,6 +19,13 @@ use super::record::{Delivered, Head, Record, VERSION};
 pub struct Summary {
     /// The files read, oldest first.
     pub files: Vec<String>,
+    /// The workspace summed up (its root, as the records name it); `None`:
+    /// every workspace, each path under its workspace's root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
+    /// Records of other workspaces, not counted.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub other_workspaces: usize,
     pub changes: usize,
     pub regressions: usize,
     /// Regressions of dry runs (never written), among `regressions`.
@@ -89,6 +97,29 @@ pub struct Unfixed {
     /// The count the regression must come back to.
     #[serde(skip)]
     errors_target: usize,
+    /// The sha256 of the file's text before the change: a later change
+    /// that puts that text back undid the regression.
+    #[serde(skip)]
+    sha256_before: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One file of one workspace.
+type Key = (String, String);
+
+/// What the records read so far say of each file.
+#[derive(Default)]
+struct Files {
+    /// The errors each file had at the last change recording it.
+    errors: BTreeMap<Key, usize>,
+    /// The sha256 of each file's text before its last change.
+    before: BTreeMap<Key, Option<String>>,
+    /// The text a file's last change put back, when that undid a
+    /// regression: that change's own regression is then no new one.
+    restored: BTreeMap<Key, String>,
 }
 
 fn by(head: &Head) -> String {
@@ -100,11 +131,14 @@ fn by(head: &Head) -> String {
     })
 }
 
-/// Reads `files` (oldest first) and sums them up.
-pub fn summarize(files: &[impl AsRef<Path>]) -> std::io::Result<Summary> {
-    let mut summary = Summary::default();
-    // The errors each (workspace, path) had at the last change recording it.
-    let mut errors: BTreeMap<(String, String), usize> = BTreeMap::new();
+/// Reads `files` (oldest first) and sums up the records of `workspace`
+/// (a root as the records name it), or of every workspace when `None`.
+pub fn summarize(files: &[impl AsRef<Path>], workspace: Option<&str>) -> std::io::Result<Summary> {
+    let mut summary = Summary {
+        workspace: workspace.map(str::to_string),
+        ..Summary::default()
+    };
+    let mut state = Files::default();
     for file in files {
         let file = file.as_ref();
         summary.files.push(file.display().to_string());
@@ -112,21 +146,33 @@ pub fn summarize(files: &[impl AsRef<Path>]) -> std::io::Result<Summary> {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             match serde_json::from_str::<Record>(line) {
                 Ok(record) if head(&record).v == VERSION => {
-                    take(&mut summary, &mut errors, record);
+                    if workspace.is_some_and(|w| head(&record).workspace != w) {
+                        summary.other_workspaces += 1;
+                    } else {
+                        take(&mut summary, &mut state, record);
+                    }
                 }
                 _ => summary.skipped += 1,
             }
         }
     }
     for open in &summary.unfixed {
-        summary
-            .by_file
-            .entry(open.path.clone())
-            .or_default()
-            .unfixed += 1;
+        let name = shown(&summary, &open.workspace, &open.path);
+        summary.by_file.entry(name).or_default().unfixed += 1;
         summary.by_agent.entry(open.by.clone()).or_default().unfixed += 1;
     }
     Ok(summary)
+}
+
+/// A file as the summary names it: workspace-relative when it sums up one
+/// workspace, else under its workspace's root (a path outside any
+/// workspace is absolute either way).
+fn shown(summary: &Summary, workspace: &str, path: &str) -> String {
+    if summary.workspace.is_some() || Path::new(path).is_absolute() {
+        path.to_string()
+    } else {
+        format!("{}/{path}", workspace.trim_end_matches(['/', '\\']))
+    }
 }
 
 fn head(record: &Record) -> &Head {
@@ -138,7 +184,7 @@ fn head(record: &Record) -> &Head {
     }
 }
 
-fn take(summary: &mut Summary, errors: &mut BTreeMap<(String, String), usize>, record: Record) {
+fn take(summary: &mut Summary, state: &mut Files, record: Record) {
     match record {
         Record::Delivery(d) => {
             let counts = summary.deliveries.entry(by(&d.head)).or_default();
@@ -159,72 +205,113 @@ fn take(summary: &mut Summary, errors: &mut BTreeMap<(String, String), usize>, r
             reason: a.reason,
             removed: a.removed,
         }),
-        Record::Change(change) => {
-            summary.changes += 1;
+        Record::Change(change) => take_change(summary, state, &change),
+        Record::DiagnosticRegression(r) => take_regression(summary, state, &r),
+    }
+}
+
+/// A change: counted, and every regression of its files it fixed closed —
+/// by the count of errors, or by putting back the text a regression's
+/// change started from (that regression and every later one of the file).
+fn take_change(summary: &mut Summary, state: &mut Files, change: &super::record::Change) {
+    summary.changes += 1;
+    summary
+        .by_agent
+        .entry(by(&change.head))
+        .or_default()
+        .changes += 1;
+    let workspace = &change.head.workspace;
+    for f in &change.files {
+        if !f.other {
+            let name = shown(summary, workspace, &f.path);
+            summary.by_file.entry(name).or_default().changes += 1;
+        }
+        if change.dry_run {
+            continue;
+        }
+        let key = (workspace.clone(), f.path.clone());
+        state.errors.insert(key.clone(), f.errors_after);
+        state.before.insert(key.clone(), f.sha256_before.clone());
+        state.restored.remove(&key);
+        let ours = |open: &Unfixed| open.workspace == *workspace && open.path == f.path;
+        let undone = f.sha256_after.as_ref().and_then(|after| {
             summary
-                .by_agent
-                .entry(by(&change.head))
-                .or_default()
-                .changes += 1;
-            for f in &change.files {
-                if !f.other {
-                    summary.by_file.entry(f.path.clone()).or_default().changes += 1;
-                }
-                if change.dry_run {
-                    continue;
-                }
-                let key = (change.head.workspace.clone(), f.path.clone());
-                errors.insert(key, f.errors_after);
-                summary.unfixed.retain_mut(|open| {
-                    if open.workspace != change.head.workspace || open.path != f.path {
-                        return true;
-                    }
-                    open.errors_now = f.errors_after;
-                    f.errors_after > open.errors_target
-                });
-            }
+                .unfixed
+                .iter()
+                .position(|open| ours(open) && open.sha256_before.as_ref() == Some(after))
+        });
+        if let (Some(first), Some(after)) = (undone, &f.sha256_after) {
+            let mut index = 0;
+            summary.unfixed.retain(|open| {
+                index += 1;
+                index <= first || !ours(open)
+            });
+            state.restored.insert(key, after.clone());
         }
-        Record::DiagnosticRegression(r) => {
-            summary.regressions += 1;
-            summary.by_agent.entry(by(&r.head)).or_default().regressions += 1;
-            if r.dry_run {
-                summary.dry_run_regressions += 1;
+        summary.unfixed.retain_mut(|open| {
+            if !ours(open) {
+                return true;
             }
-            for f in &r.files {
-                summary
-                    .by_file
-                    .entry(f.path.clone())
-                    .or_default()
-                    .regressions += 1;
-                if r.dry_run {
-                    continue;
-                }
-                let key = (r.head.workspace.clone(), f.path.clone());
-                let now = errors.get(&key).copied().unwrap_or(f.new_errors);
-                summary.unfixed.push(Unfixed {
-                    time: r.head.time.clone(),
-                    workspace: r.head.workspace.clone(),
-                    path: f.path.clone(),
-                    by: by(&r.head),
-                    tool: r.head.tool.clone(),
-                    new_errors: f.new_errors,
-                    errors_now: now,
-                    errors_target: now.saturating_sub(f.new_errors),
-                });
-            }
+            open.errors_now = f.errors_after;
+            f.errors_after > open.errors_target
+        });
+    }
+}
+
+/// A regression: counted, and each of its files left open until a later
+/// change fixes it — unless its change only put back a text from before
+/// an earlier regression (its errors are that text's, not new ones).
+fn take_regression(summary: &mut Summary, state: &mut Files, r: &super::record::Regression) {
+    summary.regressions += 1;
+    summary.by_agent.entry(by(&r.head)).or_default().regressions += 1;
+    if r.dry_run {
+        summary.dry_run_regressions += 1;
+    }
+    for f in &r.files {
+        let name = shown(summary, &r.head.workspace, &f.path);
+        summary.by_file.entry(name).or_default().regressions += 1;
+        if r.dry_run {
+            continue;
         }
+        let key = (r.head.workspace.clone(), f.path.clone());
+        if f.sha256.is_some() && state.restored.get(&key) == f.sha256.as_ref() {
+            continue;
+        }
+        let now = state.errors.get(&key).copied().unwrap_or(f.new_errors);
+        summary.unfixed.push(Unfixed {
+            time: r.head.time.clone(),
+            workspace: r.head.workspace.clone(),
+            path: f.path.clone(),
+            by: by(&r.head),
+            tool: r.head.tool.clone(),
+            new_errors: f.new_errors,
+            errors_now: now,
+            errors_target: now.saturating_sub(f.new_errors),
+            sha256_before: state.before.get(&key).cloned().flatten(),
+        });
     }
 }
 
 /// The summary as text.
 pub fn render(summary: &Summary) -> String {
+    let of = summary
+        .workspace
+        .as_deref()
+        .map(|w| format!(" of workspace {w}"))
+        .unwrap_or_default();
     let mut out = vec![format!(
-        "{} change(s), {} regression(s) ({} in dry runs) in {}",
+        "{} change(s), {} regression(s) ({} in dry runs){of} in {}",
         summary.changes,
         summary.regressions,
         summary.dry_run_regressions,
         summary.files.join(", ")
     )];
+    if summary.other_workspaces > 0 {
+        out.push(format!(
+            "{} record(s) of other workspaces not counted (--all counts every workspace)",
+            summary.other_workspaces
+        ));
+    }
     if summary.skipped > 0 {
         out.push(format!(
             "{} line(s) skipped (not a record of version {VERSION})",
@@ -243,7 +330,11 @@ pub fn render(summary: &Summary) -> String {
                 .unwrap_or_default();
             out.push(format!(
                 "  {}: {} new error(s) at {} by {}{tool}; {} error(s) at its last change",
-                u.path, u.new_errors, u.time, u.by, u.errors_now
+                shown(summary, &u.workspace, &u.path),
+                u.new_errors,
+                u.time,
+                u.by,
+                u.errors_now
             ));
         }
     }
@@ -258,7 +349,12 @@ pub fn render(summary: &Summary) -> String {
             let what = if a.removed { "removed" } else { "acknowledged" };
             out.push(format!(
                 "  {}:{} {}{code}: {what} at {} by {}: {}",
-                a.path, a.line, a.server, a.time, a.by, a.reason
+                shown(summary, &a.workspace, &a.path),
+                a.line,
+                a.server,
+                a.time,
+                a.by,
+                a.reason
             ));
         }
     }
@@ -285,3 +381,6 @@ pub fn render(summary: &Summary) -> String {
     }
     out.join("\n")
 }
+
+#[cfg(test)]
+mod tests;

@@ -46,6 +46,15 @@ pub struct Head {
     pub tool: Option<String>,
 }
 
+impl Head {
+    /// Whether the origin is a listing rather than a change: the `check`
+    /// command, which reads what the servers say of files nobody changed.
+    /// A listing writes no record.
+    pub fn is_listing(&self) -> bool {
+        self.surface == Surface::Cli && self.tool.as_deref() == Some("check")
+    }
+}
+
 /// A mutation and its check (or a check after an agent's own mutation).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Change {

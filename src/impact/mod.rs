@@ -112,8 +112,19 @@ struct Asked {
     declared: String,
 }
 
+/// `path` as every answer names a file: workspace-relative when inside
+/// it (the command line passes absolute paths), else as given.
+fn shown(engine: &Engine, path: &str) -> String {
+    match engine.workspace().classify(Path::new(path)) {
+        crate::workspace::PathClass::Inside { relative, .. } => relative,
+        _ => path.to_string(),
+    }
+}
+
 impl Asked {
-    fn of(path: &str, s: &Symbol) -> Asked {
+    /// The symbol `s` of the file at `path`, declared where `shown`
+    /// (the path as answers name it) says.
+    fn of(path: &str, shown: &str, s: &Symbol) -> Asked {
         Asked {
             name: s.name.clone(),
             kind: s.kind.clone(),
@@ -123,7 +134,7 @@ impl Asked {
                 column: Some(s.location.column),
                 symbol: None,
             },
-            declared: format!("{path}:{}:{}", s.location.line, s.location.column),
+            declared: format!("{shown}:{}:{}", s.location.line, s.location.column),
         }
     }
 }
@@ -139,13 +150,10 @@ pub async fn symbol_impact(
     let asked = match (&args.symbol, args.line) {
         (Some(path_name), None) if path_name.contains('.') => {
             let outline = outline(engine, &args.path).await?;
-            let found = by_name_path(&outline, path_name).ok_or_else(|| {
-                NavError(format!(
-                    "no symbol {path_name} is declared in {}",
-                    args.path
-                ))
-            })?;
-            Asked::of(&args.path, found)
+            let shown = shown(engine, &args.path);
+            let found = by_name_path(&outline, path_name)
+                .ok_or_else(|| NavError(format!("no symbol {path_name} is declared in {shown}")))?;
+            Asked::of(&args.path, &shown, found)
         }
         _ => {
             let name = args.symbol.clone().unwrap_or_default();
@@ -181,7 +189,11 @@ pub async fn file_impact(
     let deadline = Instant::now() + bounds.time;
     let outline = outline(engine, path).await?;
     let exported: Vec<&Symbol> = outline.iter().filter(|s| exported(path, s)).collect();
-    let asked: Vec<Asked> = exported.iter().map(|s| Asked::of(path, s)).collect();
+    let named = shown(engine, path);
+    let asked: Vec<Asked> = exported
+        .iter()
+        .map(|s| Asked::of(path, &named, s))
+        .collect();
     let mut result = ImpactResult {
         target: "file".into(),
         server: String::new(),
@@ -231,7 +243,7 @@ pub async fn diff_impact(
         };
         let before = asked.len();
         for symbol in changed_symbols(&outline, lines) {
-            asked.push(Asked::of(&file.path, symbol));
+            asked.push(Asked::of(&file.path, &file.path, symbol));
         }
         if asked.len() > before {
             files.push(file.path.clone());
@@ -264,7 +276,7 @@ async fn ask_all(
             let left: Vec<&str> = asked[index..].iter().map(|a| a.name.as_str()).collect();
             result.notes.push(format!(
                 "the time bound ({}) ran out before {}",
-                shown(bounds.time),
+                bound_words(bounds.time),
                 left.join(", ")
             ));
             break;
@@ -280,7 +292,7 @@ async fn ask_all(
 }
 
 /// A bound as a person reads it: `500 ms`, `60 s`.
-fn shown(bound: Duration) -> String {
+fn bound_words(bound: Duration) -> String {
     if bound.subsec_millis() == 0 && bound.as_secs() > 0 {
         format!("{} s", bound.as_secs())
     } else {
@@ -303,7 +315,7 @@ async fn uses(
         .map_err(|_| {
             NavError(format!(
                 "no answer within the time bound ({})",
-                shown(bound)
+                bound_words(bound)
             ))
         })??;
     let name = if asked.name.is_empty() {

@@ -303,7 +303,8 @@ fn shown(group: Group, exposure: Exposure) -> bool {
     match group {
         Group::Status => true,
         Group::Navigation => exposure.lsp && exposure.navigation,
-        Group::Write => exposure.write,
+        // With `lsp = false` squiggle is off: only the status tool says so.
+        Group::Write => exposure.write && exposure.lsp,
         Group::Session => exposure.write && exposure.lsp,
     }
 }
@@ -381,10 +382,12 @@ mod tests {
             .contains(&tool.name.as_ref());
             assert_eq!(read_only, Some(!writes), "{}", tool.name);
         }
+        // `lsp = false`: the write tools too are gone, as `lsp_status`
+        // says ("only this status tool is available").
         let status_only = catalog(Exposure {
             lsp: false,
             navigation: true,
-            write: false,
+            write: true,
         });
         let names: Vec<_> = status_only.iter().map(|t| t.name.to_string()).collect();
         assert_eq!(names, ["lsp_status"]);

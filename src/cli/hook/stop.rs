@@ -9,7 +9,10 @@
 //!
 //! Each `PostToolUse` of the session records the text every file had
 //! before the turn first touched it (`record`), beside the daemons'
-//! sockets. At `Stop` the daemon checks those files against those texts
+//! sockets — only when the gate is on (`squiggle hook AGENT --stop-gate`,
+//! which `init --stop-gate` writes; the hosts whose gate `init` always
+//! wires without it), so that no file text is kept for a gate that will
+//! never read it. At `Stop` the daemon checks those files against those texts
 //! (`squiggle/check` with `report = "new"`, `before` the turn's first
 //! texts): what it flags `new` is what the turn introduced. When it cannot
 //! tell (no baseline known), the gate stays open.
@@ -27,8 +30,9 @@ use crate::engine::Mutation;
 use crate::render::{Escape, ReportMode};
 use crate::service::wire::{CheckParams, WireRenderOptions};
 
-/// At most this many files' first texts are kept for one turn (a session
-/// without the `Stop` hook never reads its record: it must stay small).
+/// At most this many files' first texts are kept for one turn (a turn
+/// whose `Stop` hook never runs never reads its record: it must stay
+/// small).
 const MAX_TURN_FILES: usize = 64;
 
 /// What one turn touched: each file's text before the turn first changed

@@ -4,8 +4,61 @@
 //! spells it.
 
 use super::ordered::Json;
-use super::{command, old_matchers, target};
+use super::{command, old_matchers, target, turn_end_event};
 use crate::cli::hook::Agent;
+
+/// The flag that makes an after-tool hook keep the turn's record, which
+/// the turn-end gate reads (`hook/stop.rs`): `init` writes it when it
+/// wires the gate.
+pub(crate) const STOP_GATE_FLAG: &str = "--stop-gate";
+
+/// The events whose hook records what the turn touched: the after-tool
+/// event, and Claude Code's `PostToolBatch`.
+fn records_turn(agent: Agent, event: &str) -> bool {
+    event == target(agent).event || event == "PostToolBatch"
+}
+
+/// Whether a command carries [`STOP_GATE_FLAG`].
+pub(crate) fn has_gate_flag(command: &str) -> bool {
+    command.split_whitespace().any(|w| w == STOP_GATE_FLAG)
+}
+
+/// The first after-tool event whose squiggle hook lacks
+/// [`STOP_GATE_FLAG`] while the turn-end gate is wired: that gate sees no
+/// edit of the turn. `None` when there is no gate, or nothing lacks it.
+pub(crate) fn gate_without_flag(settings: &Json, agent: Agent) -> Option<&'static str> {
+    if !has_group(settings, agent, turn_end_event(agent)) {
+        return None;
+    }
+    lacking_flag(settings, agent).first().copied()
+}
+
+/// The after-tool events whose squiggle hook lacks [`STOP_GATE_FLAG`].
+pub(crate) fn lacking_flag(settings: &Json, agent: Agent) -> Vec<&'static str> {
+    [target(agent).event, "PostToolBatch"]
+        .into_iter()
+        .filter(|event| ours(settings, agent, event).any(|c| !has_gate_flag(c)))
+        .collect()
+}
+
+/// The squiggle commands under `hooks.<event>`.
+fn ours<'a>(settings: &'a Json, agent: Agent, event: &str) -> impl Iterator<Item = &'a str> {
+    let groups = match settings.get("hooks").and_then(|h| h.get(event)) {
+        Some(Json::Array(groups)) => groups.as_slice(),
+        _ => &[],
+    };
+    groups
+        .iter()
+        .filter_map(|g| match g.get("hooks") {
+            Some(Json::Array(hooks)) => Some(hooks),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(move |h| match h.get("command") {
+            Some(Json::String(c)) if runs_hook(c, agent) => Some(c.as_str()),
+            _ => None,
+        })
+}
 
 /// Adds the agent's hook group under each of `events` (for Gemini also
 /// under `hooks.BeforeModel`, which hands the block over unescaped; see
@@ -26,21 +79,27 @@ pub(super) fn added_hooks(
     agent: Agent,
     events: &[(&'static str, Option<&'static str>)],
 ) -> Result<Vec<(&'static str, Option<&'static str>)>, String> {
+    // With the turn-end gate, the after-tool hook keeps the turn's record.
+    let gate = events.iter().any(|(e, _)| *e == turn_end_event(agent));
     let mut added = Vec::new();
     for &(event, matcher) in events {
-        if add_group(settings, agent, event, matcher)? {
+        let flagged = gate && records_turn(agent, event);
+        if add_group(settings, agent, event, matcher, flagged)? {
             added.push((event, matcher));
         }
     }
     Ok(added)
 }
 
-/// Adds one group running `squiggle hook <agent>` under `hooks.<event>`.
+/// Adds one group running `squiggle hook <agent>` (with
+/// [`STOP_GATE_FLAG`] when `flagged`) under `hooks.<event>`; a squiggle
+/// group there gets the current matcher, and the flag when `flagged`.
 fn add_group(
     settings: &mut Json,
     agent: Agent,
     event: &str,
     matcher: Option<&str>,
+    flagged: bool,
 ) -> Result<bool, String> {
     let kind = settings.kind();
     let hooks = settings
@@ -82,6 +141,9 @@ fn add_group(
                 *m = Json::str(new);
                 changed = true;
             }
+            if flagged && ours {
+                changed |= flag_commands(group, agent);
+            }
         }
         return Ok(changed);
     }
@@ -90,7 +152,11 @@ fn add_group(
         hook.push(("name".to_string(), Json::str("squiggle")));
     }
     hook.push(("type".to_string(), Json::str("command")));
-    hook.push(("command".to_string(), Json::str(&command(agent))));
+    let mut line = command(agent);
+    if flagged {
+        line = format!("{line} {STOP_GATE_FLAG}");
+    }
+    hook.push(("command".to_string(), Json::str(&line)));
     let mut group = Vec::new();
     if let Some(matcher) = matcher {
         group.push(("matcher".to_string(), Json::str(matcher)));
@@ -98,6 +164,25 @@ fn add_group(
     group.push(("hooks".to_string(), Json::Array(vec![Json::Object(hook)])));
     groups.push(Json::Object(group));
     Ok(true)
+}
+
+/// Appends [`STOP_GATE_FLAG`] to each squiggle command of `group` that
+/// lacks it; whether any did.
+fn flag_commands(group: &mut Json, agent: Agent) -> bool {
+    let Some(Json::Array(hooks)) = group.entry("hooks", Json::Null) else {
+        return false;
+    };
+    let mut changed = false;
+    for hook in hooks.iter_mut() {
+        if let Some(Json::String(c)) = hook.entry("command", Json::Null)
+            && runs_hook(c, agent)
+            && !has_gate_flag(c)
+        {
+            *c = format!("{} {STOP_GATE_FLAG}", c.trim_end());
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// Whether `hooks.<event>` has a group running `squiggle hook <agent>`.

@@ -167,5 +167,13 @@ fn differs(settings: &Json, agent: Agent) -> Option<Vec<String>> {
     if missing.is_empty() && add_hooks(&mut copy, agent, &wanted) == Ok(true) {
         missing.push("current matcher".to_string());
     }
+    // A turn-end gate whose after-tool hook keeps no record of the turn
+    // (an older `init` wrote it so) never sees an edit.
+    if let Some(event) = super::groups::gate_without_flag(settings, agent) {
+        missing.push(format!(
+            "`{}` on its {event} hook, without which the turn-end gate sees no edit",
+            super::groups::STOP_GATE_FLAG
+        ));
+    }
     Some(missing)
 }

@@ -60,9 +60,12 @@ impl Engine {
             "Session {id} opened over {} file(s); the diagnostics below were there before it.",
             session.files.len()
         );
-        let mut result = self
-            .answer(message.clone(), touched, Mutation::Write, Mode::Apply)
-            .await;
+        // A listing of what is there, not a change: no evidence record.
+        let listing = crate::engine::Change {
+            recorded: false,
+            ..crate::engine::Change::of(message.clone(), Mutation::Write, Mode::Apply)
+        };
+        let mut result = self.answer_as(listing, touched).await;
         // Everything found now was there before the session.
         if result.classification != Classification::LspUnavailable {
             result.classification = verdict(&[], &result.diagnostics);

@@ -439,7 +439,7 @@ fn recording_the_turn_first_leaves_the_daemon_a_private_directory() {
     });
     ws.write("a.fk", "x @error(new)\n");
     let text = context(
-        &ws.hook_daemon(&["claude"], &payload.to_string()),
+        &ws.hook_daemon(&["claude", "--stop-gate"], &payload.to_string()),
         "PostToolUse",
     );
     assert_contains(&text, "ERROR [1:3] new");

@@ -10,6 +10,7 @@ mod init;
 mod init_hosts;
 mod install;
 mod status;
+mod stop_gate;
 // Unix only: its stub server is a `#!/bin/sh` script found on PATH.
 #[cfg(unix)]
 mod strict;

@@ -131,3 +131,66 @@ fn a_named_builtin_server_starts_in_strict_mode() {
     assert!(exists(&s.ran), "the named pyright was not started");
     s.stop();
 }
+
+/// At a terminal (stdin a pseudo-terminal, from util-linux `script`) a
+/// command that goes through the daemon is the daemon's, which is
+/// non-interactive: `strict` holds the unnamed server back there too, as
+/// docs/configuration.md says; `--no-daemon` runs the command in its own
+/// process, where someone is at the keyboard, and the server starts.
+#[cfg(target_os = "linux")]
+#[test]
+fn at_a_terminal_strict_holds_through_the_daemon_not_in_process() {
+    if crate::support::require_program("script").is_none() {
+        return;
+    }
+    let s = setup("strict = true");
+    let at_a_terminal = |extra: &str| {
+        let line = format!(
+            "{} check --trust-workspace {extra} b.py",
+            env!("CARGO_BIN_EXE_squiggle")
+        );
+        let out =
+            s.ws.command(&[])
+                .env("PATH", &s.path)
+                .env("SQUIGGLE_DAEMON_IDLE_MS", "60000")
+                .env_remove("RUST_LOG")
+                .env_remove("SQUIGGLE_NO_DAEMON")
+                .output_of_script(&line);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let through_daemon = at_a_terminal("");
+    assert!(
+        through_daemon.contains("pyright not started (strict"),
+        "{through_daemon}"
+    );
+    assert!(!exists(&s.ran), "pyright-langserver ran through the daemon");
+    let _ = at_a_terminal("--no-daemon");
+    assert!(exists(&s.ran), "pyright-langserver did not run in process");
+    s.stop();
+}
+
+/// Runs a command line under `script`, whose child has a pseudo-terminal
+/// for stdin, with this command's environment and directory.
+trait UnderScript {
+    fn output_of_script(&mut self, line: &str) -> std::process::Output;
+}
+
+impl UnderScript for std::process::Command {
+    fn output_of_script(&mut self, line: &str) -> std::process::Output {
+        let mut script = std::process::Command::new("script");
+        script.args(["-qec", line, "/dev/null"]);
+        for (key, value) in self.get_envs() {
+            match value {
+                Some(value) => script.env(key, value),
+                None => script.env_remove(key),
+            };
+        }
+        if let Some(dir) = self.get_current_dir() {
+            script.current_dir(dir);
+        }
+        script
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("script: {e}"))
+    }
+}

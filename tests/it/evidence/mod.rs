@@ -8,6 +8,7 @@
 //! message; `squiggle audit` names the error never fixed and who made it.
 
 mod audit;
+mod audit_edges;
 mod surfaces;
 
 use std::path::{Path, PathBuf};

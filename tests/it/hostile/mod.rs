@@ -17,6 +17,7 @@
 mod config;
 mod files;
 mod new_user;
+mod new_user_edges;
 mod pipes;
 mod replies;
 mod turns;

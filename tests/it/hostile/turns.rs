@@ -28,7 +28,7 @@ fn the_stop_gate_holds_every_parallel_edit() {
                 "new_string": format!("@error(broken {i})"),
             });
             let event = ws.claude_event("Edit", input).to_string();
-            let mut command = ws.command(&["hook", "claude"]);
+            let mut command = ws.command(&["hook", "claude", "--stop-gate"]);
             command.env_remove("SQUIGGLE_NO_DAEMON");
             std::thread::spawn(move || bounded(&mut command, event.as_bytes()))
         })
