@@ -6,7 +6,7 @@
 //! Exit 0 when every server was installed, 2 otherwise.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::install::{self, Source};
 
@@ -33,35 +33,10 @@ pub struct Args {
 const MISSING_WALK_CAP: usize = 20_000;
 
 pub async fn run(mut args: Args) -> u8 {
-    // Servers the workspace needs that squiggle cannot install: named (with
-    // what to do) before anything is installed; their absence fails the run.
-    let mut uninstallable = Vec::new();
-    if args.missing {
-        match missing(&args) {
-            Ok(found) => {
-                args.servers = found.installable;
-                uninstallable = found.uninstallable;
-            }
-            Err(e) => {
-                eprintln!("squiggle: {e}");
-                return 2;
-            }
-        }
-        for (id, remedy) in &uninstallable {
-            eprintln!("squiggle: {id} is missing and squiggle cannot install it: {remedy}");
-        }
-        if args.servers.is_empty() {
-            if uninstallable.is_empty() {
-                eprintln!("squiggle: every server this workspace's files need is found");
-                return 0;
-            }
-            eprintln!(
-                "squiggle: nothing squiggle can install is missing; {} still missing (above)",
-                uninstallable.len()
-            );
-            return 2;
-        }
-    }
+    let uninstallable = match take_missing(&mut args) {
+        Ok(uninstallable) => uninstallable,
+        Err(code) => return code,
+    };
     let Some(root) = args.dir.clone().or_else(install::servers_dir) else {
         eprintln!(
             "squiggle: no servers directory: set SQUIGGLE_SERVERS_DIR, XDG_DATA_HOME or HOME"
@@ -87,42 +62,8 @@ pub async fn run(mut args: Args) -> u8 {
     let verbose = std::io::stderr().is_terminal();
     let mut failed = false;
     for server in &args.servers {
-        let Some(source) = install::source_of(server) else {
-            continue;
-        };
-        let what = match source {
-            Source::Npm(p) => format!("{} from npm", describe(p)),
-            Source::PyPi(p) => format!("{} from PyPI", describe(p)),
-            Source::Elsewhere => String::new(),
-        };
-        if !what.is_empty() {
-            eprintln!(
-                "squiggle: installing {server}: {what} into {}",
-                root.join(server).display()
-            );
-        }
-        let server = server.clone();
-        let root = root.clone();
-        let install = move || {
-            let registry = crate::registry::builtin_servers();
-            let spec = registry.iter().find(|s| s.id == server);
-            let install = install::Install {
-                server: &server,
-                root: &root,
-                verbose,
-                hint: spec.map_or("", |s| s.install_hint.as_str()),
-            };
-            install.run(source)
-        };
-        let result = tokio::task::spawn_blocking(install)
-            .await
-            .unwrap_or_else(|e| Err(format!("the install task failed: {e}")));
-        match result {
-            Ok(()) => eprintln!("squiggle: installed; `squiggle status` shows where it is found"),
-            Err(e) => {
-                eprintln!("squiggle: {e}");
-                failed = true;
-            }
+        if let Some(source) = install::source_of(server) {
+            failed |= !install_one(server, source, &root, verbose).await;
         }
     }
     if !uninstallable.is_empty() {
@@ -136,6 +77,79 @@ pub async fn run(mut args: Args) -> u8 {
         2
     } else {
         0
+    }
+}
+
+/// With `--missing`, the servers to install become those the workspace's
+/// files need and squiggle can install; the others are named (with what to
+/// do) before anything is installed and returned, their absence failing
+/// the run. `Err`: the exit code when there is nothing to install.
+fn take_missing(args: &mut Args) -> Result<Vec<(String, String)>, u8> {
+    if !args.missing {
+        return Ok(Vec::new());
+    }
+    let found = missing(args).map_err(|e| {
+        eprintln!("squiggle: {e}");
+        2
+    })?;
+    args.servers = found.installable;
+    let uninstallable = found.uninstallable;
+    for (id, remedy) in &uninstallable {
+        eprintln!("squiggle: {id} is missing and squiggle cannot install it: {remedy}");
+    }
+    if !args.servers.is_empty() {
+        return Ok(uninstallable);
+    }
+    if uninstallable.is_empty() {
+        eprintln!("squiggle: every server this workspace's files need is found");
+        return Err(0);
+    }
+    eprintln!(
+        "squiggle: nothing squiggle can install is missing; {} still missing (above)",
+        uninstallable.len()
+    );
+    Err(2)
+}
+
+/// Installs `server` from `source` under `root`, saying what and where;
+/// whether it was installed.
+async fn install_one(server: &str, source: &'static Source, root: &Path, verbose: bool) -> bool {
+    let what = match source {
+        Source::Npm(p) => format!("{} from npm", describe(p)),
+        Source::PyPi(p) => format!("{} from PyPI", describe(p)),
+        Source::Elsewhere => String::new(),
+    };
+    if !what.is_empty() {
+        eprintln!(
+            "squiggle: installing {server}: {what} into {}",
+            root.join(server).display()
+        );
+    }
+    let server = server.to_string();
+    let root = root.to_path_buf();
+    let install = move || {
+        let registry = crate::registry::builtin_servers();
+        let spec = registry.iter().find(|s| s.id == server);
+        let install = install::Install {
+            server: &server,
+            root: &root,
+            verbose,
+            hint: spec.map_or("", |s| s.install_hint.as_str()),
+        };
+        install.run(source)
+    };
+    let result = tokio::task::spawn_blocking(install)
+        .await
+        .unwrap_or_else(|e| Err(format!("the install task failed: {e}")));
+    match result {
+        Ok(()) => {
+            eprintln!("squiggle: installed; `squiggle status` shows where it is found");
+            true
+        }
+        Err(e) => {
+            eprintln!("squiggle: {e}");
+            false
+        }
     }
 }
 

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use super::Engine;
 use super::blocks::Baseline;
 use super::check::{FileInput, HeldOthers};
-use super::feedback::Touched;
 use super::plan::PlanMemo;
+use super::touched::Touched;
 use crate::baseline::{Before, git};
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::lsp::profile::OthersDone;
@@ -59,6 +59,42 @@ impl Engine {
         wanted: bool,
         importers: bool,
     ) -> Befores {
+        let (mut baselines, earlier, created) = self.earlier_texts(files, wanted, importers);
+        // An importer's "before" needs every touched file's text before on
+        // the servers: a created file cannot be put back to absent.
+        let all_known = !created && earlier.iter().all(|e| e.text.is_some());
+        let untaken = if importers && all_known && !earlier.is_empty() {
+            self.untaken_importers(&earlier).await
+        } else {
+            Vec::new()
+        };
+        let checked: Vec<&Earlier> = earlier
+            .iter()
+            .filter(|e| e.text.is_some() && (e.check || !untaken.is_empty()))
+            .collect();
+        if checked.is_empty() {
+            return Befores {
+                baselines,
+                importers: BTreeMap::new(),
+            };
+        }
+        let importers = self.check_earlier(checked, &untaken, &mut baselines).await;
+        Befores {
+            baselines,
+            importers,
+        }
+    }
+
+    /// Each touched file's known baseline (a snapshot whose text is the
+    /// text before), and for each file inside the workspace its text
+    /// before, where known, and whether it must be checked; and whether
+    /// the change created a file.
+    fn earlier_texts(
+        &self,
+        files: &[Touched],
+        wanted: bool,
+        importers: bool,
+    ) -> (Vec<Option<Baseline>>, Vec<Earlier>, bool) {
         let mut baselines: Vec<Option<Baseline>> = Vec::with_capacity(files.len());
         let mut earlier: Vec<Earlier> = Vec::new();
         let mut created = false;
@@ -101,24 +137,19 @@ impl Engine {
                 check,
             });
         }
-        // An importer's "before" needs every touched file's text before on
-        // the servers: a created file cannot be put back to absent.
-        let all_known = !created && earlier.iter().all(|e| e.text.is_some());
-        let untaken = if importers && all_known && !earlier.is_empty() {
-            self.untaken_importers(&earlier).await
-        } else {
-            Vec::new()
-        };
-        let checked: Vec<&Earlier> = earlier
-            .iter()
-            .filter(|e| e.text.is_some() && (e.check || !untaken.is_empty()))
-            .collect();
-        if checked.is_empty() {
-            return Befores {
-                baselines,
-                importers: BTreeMap::new(),
-            };
-        }
+        (baselines, earlier, created)
+    }
+
+    /// Checks the `checked` files' texts before, and the `untaken`
+    /// importers on disk beside them, in one wait: each checked file's
+    /// answer becomes its baseline; the importers' answers (those a server
+    /// gave) are returned as their "before".
+    async fn check_earlier(
+        self: &Arc<Self>,
+        checked: Vec<&Earlier>,
+        untaken: &[PathBuf],
+        baselines: &mut [Option<Baseline>],
+    ) -> BTreeMap<String, Vec<Diagnostic>> {
         let inputs = checked
             .iter()
             .map(|e| FileInput {
@@ -133,7 +164,7 @@ impl Engine {
         // server which does not re-check an open file when what it imports
         // changes (clangd) answers for the change, not for the text before.
         for client in self.pool.clients() {
-            for path in &untaken {
+            for path in untaken {
                 client.close_document(path);
             }
         }
@@ -156,10 +187,7 @@ impl Engine {
             .map(|r| (r.file, r.diagnostics))
             .collect::<BTreeMap<_, _>>();
         tracing::debug!(importers = importers.len(), "importers' before checked");
-        Befores {
-            baselines,
-            importers,
-        }
+        importers
     }
 
     /// The baselines a caller states: each touched file's text before

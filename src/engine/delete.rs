@@ -7,8 +7,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::feedback::Touched;
 use super::tools::{Mode, ToolError, ToolResult, read_text};
+use super::touched::Touched;
 use super::{Engine, FileInput, Mutation};
 use crate::baseline::Before;
 use crate::lsp::FileChangeKind;

@@ -20,11 +20,12 @@ use serde::{Deserialize, Serialize};
 
 use super::blocks::{Baseline, attach, classified, others_into, read_after};
 use super::check::{FileInput, HeldOthers, WaitRules};
-use super::evidence::Seen;
+use super::evidence::{FileFacts, Seen};
 use super::fixes::EarlyFixes;
 use super::report::{CheckReport, FileReport, ServerOutcome};
 use super::reported::Reported;
 use super::tools::Mode;
+use super::touched::Touched;
 use super::{Change, Engine, Mutation};
 use crate::baseline::{Before, Classification, worst};
 use crate::diagnostic::Diagnostic;
@@ -80,36 +81,6 @@ impl ToolResult {
             self.message.clone()
         } else {
             format!("{}\n\n{feedback}", self.message)
-        }
-    }
-}
-
-/// One file a change touched.
-#[derive(Debug, Clone)]
-pub struct Touched {
-    pub path: PathBuf,
-    /// What the caller knows of its text right before the change.
-    pub before: Before,
-    /// Its text after; `None`: the text on disk.
-    pub after: Option<Arc<str>>,
-}
-
-impl Touched {
-    /// A file squiggle wrote: its path, its text before (`None`: it was
-    /// created) and the text written.
-    pub(crate) fn written(path: PathBuf, before: Option<&str>, after: &str) -> Touched {
-        Touched {
-            path,
-            before: before.map_or(Before::Absent, |b| Before::Text(Arc::from(b))),
-            after: Some(Arc::from(after)),
-        }
-    }
-
-    /// Its text before, when the caller knew it.
-    pub(crate) fn before_text(&self) -> Option<&Arc<str>> {
-        match &self.before {
-            Before::Text(text) => Some(text),
-            Before::Absent | Before::Unknown => None,
         }
     }
 }
@@ -346,26 +317,14 @@ impl Engine {
             auto_fixes: Vec::new(),
             ignored: check.ignored.clone(),
         };
-        let mut verdicts = Vec::new();
-        let mut edited = Vec::new();
-        let mut facts = Vec::new();
-        for ((report, file), baseline) in check.files.iter().zip(files).zip(baselines) {
-            result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
-            let (block, verdict, fact, new) =
-                classified(report, file, baseline, check, opts.report);
-            edited.push(block);
-            verdicts.push(verdict);
-            facts.push(fact);
-            let flagged = report.diagnostics.iter().cloned().zip(new);
-            result
-                .diagnostics
-                .extend(flagged.map(|(d, new)| Reported::new(d, new)));
-            let outcomes = report.outcomes.clone();
-            result.outcomes.insert(report.file.clone(), outcomes);
-            if change.mode == Mode::Apply && check.any_server() {
-                self.remember(file, report);
-            }
-        }
+        let remember = change.mode == Mode::Apply && check.any_server();
+        let (mut edited, mut verdicts, facts) = self.touched_into(
+            files,
+            baselines,
+            check,
+            (opts.report, remember),
+            &mut result,
+        );
         // Every other file waited on, with errors now or not: one that has
         // none now may have had some before (an importer this change
         // repaired), which the evidence log says.
@@ -405,6 +364,39 @@ impl Engine {
             recorded: change.recorded,
         });
         result
+    }
+
+    /// Each touched file's answer into `result` (its diagnostics flagged
+    /// new against its baseline, its outcomes), remembered as the next
+    /// change's "before" when `remember`; its block, verdict and facts.
+    fn touched_into(
+        &self,
+        files: &[Touched],
+        baselines: Vec<Option<Baseline>>,
+        check: &CheckReport,
+        (mode, remember): (ReportMode, bool),
+        result: &mut ToolResult,
+    ) -> (Vec<FileDiagnostics>, Vec<Classification>, Vec<FileFacts>) {
+        let mut verdicts = Vec::new();
+        let mut edited = Vec::new();
+        let mut facts = Vec::new();
+        for ((report, file), baseline) in check.files.iter().zip(files).zip(baselines) {
+            result.baseline_known &= baseline.is_some() || file.before == Before::Absent;
+            let (block, verdict, fact, new) = classified(report, file, baseline, check, mode);
+            edited.push(block);
+            verdicts.push(verdict);
+            facts.push(fact);
+            let flagged = report.diagnostics.iter().cloned().zip(new);
+            result
+                .diagnostics
+                .extend(flagged.map(|(d, new)| Reported::new(d, new)));
+            let outcomes = report.outcomes.clone();
+            result.outcomes.insert(report.file.clone(), outcomes);
+            if remember {
+                self.remember(file, report);
+            }
+        }
+        (edited, verdicts, facts)
     }
 
     /// The deadline the check begun at `started` had: the first touch's

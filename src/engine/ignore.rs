@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::Engine;
-use super::feedback::Touched;
 use super::report::CheckReport;
+use super::touched::Touched;
 use crate::diagnostic::Diagnostic;
 use crate::evidence::Record;
 use crate::evidence::record::Acknowledgement;

@@ -34,6 +34,7 @@ pub mod servers;
 pub mod speculative;
 mod status;
 pub mod tools;
+mod touched;
 mod transaction;
 mod warm;
 

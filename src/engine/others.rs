@@ -15,10 +15,11 @@ use tokio::time::Instant;
 
 use super::Engine;
 use super::beside::Beside;
-use super::check::{FileInput, Order, WaitRules};
+use super::check::{FileInput, Mark, Order, Phase, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
 use super::fixes::EarlyFixes;
 use super::plan::PlanMemo;
+use super::pool::Busy;
 use super::report::CheckReport;
 use super::send_order::SendOrder;
 use super::servers::language_for;
@@ -56,51 +57,19 @@ impl Engine {
         let since = self.fresh.now();
         let started = Instant::now();
         let sync_us = started.duration_since(synced).as_micros() as u64;
-        // Finding the importers reads files, not servers: it runs on a
-        // blocking thread while the first phase waits.
-        let touched = self.canonical_paths(&files);
-        let importers = {
-            let engine = self.clone();
-            let edited = touched.clone();
-            tokio::task::spawn_blocking(move || engine.importers_of(&edited))
-        };
         // The first phase's instances stay held through the second: its
-        // `written_at` counts are those instances' own. `started` precedes
-        // every write of the first phase: each server's quiet for the other
-        // files is counted from its last publish after it. Importers a
-        // server answers by pull are checked beside it (`engine::beside`).
+        // `written_at` counts are those instances' own.
         let mut held_instances = Vec::new();
-        let mut held_beside = Vec::new();
-        let order = SendOrder::new();
-        let first = self.check_phase(
-            files,
-            WaitRules {
-                early,
-                order: Some(Order::Touched(order.clone())),
-                ..WaitRules::default()
-            },
-            started,
-            &mut held_instances,
-        );
-        let beside = self.check_beside(importers, &touched, order, started, &mut held_beside);
-        let (phase, beside) = tokio::join!(first, beside);
-        held_instances.append(&mut held_beside);
+        let (phase, beside) = self
+            .first_phase(files, early, started, &mut held_instances)
+            .await;
         let checked = phase.canonical;
         let mut check = CheckReport {
             files: phase.reports,
             ..CheckReport::default()
         };
-        let mut edits: HashMap<(String, PathBuf), EditMark> = HashMap::new();
         let sent = phase.marks.iter().any(|m| m.sent);
-        for mark in phase.marks {
-            let seen = edits.entry((mark.server, mark.root)).or_insert(EditMark {
-                seq: 0,
-                at: started,
-                done: true,
-            });
-            seen.seq = seen.seq.max(mark.written_at);
-            seen.done &= mark.done;
-        }
+        let edits = edit_marks(phase.marks, started);
         let Beside {
             later: mut others,
             cut,
@@ -123,37 +92,21 @@ impl Engine {
                 self.fresh.covered(path, text);
             }
         }
-        // The importers, and every other file the servers that answered
-        // hold diagnostics for whose answer a change may have made stale:
-        // checked again for their text on disk now. The rest keep what the
-        // servers said, and nothing waits for them.
-        let (stale, kept): (Vec<PathBuf>, Vec<PathBuf>) = self
-            .held_files(&check, &checked)
-            .into_iter()
-            .partition(|path| self.held_is_stale(path));
-        for path in stale.into_iter().take(MAX_HELD_RECHECKED) {
-            if !others.contains(&path) && !beside_checked.contains(&path) {
-                others.push(path);
-            }
-        }
+        let kept = self.add_stale_held(&mut others, &check, &checked, &beside_checked);
         let mut taken = checked.clone();
         if let Some(phase) = beside {
             taken.extend(phase.canonical);
             self.take_others(&mut check, phase.reports);
         }
         if !others.is_empty() {
-            // Phase 2 has its own budget from now: after a cold start the
-            // first phase may have used more than diagnosticTimeout already.
             let rules = WaitRules {
                 edits: Arc::new(edits),
                 ..WaitRules::default()
             };
-            let inputs = others.into_iter().map(FileInput::on_disk).collect();
-            let phase = self
-                .check_phase(inputs, rules, Instant::now(), &mut held_instances)
+            let canonical = self
+                .check_later(others, rules, &mut check, &mut held_instances)
                 .await;
-            taken.extend(phase.canonical);
-            self.take_others(&mut check, phase.reports);
+            taken.extend(canonical);
         }
         self.fresh.taken(&taken, since);
         let kept: Vec<PathBuf> = kept.into_iter().filter(|p| !taken.contains(p)).collect();
@@ -168,6 +121,83 @@ impl Engine {
             "check with dependents done"
         );
         check
+    }
+
+    /// The importers, and every other file the servers that answered hold
+    /// diagnostics for whose answer a change may have made stale: added to
+    /// `others`, to be checked again for their text on disk now (unless
+    /// checked beside the touched files). The rest, returned, keep what the
+    /// servers said, and nothing waits for them.
+    fn add_stale_held(
+        &self,
+        others: &mut Vec<PathBuf>,
+        check: &CheckReport,
+        checked: &[PathBuf],
+        beside_checked: &[PathBuf],
+    ) -> Vec<PathBuf> {
+        let (stale, kept): (Vec<PathBuf>, Vec<PathBuf>) = self
+            .held_files(check, checked)
+            .into_iter()
+            .partition(|path| self.held_is_stale(path));
+        for path in stale.into_iter().take(MAX_HELD_RECHECKED) {
+            if !others.contains(&path) && !beside_checked.contains(&path) {
+                others.push(path);
+            }
+        }
+        kept
+    }
+
+    /// The first phase: the touched files checked, and beside them the
+    /// importers a server answers by pull (`engine::beside`). `started`
+    /// precedes every write of it: each server's quiet for the other files
+    /// is counted from its last publish after it.
+    async fn first_phase(
+        self: &Arc<Self>,
+        files: Vec<FileInput>,
+        early: Option<EarlyFixes>,
+        started: Instant,
+        held_instances: &mut Vec<Busy>,
+    ) -> (Phase, Beside) {
+        // Finding the importers reads files, not servers: it runs on a
+        // blocking thread while the first phase waits.
+        let touched = self.canonical_paths(&files);
+        let importers = {
+            let engine = self.clone();
+            let edited = touched.clone();
+            tokio::task::spawn_blocking(move || engine.importers_of(&edited))
+        };
+        let mut held_beside = Vec::new();
+        let order = SendOrder::new();
+        let rules = WaitRules {
+            early,
+            order: Some(Order::Touched(order.clone())),
+            ..WaitRules::default()
+        };
+        let first = self.check_phase(files, rules, started, held_instances);
+        let beside = self.check_beside(importers, &touched, order, started, &mut held_beside);
+        let answered = tokio::join!(first, beside);
+        held_instances.append(&mut held_beside);
+        answered
+    }
+
+    /// The second phase: `others` checked for their text on disk, each
+    /// server's quiet counted from its last write of the first
+    /// (`rules.edits`), into `check`; the files it took.
+    async fn check_later(
+        self: &Arc<Self>,
+        others: Vec<PathBuf>,
+        rules: WaitRules,
+        check: &mut CheckReport,
+        held_instances: &mut Vec<Busy>,
+    ) -> Vec<PathBuf> {
+        // Its own budget from now: after a cold start the first phase may
+        // have used more than diagnosticTimeout already.
+        let inputs = others.into_iter().map(FileInput::on_disk).collect();
+        let phase = self
+            .check_phase(inputs, rules, Instant::now(), held_instances)
+            .await;
+        self.take_others(check, phase.reports);
+        phase.canonical
     }
 
     /// Other files' reports into `check`: their diagnostics (when any) and
@@ -327,4 +357,21 @@ impl Engine {
             involved.contains(server) && !checked.contains(file_uri)
         })
     }
+}
+
+/// Where each server (and root) stood after the first phase's writes: its
+/// last write's sequence number and whether it had answered for all of
+/// them; the second phase counts each server's quiet from there.
+fn edit_marks(marks: Vec<Mark>, started: Instant) -> HashMap<(String, PathBuf), EditMark> {
+    let mut edits: HashMap<(String, PathBuf), EditMark> = HashMap::new();
+    for mark in marks {
+        let seen = edits.entry((mark.server, mark.root)).or_insert(EditMark {
+            seq: 0,
+            at: started,
+            done: true,
+        });
+        seen.seq = seen.seq.max(mark.written_at);
+        seen.done &= mark.done;
+    }
+    edits
 }

@@ -132,30 +132,8 @@ impl Engine {
             .iter()
             .map(|i| {
                 let server = self.servers.iter().find(|s| s.spec.id == i.id);
-                let mut row = instance_row(i, &clients);
-                if row.endpoint.is_none() {
-                    row.endpoint = server.and_then(|s| s.connect.as_ref().map(ToString::to_string));
-                }
-                row.language = server.map(language).unwrap_or_default();
-                // An instance no longer running whose server the
-                // configuration now keeps from starting (turned off,
-                // untrusted, held back by `strict`) says so, not "stopped".
-                if row.in_flight.is_none()
-                    && let Some(server) = server
-                    && let (
-                        state @ (ServerState::Disabled
-                        | ServerState::Untrusted
-                        | ServerState::NotStarted),
-                        detail,
-                    ) = self.configured_state(server, true)
-                {
-                    row.status = state;
-                    row.detail = detail;
-                }
+                let mut row = self.instance_status(i, server, &clients);
                 row.command = server.and_then(|s| found(s, &i.root));
-                row.compiler = server.and_then(|s| {
-                    CompilerStatus::of(&lookup(&s.spec, &i.root, self.workspace.root()))
-                });
                 row
             })
             .collect();
@@ -167,36 +145,69 @@ impl Engine {
                 Some(_) => None,
                 None => found(server, self.workspace.root()),
             };
-            let found = command.is_some() || server.connect.is_some();
-            let (status, detail) = self.configured_state(server, found);
-            rows.push(ServerStatus {
-                id: server.spec.id.clone(),
-                status,
-                language: language(server),
-                command,
-                compiler: match server.untrusted {
-                    Some(_) => None,
-                    None => CompilerStatus::of(&lookup(
-                        &server.spec,
-                        self.workspace.root(),
-                        self.workspace.root(),
-                    )),
-                },
-                root: None,
-                server_pid: None,
-                endpoint: server.connect.as_ref().map(ToString::to_string),
-                version: None,
-                detail,
-                starts: 0,
-                rss_kb: None,
-                idle_ms: None,
-                in_flight: None,
-                open_documents: None,
-                stopped: None,
-                progress: Vec::new(),
-            });
+            rows.push(self.configured_status(server, command));
         }
         rows
+    }
+
+    /// A running (or stopped) instance's row, `command` left to the caller.
+    fn instance_status(
+        &self,
+        i: &InstanceStatus,
+        server: Option<&ResolvedServer>,
+        clients: &[LspClient],
+    ) -> ServerStatus {
+        let mut row = instance_row(i, clients);
+        if row.endpoint.is_none() {
+            row.endpoint = server.and_then(|s| s.connect.as_ref().map(ToString::to_string));
+        }
+        row.language = server.map(language).unwrap_or_default();
+        // An instance no longer running whose server the configuration now
+        // keeps from starting (turned off, untrusted, held back by
+        // `strict`) says so, not "stopped".
+        if row.in_flight.is_none()
+            && let Some(server) = server
+            && let (
+                state @ (ServerState::Disabled | ServerState::Untrusted | ServerState::NotStarted),
+                detail,
+            ) = self.configured_state(server, true)
+        {
+            row.status = state;
+            row.detail = detail;
+        }
+        row.compiler = server
+            .and_then(|s| CompilerStatus::of(&lookup(&s.spec, &i.root, self.workspace.root())));
+        row
+    }
+
+    /// The row of a configured server with no instance: `command` is the
+    /// program it would start, when found.
+    fn configured_status(&self, server: &ResolvedServer, command: Option<PathBuf>) -> ServerStatus {
+        let found = command.is_some() || server.connect.is_some();
+        let (status, detail) = self.configured_state(server, found);
+        let root = self.workspace.root();
+        ServerStatus {
+            id: server.spec.id.clone(),
+            status,
+            language: language(server),
+            command,
+            compiler: match server.untrusted {
+                Some(_) => None,
+                None => CompilerStatus::of(&lookup(&server.spec, root, root)),
+            },
+            root: None,
+            server_pid: None,
+            endpoint: server.connect.as_ref().map(ToString::to_string),
+            version: None,
+            detail,
+            starts: 0,
+            rss_kb: None,
+            idle_ms: None,
+            in_flight: None,
+            open_documents: None,
+            stopped: None,
+            progress: Vec::new(),
+        }
     }
 }
 

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::dry_run::DryRun;
-pub use super::feedback::{ToolResult, Touched};
+pub use super::feedback::ToolResult;
+pub use super::touched::Touched;
 use super::{Change, Engine, Mutation};
 pub use crate::edit::Replace;
 use crate::edit::{EditError, PlannedChange, parse_patch, plan_patch, replace_exact, write_atomic};

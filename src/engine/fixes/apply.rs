@@ -15,7 +15,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::edit::EditError;
 use crate::engine::tools::{Mode, ToolError, ToolResult};
 use crate::engine::{Engine, FileInput, HeldOthers};
-use crate::lsp::quick_fix::{QuickFix, chosen};
+use crate::lsp::quick_fix::{FixedFile, QuickFix, chosen};
 use crate::workspace::PathClass;
 
 /// Which diagnostic's fix to apply.
@@ -69,15 +69,7 @@ impl Engine {
             .flat_map(|f| f.diagnostics)
             .collect();
         if let Which::Id(id) = which {
-            let text = crate::edit::read_regular_string(&canonical, crate::edit::MAX_READ_BYTES)
-                .map_err(|e| refused(format!("cannot read {relative}: {e}")))?;
-            if parse_id(id)
-                .is_some_and(|(_, _, digest_then, _)| digest_then != digest(&[&relative, &text]))
-            {
-                return Err(refused(format!(
-                    "{relative} has changed since fix {id} was offered; check it again for the fixes offered now"
-                )));
-            }
+            unchanged_since_offered(id, &canonical, &relative)?;
         }
         let d = target(&now, which, &relative)?;
         let client = self
@@ -93,18 +85,7 @@ impl Engine {
             .await;
         let fix = pick(&fixes, which, d, &text)?;
         let texts = client.fix_texts(fix, deadline).await.map_err(refused)?;
-        let mut patch = String::new();
-        for (file, before, after) in &texts {
-            let Some(shown) = self.workspace.relative(file) else {
-                return Err(refused(format!(
-                    "the fix edits {}, outside the workspace",
-                    file.display()
-                )));
-            };
-            let diff = similar::TextDiff::from_lines(before, after);
-            let header = (format!("a/{shown}"), format!("b/{shown}"));
-            patch.push_str(&diff.unified_diff().header(&header.0, &header.1).to_string());
-        }
+        let patch = self.patch_of(&texts)?;
         // Reported like a write: a fix may change what other files import
         // (a signature, an export), so its importers are checked again
         // under the default `otherFiles = "write"`.
@@ -129,6 +110,40 @@ impl Engine {
         };
         Ok(result)
     }
+}
+
+impl Engine {
+    /// The fix's texts (each file's before and after) as one unified diff
+    /// over workspace paths; refused when it edits a file outside.
+    fn patch_of(&self, texts: &[FixedFile]) -> Result<String, FixError> {
+        let mut patch = String::new();
+        for (file, before, after) in texts {
+            let Some(shown) = self.workspace.relative(file) else {
+                return Err(refused(format!(
+                    "the fix edits {}, outside the workspace",
+                    file.display()
+                )));
+            };
+            let diff = similar::TextDiff::from_lines(before, after);
+            let header = (format!("a/{shown}"), format!("b/{shown}"));
+            patch.push_str(&diff.unified_diff().header(&header.0, &header.1).to_string());
+        }
+        Ok(patch)
+    }
+}
+
+/// Refuses fix `id` when the file's text is no longer the one it was
+/// offered for.
+fn unchanged_since_offered(id: &str, canonical: &Path, relative: &str) -> Result<(), FixError> {
+    let text = crate::edit::read_regular_string(canonical, crate::edit::MAX_READ_BYTES)
+        .map_err(|e| refused(format!("cannot read {relative}: {e}")))?;
+    if parse_id(id).is_some_and(|(_, _, digest_then, _)| digest_then != digest(&[relative, &text]))
+    {
+        return Err(refused(format!(
+            "{relative} has changed since fix {id} was offered; check it again for the fixes offered now"
+        )));
+    }
+    Ok(())
 }
 
 /// A hunk of the fix's patch that does not apply: the file changed on disk
