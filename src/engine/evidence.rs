@@ -128,35 +128,7 @@ impl Engine {
                 &mut new_messages,
             );
         }
-        // The other files waited on, with errors now or not (an importer
-        // the change repaired has none), and those the servers hold.
-        let waited = seen.check.other_outcomes.keys();
-        let touched: Vec<&String> = seen.check.files.iter().map(|f| &f.file).collect();
-        let others: std::collections::BTreeSet<&String> = seen
-            .check
-            .others
-            .keys()
-            .chain(waited)
-            .filter(|path| !touched.contains(path))
-            .collect();
-        for path in others {
-            let after = seen.check.others.get(path).map_or(&[][..], Vec::as_slice);
-            let before = seen.known_before.get(path).map_or(&[][..], Vec::as_slice);
-            let new = new_other_errors(after, before);
-            files.push(other_evidence(path, before, after, new.len()));
-            let report = FileReport {
-                file: path.clone(),
-                diagnostics: after.to_vec(),
-                outcomes: Vec::new(),
-            };
-            regressed_into(
-                &report,
-                (true, None),
-                &new,
-                &mut regressed,
-                &mut new_messages,
-            );
-        }
+        others_into(seen, &mut files, &mut regressed, &mut new_messages);
         let messages = self.evidence.messages();
         let change = Change {
             head: head.clone(),
@@ -290,4 +262,36 @@ fn regressed_into(
         lines,
     });
     messages.extend(new.iter().map(|d| message(d)));
+}
+
+/// The other files waited on, with errors now or not (an importer the
+/// change repaired has none), and those the servers hold: each file's
+/// evidence, and its regression when it gained errors.
+fn others_into(
+    seen: &Seen<'_>,
+    files: &mut Vec<FileEvidence>,
+    regressed: &mut Vec<RegressedFile>,
+    new_messages: &mut Vec<Message>,
+) {
+    let waited = seen.check.other_outcomes.keys();
+    let touched: Vec<&String> = seen.check.files.iter().map(|f| &f.file).collect();
+    let others: std::collections::BTreeSet<&String> = seen
+        .check
+        .others
+        .keys()
+        .chain(waited)
+        .filter(|path| !touched.contains(path))
+        .collect();
+    for path in others {
+        let after = seen.check.others.get(path).map_or(&[][..], Vec::as_slice);
+        let before = seen.known_before.get(path).map_or(&[][..], Vec::as_slice);
+        let new = new_other_errors(after, before);
+        files.push(other_evidence(path, before, after, new.len()));
+        let report = FileReport {
+            file: path.clone(),
+            diagnostics: after.to_vec(),
+            outcomes: Vec::new(),
+        };
+        regressed_into(&report, (true, None), &new, regressed, new_messages);
+    }
 }

@@ -67,15 +67,8 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
         .map(|spec| {
             let enabled = spec.enabled_by_default;
             ResolvedServer {
-                spec,
                 enabled,
-                env: Vec::new(),
-                extensions: Vec::new(),
-                language_id: None,
-                untrusted: None,
-                held: None,
-                command_from: None,
-                connect: None,
+                ..ResolvedServer::of(spec)
             }
         })
         .collect();
@@ -83,57 +76,10 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
         match servers.iter_mut().find(|s| &s.spec.id == id) {
             Some(server) => apply(server, o, config),
             None => {
-                // A custom server needs a command; an untrusted workspace's
-                // was dropped, but the server is still listed (as untrusted,
-                // never run), so that `status` can say why it does not run.
-                // One that attaches (`connect`) has no command either.
-                let untrusted = matches!(o.trust, Trust::Untrusted { .. });
-                let Some(command) = o
-                    .command
-                    .clone()
-                    .or_else(|| (untrusted || o.connect.is_some()).then(String::new))
-                else {
+                let Some(spec) = custom_spec(id, o) else {
                     continue;
                 };
-                let spec = ServerSpec {
-                    id: id.clone(),
-                    commands: (!command.is_empty())
-                        .then(|| CommandCandidate {
-                            program: command.clone(),
-                            args: Vec::new(),
-                        })
-                        .into_iter()
-                        .collect(),
-                    languages: o.language_id.iter().cloned().collect(),
-                    root_markers: Vec::new(),
-                    root_strategy: crate::registry::RootStrategy::Nearest,
-                    declared_roots: Vec::new(),
-                    requires_marker: Vec::new(),
-                    initialization_options: serde_json::Value::Null,
-                    settings: serde_json::Value::Null,
-                    wait: crate::lsp::WaitProfile::default(),
-                    install_hint: match &o.connect {
-                        Some(endpoint) => format!("start it listening at {endpoint}"),
-                        None => format!("put `{command}` on PATH"),
-                    },
-                    role: ServerRole::Primary,
-                    enabled_by_default: true,
-                    exclusive_group: None,
-                    packages: Vec::new(),
-                    plugins: Vec::new(),
-                    full_sync_languages: Vec::new(),
-                };
-                let mut server = ResolvedServer {
-                    spec,
-                    enabled: true,
-                    env: Vec::new(),
-                    extensions: Vec::new(),
-                    language_id: None,
-                    untrusted: None,
-                    held: None,
-                    command_from: None,
-                    connect: None,
-                };
+                let mut server = ResolvedServer::of(spec);
                 apply(&mut server, o, config);
                 servers.push(server);
             }
@@ -143,6 +89,63 @@ pub fn resolve(config: &Config) -> Vec<ResolvedServer> {
         server.held = held_back(config, &server.spec.id);
     }
     servers
+}
+
+impl ResolvedServer {
+    /// `spec` as it stands, enabled, before the configuration is applied.
+    fn of(spec: ServerSpec) -> ResolvedServer {
+        ResolvedServer {
+            spec,
+            enabled: true,
+            env: Vec::new(),
+            extensions: Vec::new(),
+            language_id: None,
+            untrusted: None,
+            held: None,
+            command_from: None,
+            connect: None,
+        }
+    }
+}
+
+/// The spec of a server the configuration adds (`id` no built-in's). It
+/// needs a command; an untrusted workspace's was dropped, but the server is
+/// still listed (as untrusted, never run), so that `status` can say why it
+/// does not run. One that attaches (`connect`) has no command either.
+fn custom_spec(id: &str, o: &ServerOverride) -> Option<ServerSpec> {
+    let untrusted = matches!(o.trust, Trust::Untrusted { .. });
+    let command = o
+        .command
+        .clone()
+        .or_else(|| (untrusted || o.connect.is_some()).then(String::new))?;
+    Some(ServerSpec {
+        id: id.to_string(),
+        commands: (!command.is_empty())
+            .then(|| CommandCandidate {
+                program: command.clone(),
+                args: Vec::new(),
+            })
+            .into_iter()
+            .collect(),
+        languages: o.language_id.iter().cloned().collect(),
+        root_markers: Vec::new(),
+        root_strategy: crate::registry::RootStrategy::Nearest,
+        declared_roots: Vec::new(),
+        requires_marker: Vec::new(),
+        initialization_options: serde_json::Value::Null,
+        settings: serde_json::Value::Null,
+        wait: crate::lsp::WaitProfile::default(),
+        install_hint: match &o.connect {
+            Some(endpoint) => format!("start it listening at {endpoint}"),
+            None => format!("put `{command}` on PATH"),
+        },
+        role: ServerRole::Primary,
+        enabled_by_default: true,
+        exclusive_group: None,
+        packages: Vec::new(),
+        plugins: Vec::new(),
+        full_sync_languages: Vec::new(),
+    })
 }
 
 /// Why a server the configuration never names does not start: strict mode

@@ -318,46 +318,8 @@ pub fn render(summary: &Summary) -> String {
             summary.skipped
         ));
     }
-    if summary.unfixed.is_empty() {
-        out.push("Every error a change introduced was fixed later.".into());
-    } else {
-        out.push("Errors introduced and never fixed:".into());
-        for u in &summary.unfixed {
-            let tool = u
-                .tool
-                .as_deref()
-                .map(|t| format!(", {t}"))
-                .unwrap_or_default();
-            out.push(format!(
-                "  {}: {} new error(s) at {} by {}{tool}; {} error(s) at its last change",
-                shown(summary, &u.workspace, &u.path),
-                u.new_errors,
-                u.time,
-                u.by,
-                u.errors_now
-            ));
-        }
-    }
-    if !summary.acknowledgements.is_empty() {
-        out.push("Acknowledged as false positives:".into());
-        for a in &summary.acknowledgements {
-            let code = a
-                .code
-                .as_deref()
-                .map(|c| format!(" {c}"))
-                .unwrap_or_default();
-            let what = if a.removed { "removed" } else { "acknowledged" };
-            out.push(format!(
-                "  {}:{} {}{code}: {what} at {} by {}: {}",
-                shown(summary, &a.workspace, &a.path),
-                a.line,
-                a.server,
-                a.time,
-                a.by,
-                a.reason
-            ));
-        }
-    }
+    unfixed_lines(summary, &mut out);
+    acknowledgement_lines(summary, &mut out);
     if !summary.deliveries.is_empty() {
         out.push("Blocks handed to the model (read from each host's record):".into());
         for (agent, d) in &summary.deliveries {
@@ -380,6 +342,55 @@ pub fn render(summary: &Summary) -> String {
         }
     }
     out.join("\n")
+}
+
+/// The errors introduced and never fixed, or that there are none.
+fn unfixed_lines(summary: &Summary, out: &mut Vec<String>) {
+    if summary.unfixed.is_empty() {
+        out.push("Every error a change introduced was fixed later.".into());
+        return;
+    }
+    out.push("Errors introduced and never fixed:".into());
+    for u in &summary.unfixed {
+        let tool = u
+            .tool
+            .as_deref()
+            .map(|t| format!(", {t}"))
+            .unwrap_or_default();
+        out.push(format!(
+            "  {}: {} new error(s) at {} by {}{tool}; {} error(s) at its last change",
+            shown(summary, &u.workspace, &u.path),
+            u.new_errors,
+            u.time,
+            u.by,
+            u.errors_now
+        ));
+    }
+}
+
+/// The acknowledgements made and removed, when any.
+fn acknowledgement_lines(summary: &Summary, out: &mut Vec<String>) {
+    if summary.acknowledgements.is_empty() {
+        return;
+    }
+    out.push("Acknowledged as false positives:".into());
+    for a in &summary.acknowledgements {
+        let code = a
+            .code
+            .as_deref()
+            .map(|c| format!(" {c}"))
+            .unwrap_or_default();
+        let what = if a.removed { "removed" } else { "acknowledged" };
+        out.push(format!(
+            "  {}:{} {}{code}: {what} at {} by {}: {}",
+            shown(summary, &a.workspace, &a.path),
+            a.line,
+            a.server,
+            a.time,
+            a.by,
+            a.reason
+        ));
+    }
 }
 
 #[cfg(test)]
