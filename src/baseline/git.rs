@@ -90,6 +90,22 @@ pub fn unified_diff(root: &Path, source: &DiffSource) -> Result<String, String> 
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// The staged changes as a patch with context, deletions included, for
+/// `squiggle impact --staged` (paths relative to `root`).
+pub fn staged_patch(root: &Path) -> Result<String, String> {
+    let args = [
+        "diff",
+        "--cached",
+        "--relative",
+        "--no-color",
+        "--no-ext-diff",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+    ];
+    let out = git(root, &args)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
 /// The staged content of `relative` (`git cat-file blob :./PATH`: raw bytes,
 /// no textconv or pager, unlike `git show`).
 pub fn staged_content(root: &Path, relative: &str) -> Result<String, String> {

@@ -76,7 +76,7 @@ async fn impact(
     let root = engine.workspace().root().to_path_buf();
     if args.staged || args.stdin {
         let diff = if args.staged {
-            staged(&root)?
+            crate::baseline::git::staged_patch(&root)?
         } else {
             let mut text = String::new();
             std::io::stdin()
@@ -104,20 +104,4 @@ async fn impact(
         symbol: args.symbol.clone(),
     };
     symbol_impact(engine, &at, bounds).await.map_err(|e| e.0)
-}
-
-/// `git diff --cached` in `root`.
-fn staged(root: &std::path::Path) -> Result<String, String> {
-    let output = std::process::Command::new("git")
-        .args(["diff", "--cached", "--no-color", "--no-ext-diff"])
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "git diff --cached failed: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
