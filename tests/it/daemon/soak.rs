@@ -20,7 +20,7 @@ use crate::support::service::Workspace;
 #[cfg(target_os = "linux")]
 use crate::support::{
     poll_until_async,
-    process::{descendants_in, subreaper},
+    process::{processes_in, subreaper},
 };
 
 /// How long one edit through the daemon may take, however loaded.
@@ -308,7 +308,8 @@ async fn a_daemon_killed_mid_edit_leaves_the_edit_landed_once() {
 }
 
 // Linux only: the daemons are counted by their working directory and
-// command line in /proc, which no other platform has. The start lock and
+// command line in /proc, which no other platform has (every process's, not
+// only the test's descendants: under qemu-user no subreaper adopts them). The start lock and
 // the bind race themselves are the transport's, tested on every platform
 // (tests/it/platform/transport.rs).
 #[cfg(target_os = "linux")]
@@ -370,8 +371,7 @@ async fn racing_daemons_leave_exactly_one() {
         assert!(stdout.contains("race"), "{stdout}");
     }
     let running = || -> Vec<u32> {
-        descendants_in(std::process::id(), &ws.root)
-            .unwrap_or_default()
+        processes_in(&ws.root)
             .into_iter()
             .filter(|p| {
                 std::fs::read(format!("/proc/{p}/cmdline"))

@@ -46,7 +46,9 @@ fn missing_servers() -> (Scratch, impl Fn(&[&str]) -> std::process::Output) {
 #[test]
 fn install_hints_agree_on_every_surface() {
     let (ws, run) = missing_servers();
-    let user = ws.config_home.join("squiggle/config.toml");
+    // With the platform's separators, as squiggle names the file
+    // (`…\squiggle\config.toml` on Windows, not `…\squiggle/config.toml`).
+    let user = squiggle::platform::paths::join_slashed(&ws.config_home, "squiggle/config.toml");
     let python = "install it with `squiggle install pyright` (or `npm i -g pyright`)";
     let custom = format!(
         "squiggle-no-such-lint not found on PATH, in {}; put it on PATH, or correct `command` in {}",

@@ -100,6 +100,22 @@ pub fn descendants_in(pid: u32, dir: &Path) -> Option<Vec<u32>> {
     )
 }
 
+/// Every live process whose working directory is under `dir`, whoever
+/// its parent: one test's daemons, found without a subreaper. A daemon
+/// that `squiggle check` starts outlives its starter and is re-parented to
+/// the nearest subreaper; under qemu-user there is none (qemu 7.2 refuses
+/// `PR_SET_CHILD_SUBREAPER` with EINVAL, so [`subreaper`] does nothing),
+/// and the daemon is no descendant of the test there.
+#[cfg(target_os = "linux")]
+pub fn processes_in(dir: &Path) -> Vec<u32> {
+    parents()
+        .into_keys()
+        .filter(|p| {
+            std::fs::read_link(format!("/proc/{p}/cwd")).is_ok_and(|cwd| cwd.starts_with(dir))
+        })
+        .collect()
+}
+
 /// Open file descriptors of `pid` (this process for `None`); `None` off
 /// Linux, where there is no count to trust (wine's handle count is a stub).
 pub fn open_fds(pid: Option<u32>) -> Option<usize> {

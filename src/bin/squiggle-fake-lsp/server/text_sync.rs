@@ -210,9 +210,11 @@ impl Server {
 
     /// Publishes, without a version, every file beside `uri` on disk with
     /// its extension that is not open, from its text on disk (as cargo
-    /// check reports files nobody opened). Only plain `file://` URIs.
+    /// check reports files nobody opened). Only `file://` URIs, converted
+    /// as squiggle converts them: cutting `file://` off leaves `/C:/a/b.rs`
+    /// on Windows, no path there, and the neighbours went unpublished.
     pub(super) fn publish_neighbours_on_disk(&mut self, uri: &str, wave: usize) {
-        let Some(path) = uri.strip_prefix("file://").map(std::path::PathBuf::from) else {
+        let Some(path) = squiggle::uri::to_path(uri) else {
             return;
         };
         let (Some(dir), Some(ext)) = (path.parent(), path.extension()) else {
@@ -228,7 +230,7 @@ impl Server {
             .collect();
         files.sort();
         for file in files {
-            let other = format!("file://{}", file.display());
+            let other = squiggle::uri::from_path(&file);
             if self.docs.get(&other).is_some() {
                 continue;
             }
