@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Above this many files a walk costs more than a hook may: no snapshot.
@@ -26,6 +27,14 @@ pub const MAX_CHANGED: usize = 20;
 /// mtime (ns), size and inode by relative path: `sed -i` replaces the file
 /// (a new inode) even when size and mtime tick do not change.
 type Stamps = BTreeMap<String, (u128, u64, u64)>;
+
+/// A session's snapshot on disk: the workspace it was taken of and its
+/// files' stamps.
+#[derive(Serialize, Deserialize)]
+struct Snapshot {
+    root: PathBuf,
+    files: Stamps,
+}
 
 /// The snapshot file of `session`, or `None` for an id that is not a plain
 /// name.
@@ -46,8 +55,14 @@ pub fn before(payload: &Value, root: &Path) {
         tracing::debug!(root = %root.display(), "too many files for a shell snapshot");
         return;
     };
-    let record = serde_json::json!({"root": root, "files": stamps});
-    super::session_files::write_session_file(&path, record.to_string().as_bytes());
+    let record = Snapshot {
+        root: root.to_path_buf(),
+        files: stamps,
+    };
+    let Ok(bytes) = serde_json::to_vec(&record) else {
+        return;
+    };
+    super::session_files::write_session_file(&path, &bytes);
 }
 
 /// After a tool: the files of `root` that changed or appeared since the
@@ -61,13 +76,15 @@ pub fn changed_since(payload: &Value, root: &Path) -> Vec<PathBuf> {
         return Vec::new();
     };
     let _ = std::fs::remove_file(&path);
-    let Ok(record) = serde_json::from_str::<Value>(&text) else {
+    // A snapshot of another workspace, or not one squiggle wrote: nothing
+    // to compare with.
+    let Ok(record) = serde_json::from_str::<Snapshot>(&text) else {
         return Vec::new();
     };
-    if record["root"].as_str() != root.to_str() {
+    if record.root != root {
         return Vec::new();
     }
-    let before: Stamps = serde_json::from_value(record["files"].clone()).unwrap_or_default();
+    let before = record.files;
     let Some(now) = walk(root) else {
         return Vec::new();
     };
