@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::method::{DaemonShutdown, DaemonStatus as DaemonStatusMethod};
@@ -55,7 +55,9 @@ struct Daemon {
     /// `SQUIGGLE_DAEMON_IDLE_MS`, which overrides `daemonIdleMinutes`.
     idle_override: Option<Duration>,
     requests: AtomicU64,
-    in_flight: AtomicU64,
+    /// Requests being answered; watched by the shutdown, which lets them
+    /// finish writing their answers first.
+    in_flight: watch::Sender<u64>,
     last_activity: Mutex<Instant>,
     shutdown: Notify,
 }
@@ -72,12 +74,12 @@ impl Daemon {
 impl Host for Daemon {
     fn request_started(&self) {
         self.requests.fetch_add(1, Ordering::SeqCst);
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.in_flight.send_modify(|n| *n += 1);
         *lock(&self.last_activity) = Instant::now();
     }
 
     fn request_finished(&self) {
-        self.in_flight.fetch_sub(1, Ordering::SeqCst);
+        self.in_flight.send_modify(|n| *n = n.saturating_sub(1));
         *lock(&self.last_activity) = Instant::now();
     }
 
@@ -102,7 +104,7 @@ impl Host for Daemon {
                     trusted: self.trusted,
                     servers: engine.status(),
                     requests: self.requests.load(Ordering::SeqCst),
-                    in_flight: self.in_flight.load(Ordering::SeqCst),
+                    in_flight: *self.in_flight.borrow(),
                     idle_timeout_ms: self.idle().as_millis() as u64,
                     rss_kb: crate::engine::pool::rss_kb(std::process::id()).unwrap_or(0),
                     pool: engine.pool().summary(),
@@ -153,7 +155,7 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
         started: std::time::Instant::now(),
         idle_override,
         requests: AtomicU64::new(0),
-        in_flight: AtomicU64::new(0),
+        in_flight: watch::Sender::new(0),
         last_activity: Mutex::new(Instant::now()),
         shutdown: Notify::new(),
     });
@@ -164,12 +166,8 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     // our own endpoint, in case another daemon has replaced it.
     listener.close();
     // Give the connection that asked for shutdown a moment to write its answer.
-    let _ = tokio::time::timeout(Duration::from_millis(200), async {
-        while daemon.in_flight.load(Ordering::SeqCst) > 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await;
+    let mut in_flight = daemon.in_flight.subscribe();
+    let _ = tokio::time::timeout(Duration::from_millis(200), in_flight.wait_for(|n| *n == 0)).await;
     connections.abort_all();
     daemon.live.current().shutdown().await;
     tracing::info!(?ended, "daemon done");
@@ -188,7 +186,7 @@ async fn serve(
     loop {
         while connections.try_join_next().is_some() {}
         let idle = daemon.idle();
-        let busy = daemon.in_flight.load(Ordering::SeqCst) > 0;
+        let busy = *daemon.in_flight.borrow() > 0;
         let deadline = if busy {
             Instant::now() + idle
         } else {
@@ -208,7 +206,7 @@ async fn serve(
             _ = daemon.shutdown.notified() => return Ended::Shutdown,
             () = &mut terminated => return Ended::Shutdown,
             _ = tokio::time::sleep_until(deadline) => {
-                let quiet = daemon.in_flight.load(Ordering::SeqCst) == 0
+                let quiet = *daemon.in_flight.borrow() == 0
                     && lock(&daemon.last_activity).elapsed() >= idle;
                 if quiet {
                     return Ended::Idle;
