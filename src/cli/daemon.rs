@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::status::{kib, row_line};
 use crate::daemon::client::{self, Options};
 use crate::daemon::{DaemonError, server};
+use crate::engine::status_line::{kib, row_line};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {

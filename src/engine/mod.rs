@@ -33,6 +33,7 @@ mod send_order;
 pub mod servers;
 pub mod speculative;
 mod status;
+pub mod status_line;
 pub mod tools;
 mod touched;
 mod transaction;

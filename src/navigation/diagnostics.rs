@@ -13,6 +13,7 @@ use super::edits::workspace_path;
 use super::session::NavError;
 use crate::diagnostic::{Diagnostic, Outcome};
 use crate::engine::pool::ServerState;
+use crate::engine::status_line::row_line;
 use crate::engine::{Engine, FileInput, HeldOthers, ServerStatus};
 use crate::hidden::Hidden;
 use crate::render::{FileDiagnostics, ReportMode, render_files, with_hidden};
@@ -231,6 +232,14 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
     {
         let detail = s.detail.as_deref().unwrap_or_default();
         text.push_str(&format!("{}: untrusted — {detail}\n", s.id));
+    }
+    // Held back (`strict`, `autoDetect = false`): the cause and the remedy,
+    // as `squiggle status` says them.
+    for s in configured
+        .iter()
+        .filter(|s| s.status == ServerState::NotStarted)
+    {
+        text.push_str(&format!("{}: {}\n", s.id, row_line(s)));
     }
     (
         StatusResult {

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::support::fake_server::FakeServer;
 use crate::support::scratch::Scratch;
+use crate::support::service::{Framing, Service};
 
 /// A workspace naming the fake, with `lsp` lines in its `[lsp]` table, a
 /// `.py` file, and a stub `pyright-langserver` on `PATH` that records being
@@ -76,6 +77,27 @@ impl Setup {
             .unwrap_or_else(|| panic!("no {id} in {status:#}"))
     }
 
+    /// `lsp_status`'s text through `squiggle mcp` over stdio (stdin a
+    /// pipe: non-interactive).
+    fn mcp_status(&self) -> String {
+        let mut command = self.ws.command(&["mcp", "--trust-workspace"]);
+        command.env("PATH", &self.path).env_remove("RUST_LOG");
+        let mut mcp = Service::spawn(&mut command, Framing::Lines);
+        mcp.ok(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "strict", "version": "0"}}),
+        );
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        mcp.send_raw(initialized.to_string().as_bytes());
+        let result = mcp.ok("tools/call", json!({"name": "lsp_status", "arguments": {}}));
+        mcp.close_stdin();
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     fn stop(&self) {
         self.ws.daemon(&["stop"]);
     }
@@ -94,6 +116,12 @@ fn pyright_is_held(s: &Setup, cause: &str) {
         .find(|l| l.starts_with("pyright "))
         .unwrap_or_default();
     assert!(line.contains(&format!("not started ({cause})")), "{table}");
+    // MCP's status text names it the same way.
+    let mcp = s.mcp_status();
+    assert!(
+        mcp.contains(&format!("pyright: not started ({cause})")),
+        "{mcp}"
+    );
 
     // A check of the Python file runs nothing; the named fake still checks.
     let (out, err) = s.run(&["check", "--json", "--non-interactive", "b.py", "a.fk"]);
