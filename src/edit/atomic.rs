@@ -102,6 +102,15 @@ pub(super) fn resolve_symlink(path: &Path) -> io::Result<PathBuf> {
     )))
 }
 
+/// Whether `path` names one of the temp files [`create_temp`] makes (one
+/// squiggle renames over its target, or removes): the workspace watch
+/// drops them, so servers never hear of a file that exists for a write.
+pub fn is_write_temp(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('.') && n.ends_with(".tmp") && n.contains(".squiggle-"))
+}
+
 pub(super) fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = target

@@ -21,7 +21,7 @@ mod vet;
 
 use std::fmt;
 
-pub use atomic::write_atomic;
+pub use atomic::{is_write_temp, write_atomic};
 pub use content::{ContentKind, DEFAULT_MAX_BYTES, classify_content};
 pub use plan::{PlannedChange, plan_patch};
 pub use replace::{Replace, Replaced, replace_exact};

@@ -60,7 +60,8 @@ impl Engine {
             let Some(watch) = slot.as_mut() else {
                 return false;
             };
-            let changes = watch.drain();
+            let mut changes = watch.drain();
+            changes.retain(|path, _| !crate::edit::is_write_temp(path));
             if let Some(cache) = self.scan_cache.get() {
                 cache.note_drained(watch, &changes);
             }

@@ -255,9 +255,17 @@ impl Engine {
 
     /// The canonical paths of the inputs inside the workspace.
     pub(super) fn canonical_paths(&self, files: &[FileInput]) -> Vec<PathBuf> {
-        files
-            .iter()
-            .filter_map(|f| match self.workspace.classify(&f.path) {
+        self.canonical_of(files.iter().map(|f| f.path.as_path()))
+    }
+
+    /// The canonical form of each of `paths` inside the workspace.
+    pub(super) fn canonical_of<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a Path>,
+    ) -> Vec<PathBuf> {
+        paths
+            .into_iter()
+            .filter_map(|path| match self.workspace.classify(path) {
                 PathClass::Inside { canonical, .. } => Some(canonical),
                 _ => None,
             })

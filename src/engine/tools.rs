@@ -286,9 +286,21 @@ impl Engine {
         self.history.forget(path);
     }
 
+    /// Announces squiggle's own writes to the servers that watch files,
+    /// except a change to a file a server holds open: the check sends it
+    /// the new text as a document, and the watched-file event would start
+    /// a pass or a rescan of its own for text about to be replaced (gopls,
+    /// pyright: docs/performance.md).
     pub(super) fn watched(&self, changes: &[(&Path, FileChangeKind)]) {
         for client in self.pool.clients() {
-            client.did_change_watched_files(changes);
+            let unheld: Vec<(&Path, FileChangeKind)> = changes
+                .iter()
+                .filter(|(path, kind)| {
+                    *kind != FileChangeKind::Changed || client.document(path).is_none()
+                })
+                .copied()
+                .collect();
+            client.did_change_watched_files(&unheld);
         }
     }
 }

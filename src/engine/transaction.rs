@@ -57,6 +57,12 @@ impl Engine {
     /// (`open_then_change`) is left to the check for a file it does not
     /// hold yet.
     pub(crate) async fn send_first(self: &Arc<Self>, texts: &[(PathBuf, Arc<str>)]) {
+        // The disk as it is now, these files aside: they were just written
+        // and go to the servers as documents below, not as watched-file
+        // changes (which start a pass or a rescan of their own in some
+        // servers, for text about to be replaced).
+        self.sync_disk(&self.canonical_of(texts.iter().map(|(p, _)| p.as_path())))
+            .await;
         let mut held = Vec::new();
         for (path, text) in texts {
             let Ok(files) = self.servers_for(path) else {

@@ -77,6 +77,8 @@ pub(crate) struct PushView {
     pub held_unversioned: bool,
     /// Work-done progress begun after the change is open.
     pub busy: bool,
+    /// A diagnosis pass begun after the change has ended, none open since.
+    pub pass_done: bool,
     pub dead: bool,
 }
 
@@ -112,6 +114,18 @@ impl PushWait {
             rules.push(Rule {
                 at: now,
                 then: Decision::Done(Outcome::ServerDead, Answer::Counting),
+            });
+        }
+        // The pass that read the change has published all it will: no
+        // publish for this version means the earlier one stands.
+        if view.pass_done {
+            let answer = match view.counting {
+                Some(_) => Answer::Counting,
+                None => Answer::Held,
+            };
+            rules.push(Rule {
+                at: now,
+                then: Decision::Done(Outcome::Settled, answer),
             });
         }
         if let Some(until) = self.settle_until
@@ -274,6 +288,9 @@ pub(crate) struct OtherView {
     /// When the server last published anything (any file), if ever.
     pub last_publish: Option<Instant>,
     pub busy: bool,
+    /// A diagnosis pass begun after the change has ended, none open since:
+    /// what it did not republish stands.
+    pub pass_done: bool,
     pub dead: bool,
 }
 
@@ -301,6 +318,12 @@ pub(crate) fn decide_other(
         rules.push(Rule {
             at: now,
             then: Decision::Done(Outcome::TimedOut, Answer::Unknown),
+        });
+    }
+    if view.pass_done {
+        rules.push(Rule {
+            at: now,
+            then: latest,
         });
     }
     match profile.others_done {

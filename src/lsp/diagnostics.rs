@@ -125,6 +125,7 @@ impl LspClient {
                     counting: counting.as_ref().map(|p| p.seq),
                     held_unversioned: held.is_some_and(|p| p.version.is_none()),
                     busy: state.busy_since(doc.changed_at.max(since), profile),
+                    pass_done: state.pass_done_since(doc.changed_at.max(since), profile),
                     dead: self.inner.is_dead(),
                 };
                 (view, counting, held.map(|p| p.diagnostics.clone()))

@@ -65,6 +65,7 @@ impl LspClient {
                         .map(Instant::from_std),
                     last_publish: state.last_publish.map(Instant::from_std),
                     busy: state.busy_since(since, profile),
+                    pass_done: state.pass_done_since(since, profile),
                     dead: self.inner.is_dead(),
                 };
                 let latest = published.map(|p| p.diagnostics.clone());

@@ -95,6 +95,13 @@ pub struct WaitProfile {
     pub background_progress: Vec<ProgressPattern>,
     /// Progress of an on-save check whose pushes complete a partial pull.
     pub check_progress: Vec<ProgressPattern>,
+    /// Progress the server wraps each diagnosis pass in, ending it once it
+    /// has published every file that pass changed (gopls with
+    /// `verboseWorkDoneProgress`: "diagnosing changed files"). Once one
+    /// begun after a change has ended and none is open, the change is
+    /// answered for every file, with no quiet window; a server that never
+    /// reports one is waited on as its other fields say.
+    pub pass_progress: Vec<ProgressPattern>,
     /// How long a partial-pull wait stays once an on-save check begun after
     /// the change has ended (instead of the settle window).
     pub check_end_grace: Duration,
@@ -159,6 +166,7 @@ impl Default for WaitProfile {
             pull_is_partial: false,
             background_progress: Vec::new(),
             check_progress: Vec::new(),
+            pass_progress: Vec::new(),
             check_end_grace: Duration::ZERO,
             repull_after_check: false,
             check_save_debounce: Duration::ZERO,
@@ -185,6 +193,10 @@ impl WaitProfile {
 
     pub fn is_check(&self, token: &str, title: Option<&str>) -> bool {
         self.check_progress.iter().any(|p| p.matches(token, title))
+    }
+
+    pub fn is_pass(&self, token: &str, title: Option<&str>) -> bool {
+        self.pass_progress.iter().any(|p| p.matches(token, title))
     }
 }
 

@@ -183,6 +183,9 @@ pub struct ClientState {
     /// one and drops it once its workspace has loaded, then checks again)
     /// and is not the answer.
     pub check_ended: u64,
+    /// `began` of the latest diagnosis pass (`WaitProfile::pass_progress`)
+    /// that has ended (0: none).
+    pub pass_ended: u64,
     /// `received` count of the latest publish (for any document).
     pub last_publish_seq: u64,
     /// `received` count when the latest didSave was sent (0: none).

@@ -220,7 +220,13 @@ mod profiles {
 
     #[test]
     fn versioned_push_in_one_burst_gopls() {
-        let wait = builtin("gopls").wait;
+        let spec = builtin("gopls");
+        // Its diagnosis pass's end answers a change, in one pass.
+        assert_eq!(spec.initialization_options["verboseWorkDoneProgress"], true);
+        assert_eq!(spec.initialization_options["diagnosticsDelay"], "0s");
+        assert!(spec.wait.is_pass("4711", Some("diagnosing changed files")));
+        assert!(!spec.wait.is_pass("4711", Some("Loading packages")));
+        let wait = spec.wait;
         assert!(wait.settle.is_zero());
         assert_eq!(wait.others_done, OthersDone::Quiet);
         assert_eq!(wait.others_quiet, ms(50));

@@ -395,3 +395,56 @@ fn another_file_looked_at_again_and_left_idle_clangd_header() {
     };
     assert_eq!(other_at(&between, &p, t0, 400), at(t0, 3000));
 }
+
+#[test]
+fn a_diagnosis_pass_that_ended_answers_the_edited_file_at_once() {
+    // gopls with `verboseWorkDoneProgress`: the pass's end, not a window.
+    let t0 = Instant::now();
+    let p = profile(150, 0);
+    let mut wait = PushWait::new(t0, t0 + ms(3000));
+    let counted = PushView {
+        counting: Some(4),
+        ..PushView::default()
+    };
+    assert_eq!(wait.decide(&counted, &p, t0 + ms(10)), at(t0, 160));
+    let ended = PushView {
+        pass_done: true,
+        ..counted
+    };
+    assert_eq!(
+        wait.decide(&ended, &p, t0 + ms(12)),
+        Decision::Done(Outcome::Settled, Answer::Counting)
+    );
+}
+
+#[test]
+fn a_pass_that_republished_nothing_for_the_edited_file_keeps_its_earlier_answer() {
+    let ended = PushView {
+        pass_done: true,
+        ..PushView::default()
+    };
+    push_table(
+        &profile(0, 0),
+        3000,
+        &[(15, ended, Decision::Done(Outcome::Settled, Answer::Held))],
+    );
+}
+
+#[test]
+fn another_file_is_current_once_the_pass_has_ended_with_no_quiet_window() {
+    let t0 = Instant::now();
+    let p = others(OthersDone::Quiet);
+    let ended = OtherView {
+        edited_done: true,
+        last_publish: Some(t0 + ms(10)),
+        pass_done: true,
+        ..OtherView::default()
+    };
+    assert_eq!(other_at(&ended, &p, t0, 11), CURRENT);
+    // Not before the edited file's own answer was final.
+    let early = OtherView {
+        edited_done: false,
+        ..ended
+    };
+    assert_eq!(other_at(&early, &p, t0, 11), UNKNOWN);
+}

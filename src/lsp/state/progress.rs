@@ -55,6 +55,11 @@ impl ClientState {
                 {
                     self.progress_ended = seq;
                 }
+                if let Some(p) = &ended
+                    && profile.is_pass(&token, p.title.as_deref())
+                {
+                    self.pass_ended = self.pass_ended.max(p.began);
+                }
                 if let Some(p) = ended
                     && profile.is_check(&token, p.title.as_deref())
                     && p.began > self.check_ended
@@ -75,6 +80,13 @@ impl ClientState {
         self.progress
             .iter()
             .any(|(token, p)| p.began > seq && !profile.is_background(token, p.title.as_deref()))
+    }
+
+    /// Whether a diagnosis pass begun after `seq` has ended and no progress
+    /// begun since is open: everything the server will publish for a
+    /// change sent at `seq` is out (`WaitProfile::pass_progress`).
+    pub fn pass_done_since(&self, seq: u64, profile: &WaitProfile) -> bool {
+        self.pass_ended > seq && !self.busy_since(seq, profile)
     }
 
     /// Whether the server has ended a progress (its indexing) and has none

@@ -138,3 +138,35 @@ fn a_check_that_did_nothing_is_not_remembered_as_ended() {
     state.on_progress(&end, 32, &profile);
     assert_eq!(state.check_ended, 30, "it published");
 }
+
+/// gopls with `verboseWorkDoneProgress`: a change sent at seq 10 starts a
+/// pass, and a save right after it a second one that cancels the first;
+/// the change is answered once every pass begun after it has ended.
+#[test]
+fn a_change_is_done_once_every_pass_begun_after_it_has_ended() {
+    let profile = WaitProfile {
+        pass_progress: vec![super::super::profile::ProgressPattern::title("diagnosing")],
+        ..WaitProfile::default()
+    };
+    let mut state = ClientState::default();
+    let begin = |token: &str, title: &str| json!({"token": token, "value": {"kind": "begin", "title": title}});
+    let end = |token: &str| json!({"token": token, "value": {"kind": "end"}});
+    // A pass for an earlier change ends after this one was sent: not ours.
+    state.on_progress(&begin("old", "diagnosing changed files"), 5, &profile);
+    state.on_progress(&end("old"), 11, &profile);
+    assert!(!state.pass_done_since(10, &profile));
+    state.on_progress(&begin("1", "diagnosing changed files"), 12, &profile);
+    state.on_progress(&begin("2", "diagnosing saved files"), 13, &profile);
+    state.on_progress(&end("1"), 14, &profile);
+    assert!(
+        !state.pass_done_since(10, &profile),
+        "the save's pass is open"
+    );
+    state.on_progress(&end("2"), 20, &profile);
+    assert!(state.pass_done_since(10, &profile));
+    // Other progress is no pass.
+    let mut other = ClientState::default();
+    other.on_progress(&begin("3", "Loading packages"), 12, &profile);
+    other.on_progress(&end("3"), 13, &profile);
+    assert!(!other.pass_done_since(10, &profile));
+}

@@ -68,19 +68,23 @@ fn announced(log: &std::path::Path) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// Neither as created nor as changed (gopls starts a diagnosis pass for
+/// each such event, and its watched-file passes run its module checks:
+/// 90 ms a warm Go write with them, 30 ms without), and neither is the temp
+/// file the write was staged in, which lives only for the write.
 #[tokio::test]
-async fn an_open_file_written_by_squiggle_is_not_announced_as_created() {
+async fn an_open_file_written_by_squiggle_is_not_announced() {
     let (_scratch, log, a, engine) = with_a();
     for text in ["two\n", "three\n", "four\n"] {
         let result = engine.write(&a, text, Mode::Apply).await;
         assert!(result.is_ok(), "{result:?}");
     }
     let a_uri = uri::from_path(&a);
-    let created: Vec<_> = announced(&log)
+    let own: Vec<_> = announced(&log)
         .into_iter()
-        .filter(|(u, kind)| *u == a_uri && *kind == 1)
+        .filter(|(u, _)| *u == a_uri || u.contains(".squiggle-"))
         .collect();
-    assert_eq!(created, [], "squiggle's own writes announced as new files");
+    assert_eq!(own, [], "squiggle's own writes announced as disk changes");
     engine.shutdown().await;
 }
 

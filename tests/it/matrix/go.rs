@@ -75,6 +75,30 @@ async fn gopls() {
     );
     let restored = write(&engine, &geometry, &original).await;
     assert_fixed(&restored, WRITTEN, "too many arguments");
+
+    // The same break with an error of its own in the edited file: gopls
+    // by default publishes the edited package's errors at once and the
+    // importing package's only in a second pass 250 ms–1 s later, so the
+    // answer read at the first publish called `main.go` clean. Its pass's
+    // end (`WaitProfile::pass_progress`) answers for both.
+    let both = narrowed.replace("return width * width", "return width * \"x\"");
+    assert_ne!(both, narrowed);
+    let result = write(&engine, &geometry, &both).await;
+    let text = result.text();
+    assert!(block(&text, THIS_FILE, GEOMETRY).is_some(), "{text}");
+    assert_row(
+        &text,
+        OTHER_FILES,
+        &Expect {
+            file: MAIN,
+            line: 7,
+            column: 32,
+            code: None,
+            words: &["too many arguments"],
+        },
+    );
+    let restored = write(&engine, &geometry, &original).await;
+    assert_fixed(&restored, WRITTEN, "too many arguments");
     engine.shutdown().await;
 }
 
