@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::evidence::FileFacts;
-use super::fixes::FixOffer;
 use super::report::{CheckReport, FileReport};
+use super::reported::FixOffer;
 use super::reported::Reported;
-use super::tools::{ToolResult, Touched};
+use super::result::ToolResult;
+use super::touched::Touched;
 use crate::baseline::{Classification, classify, new_in_other_file, other_file_verdict};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::render::{FileDiagnostics, FixNote, RenderOptions, ReportMode};

@@ -16,7 +16,6 @@ use tokio::time::Instant;
 
 use super::Engine;
 use super::checkable::checkable_text;
-use super::fixes::EarlyFixes;
 use super::fresh::Stale;
 use super::plan::PlanMemo;
 use super::pool::{Busy, Checkout, ServerState};
@@ -65,12 +64,20 @@ struct Pending {
 #[derive(Default, Clone)]
 pub(super) struct WaitRules {
     pub(super) edits: Arc<HashMap<(String, PathBuf), EditMark>>,
-    /// Where fix lookups for the checked files begin as soon as each
-    /// server answers (a change's first phase, when it shows fix lines).
-    pub(super) early: Option<EarlyFixes>,
+    /// Told of each server's answer for a checked file as it comes in
+    /// (a change's first phase, when it shows fix lines: the lookups
+    /// begin there, `fixes::EarlyFixes`).
+    pub(super) early: Option<Arc<dyn OnAnswer>>,
     /// When importers are checked beside the touched files
     /// (`engine::beside`): which side of the send order this phase is on.
     pub(super) order: Option<Order>,
+}
+
+/// Told of each server's answer for a checked file while the check still
+/// waits for the others: how a room above the check (the fix lines)
+/// begins work early without the check naming it.
+pub(super) trait OnAnswer: Send + Sync {
+    fn answered(&self, engine: &Engine, diagnostics: &[Diagnostic], deadline: Instant);
 }
 
 /// A phase's place in a change's send order.
@@ -210,7 +217,7 @@ impl Engine {
             held.extend(busy);
             marks.push(mark);
             if let Some(early) = &rules.early {
-                early.begin(self, &diagnostics, started + self.config.diagnostic_timeout);
+                early.answered(self, &diagnostics, started + self.config.diagnostic_timeout);
             }
             let report = &mut reports[index];
             report.outcomes.push(outcome);

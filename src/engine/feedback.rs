@@ -15,75 +15,20 @@ use std::sync::Arc;
 
 use tokio::time::Instant;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
+use super::Mode;
 use super::blocks::{Baseline, attach, classified, others_into, read_after};
 use super::check::{FileInput, HeldOthers, WaitRules};
 use super::evidence::{FileFacts, Seen};
 use super::fixes::EarlyFixes;
-use super::report::{CheckReport, FileReport, ServerOutcome};
+use super::report::{CheckReport, FileReport};
 use super::reported::Reported;
-use super::tools::Mode;
+use super::result::ToolResult;
 use super::touched::Touched;
 use super::{Change, Engine, Mutation};
 use crate::baseline::{Before, Classification, worst};
 use crate::diagnostic::Diagnostic;
-use crate::hidden::Hidden;
-use crate::render::{AutoFix, FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
+use crate::render::{FileDiagnostics, RenderOptions, ReportMode, with_auto_fixes};
 use crate::workspace::PathClass;
-
-/// What a wrapped tool returns: the text for the model plus structure. The
-/// same type travels from the daemon to the CLI (`squiggle/edit` and
-/// friends) and is an edit tool's MCP `structuredContent`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolResult {
-    /// `Edit applied successfully.` and the like.
-    pub message: String,
-    /// The rendered `<diagnostics>` feedback; empty when nothing to show.
-    pub feedback: String,
-    /// Every diagnostic of the touched files and of the other files the
-    /// feedback reports on, before the render caps and the choice of what
-    /// is new, each flagged `new` or not.
-    pub diagnostics: Vec<Reported>,
-    /// The worst verdict over the touched files and the other files.
-    pub classification: Classification,
-    /// Whether each touched file's "before" diagnostics were known (an
-    /// earlier check of the text right before the change, the file as git
-    /// has it, or none for a created file), so that `classification` can
-    /// tell new errors from old ones.
-    pub baseline_known: bool,
-    /// How each server's wait ended, per file: the touched files, and the
-    /// other files waited on (their importers).
-    pub outcomes: BTreeMap<String, Vec<ServerOutcome>>,
-    /// The files in `diagnostics` and `outcomes` that the mutation did not
-    /// touch, sorted.
-    pub other_files: Vec<String>,
-    pub dry_run: bool,
-    /// What auto-fix (`autoFix`) did after the edit: each fix it found for
-    /// an error the edit introduced, kept, reverted or skipped, with what
-    /// it changes. Empty when it is off or found nothing.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub auto_fixes: Vec<AutoFix>,
-    /// The diagnostics hidden by ignore rules or acknowledgements, each
-    /// with `ignored: true`: in neither `diagnostics` nor the feedback
-    /// (which counts them in one line), never an error of the verdict.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ignored: Vec<Hidden>,
-}
-
-impl ToolResult {
-    /// What the agent's tool returns: the message, then the feedback.
-    pub fn text(&self) -> String {
-        let feedback = self.feedback.trim_end();
-        if feedback.is_empty() {
-            self.message.clone()
-        } else {
-            format!("{}\n\n{feedback}", self.message)
-        }
-    }
-}
 
 /// What was known before a change's check: each touched file's
 /// baseline, what the servers said of every other file (when other files
@@ -275,7 +220,8 @@ impl Engine {
                 },
             })
             .collect();
-        let early = (self.config.fix_lines > 0).then(|| early.clone());
+        let early = (self.config.fix_lines > 0)
+            .then(|| Arc::new(early.clone()) as Arc<dyn super::check::OnAnswer>);
         if others {
             self.check_with_dependents_early(inputs, early).await
         } else {

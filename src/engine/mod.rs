@@ -29,6 +29,7 @@ mod reload;
 mod report;
 pub mod reported;
 pub mod request;
+mod result;
 mod send_order;
 pub mod servers;
 pub mod speculative;
@@ -273,12 +274,22 @@ impl Engine {
     }
 }
 
+/// Whether a wrapped tool writes its change or only checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Write the change, then check it.
+    Apply,
+    /// Check the change as the servers would see it and write nothing: the
+    /// servers are shown the new text, then the old one again.
+    DryRun,
+}
+
 /// What a change is, beside the files it touched.
 pub(crate) struct Change {
     /// `Edit applied successfully.` and the like.
     pub message: String,
     pub mutation: Mutation,
-    pub mode: tools::Mode,
+    pub mode: Mode,
     /// Whether auto-fix may run after it (the wrapped tools' edits; never
     /// a fix being applied, a session's commit, or a hook's report).
     pub auto_fix: bool,
@@ -289,7 +300,7 @@ pub(crate) struct Change {
 
 impl Change {
     /// A change auto-fix does not follow.
-    pub fn of(message: String, mutation: Mutation, mode: tools::Mode) -> Change {
+    pub fn of(message: String, mutation: Mutation, mode: Mode) -> Change {
         Change {
             message,
             mutation,

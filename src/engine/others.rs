@@ -15,9 +15,8 @@ use tokio::time::Instant;
 
 use super::Engine;
 use super::beside::Beside;
-use super::check::{FileInput, Mark, Order, Phase, WaitRules};
+use super::check::{FileInput, Mark, OnAnswer, Order, Phase, WaitRules};
 use super::dependents::{MAX_DEPENDENTS, likely_dependents};
-use super::fixes::EarlyFixes;
 use super::plan::PlanMemo;
 use super::pool::Busy;
 use super::report::CheckReport;
@@ -47,7 +46,7 @@ impl Engine {
     pub(super) async fn check_with_dependents_early(
         self: &Arc<Self>,
         files: Vec<FileInput>,
-        early: Option<EarlyFixes>,
+        early: Option<Arc<dyn OnAnswer>>,
     ) -> CheckReport {
         let _view = self.shared_view().await;
         let synced = Instant::now();
@@ -154,7 +153,7 @@ impl Engine {
     async fn first_phase(
         self: &Arc<Self>,
         files: Vec<FileInput>,
-        early: Option<EarlyFixes>,
+        early: Option<Arc<dyn OnAnswer>>,
         started: Instant,
         held_instances: &mut Vec<Busy>,
     ) -> (Phase, Beside) {

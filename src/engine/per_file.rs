@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::report::{CheckReport, FileReport};
-use super::tools::ToolResult;
+use super::result::ToolResult;
 
 impl From<ToolResult> for CheckReport {
     /// Each touched file (in path order) with its diagnostics and how each

@@ -10,7 +10,6 @@ use std::ops::Deref;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::fixes::FixOffer;
 use crate::diagnostic::Diagnostic;
 
 /// One diagnostic of a change's result.
@@ -45,4 +44,14 @@ impl Deref for Reported {
     fn deref(&self) -> &Diagnostic {
         &self.diagnostic
     }
+}
+
+/// A fix a server offers for a diagnostic, as a change's result carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FixOffer {
+    /// The server's title for it (`Add import from "./lib"`).
+    pub title: String,
+    /// What `squiggle fix --id` takes: the diagnostic's line and column,
+    /// then a digest of the file's text and of the fix.
+    pub id: String,
 }

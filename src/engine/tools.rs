@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use super::Mode;
 use super::dry_run::DryRun;
-pub use super::feedback::ToolResult;
+pub use super::result::ToolResult;
 pub use super::touched::Touched;
 use super::{Change, Engine, Mutation};
 pub use crate::edit::Replace;
@@ -31,16 +32,6 @@ pub enum ToolError {
     /// Refused for a reason of its own (no fix for that diagnostic).
     #[error("{0}; nothing was written")]
     Refused(String),
-}
-
-/// Whether a wrapped tool writes its change or only checks it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Write the change, then check it.
-    Apply,
-    /// Check the change as the servers would see it and write nothing: the
-    /// servers are shown the new text, then the old one again.
-    DryRun,
 }
 
 pub(super) struct Target {

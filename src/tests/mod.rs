@@ -15,6 +15,7 @@
 //! The readers are in `imports`; this module holds the rules.
 
 mod imports;
+mod rooms;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -138,4 +139,49 @@ fn use_statements_are_read_as_written() {
         ["crate::a::B", "super::walk::read"]
     );
     assert!(expression_paths(&rest).is_empty(), "{rest}");
+}
+
+/// Inside `engine/`, what may call what: a file names files of its own
+/// room or of the rooms below it (`rooms::ROOMS`), never above; and every
+/// file but `mod.rs` is in a room.
+#[test]
+fn the_engine_s_rooms_call_only_down() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let engine = src.join("engine");
+    let edges = graph(&src);
+    let under = |file: &Path| file.strip_prefix(&engine).ok().map(Path::to_path_buf);
+    let mut found = Vec::new();
+    for (from, tos) in &edges {
+        let Some(relative) = under(from) else {
+            continue;
+        };
+        if relative == Path::new("mod.rs") {
+            continue;
+        }
+        let Some(own) = rooms::room_of(&relative) else {
+            found.push(format!("engine/{} is in no room", relative.display()));
+            continue;
+        };
+        for to in tos {
+            let Some(target) = under(to) else {
+                continue;
+            };
+            if let Some(other) = rooms::room_of(&target)
+                && other < own
+            {
+                found.push(format!(
+                    "engine/{} ({}) names engine/{} ({})",
+                    relative.display(),
+                    rooms::ROOMS[own].0,
+                    target.display(),
+                    rooms::ROOMS[other].0
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "arrows up between the engine's rooms:\n{}",
+        found.join("\n")
+    );
 }

@@ -12,6 +12,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::super::Engine;
+use super::super::check::OnAnswer;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::quick_fix::{QuickFix, chosen};
 
@@ -59,6 +60,12 @@ impl Key {
             line: d.line,
             message: d.message.clone(),
         }
+    }
+}
+
+impl OnAnswer for EarlyFixes {
+    fn answered(&self, engine: &Engine, diagnostics: &[Diagnostic], deadline: Instant) {
+        self.begin(engine, diagnostics, deadline);
     }
 }
 

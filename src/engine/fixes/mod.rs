@@ -15,12 +15,11 @@ mod early;
 
 use std::path::Path;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+pub use super::reported::FixOffer;
 pub use apply::{FixError, Which};
 pub(super) use early::EarlyFixes;
 
@@ -29,16 +28,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::lsp::LspClient;
 use crate::lsp::quick_fix::QuickFix;
 use crate::render::FileDiagnostics;
-
-/// A fix a server offers for a diagnostic, as a change's result carries it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct FixOffer {
-    /// The server's title for it (`Add import from "./lib"`).
-    pub title: String,
-    /// What `squiggle fix --id` takes: the diagnostic's line and column,
-    /// then a digest of the file's text and of the fix.
-    pub id: String,
-}
 
 impl Engine {
     /// The fixes offered for the first `fixLines` errors of `blocks` (in
