@@ -59,20 +59,17 @@ async fn gopls() {
         "func Area(width float64) float64 {\n\treturn width * width",
     );
     assert_ne!(narrowed, original);
+    let caller_broken = Expect {
+        file: MAIN,
+        line: 7,
+        column: 32,
+        code: None,
+        words: &["too many arguments"],
+    };
     let result = write(&engine, &geometry, &narrowed).await;
     let text = result.text();
     assert!(block(&text, THIS_FILE, GEOMETRY).is_none(), "{text}");
-    assert_row(
-        &text,
-        OTHER_FILES,
-        &Expect {
-            file: MAIN,
-            line: 7,
-            column: 32,
-            code: None,
-            words: &["too many arguments"],
-        },
-    );
+    assert_row(&text, OTHER_FILES, &caller_broken);
     let restored = write(&engine, &geometry, &original).await;
     assert_fixed(&restored, WRITTEN, "too many arguments");
 
@@ -86,17 +83,7 @@ async fn gopls() {
     let result = write(&engine, &geometry, &both).await;
     let text = result.text();
     assert!(block(&text, THIS_FILE, GEOMETRY).is_some(), "{text}");
-    assert_row(
-        &text,
-        OTHER_FILES,
-        &Expect {
-            file: MAIN,
-            line: 7,
-            column: 32,
-            code: None,
-            words: &["too many arguments"],
-        },
-    );
+    assert_row(&text, OTHER_FILES, &caller_broken);
     let restored = write(&engine, &geometry, &original).await;
     assert_fixed(&restored, WRITTEN, "too many arguments");
     engine.shutdown().await;
