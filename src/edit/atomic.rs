@@ -108,8 +108,12 @@ pub(super) fn resolve_symlink(path: &Path) -> io::Result<PathBuf> {
 pub fn is_write_temp(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with('.') && n.ends_with(".tmp") && n.contains(".squiggle-"))
+        .is_some_and(|n| n.starts_with('.') && n.ends_with(TEMP_END) && n.contains(TEMP_TAG))
 }
+
+/// A temp file's name: `.{target}{TEMP_TAG}{pid}-{n}{TEMP_END}`.
+const TEMP_TAG: &str = ".squiggle-";
+const TEMP_END: &str = ".tmp";
 
 pub(super) fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -119,7 +123,10 @@ pub(super) fn create_temp(dir: &Path, target: &Path) -> io::Result<(PathBuf, Fil
         .unwrap_or_default();
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp_path = dir.join(format!(".{name}.squiggle-{}-{n}.tmp", std::process::id()));
+        let temp_path = dir.join(format!(
+            ".{name}{TEMP_TAG}{}-{n}{TEMP_END}",
+            std::process::id()
+        ));
         match OpenOptions::new()
             .write(true)
             .create_new(true)

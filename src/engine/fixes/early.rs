@@ -64,22 +64,11 @@ impl Key {
 }
 
 impl OnAnswer for EarlyFixes {
-    fn answered(&self, engine: &Engine, diagnostics: &[Diagnostic], deadline: Instant) {
-        self.begin(engine, diagnostics, deadline);
-    }
-}
-
-impl EarlyFixes {
     /// Begins the lookups for the first `fixLines` errors of one server's
     /// answer for one touched file (`diagnostics`, in any order): a reply
     /// shows at most that many fix lines, and the union of each server's
     /// first ones holds the file's first ones.
-    pub(in crate::engine) fn begin(
-        &self,
-        engine: &Engine,
-        diagnostics: &[Diagnostic],
-        deadline: Instant,
-    ) {
+    fn answered(&self, engine: &Engine, diagnostics: &[Diagnostic], deadline: Instant) {
         let errors = super::errors_in_order(diagnostics);
         let mut lookups = crate::mutex::lock(&self.0);
         let early = errors
@@ -95,7 +84,9 @@ impl EarlyFixes {
             }
         }
     }
+}
 
+impl EarlyFixes {
     /// The lookup begun for `d`, if any, taken out.
     pub(super) fn take(&self, d: &Diagnostic) -> Option<Lookup> {
         let key = Key::of(d);
