@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::BufReader;
-use tokio::time::Instant;
 
 use super::socket::{self, Paths};
 use super::{DaemonError, DaemonStatus, method};
@@ -202,21 +201,12 @@ pub async fn try_connect_or_spawn(root: &Path, opts: &Options) -> Result<Connect
         return Ok(connection);
     }
     let mut child = spawn(&root, &paths, opts)?;
-    let deadline = Instant::now() + START_TIMEOUT;
-    let mut failed = false;
-    let connection = loop {
-        if let Some(connection) = connect_at(&paths.socket).await? {
-            break Some(connection);
-        }
-        // Exit 0 is a daemon that lost the race to another: keep trying.
-        if let Ok(Some(status)) = child.try_wait() {
-            failed |= !status.success();
-        }
-        if failed || Instant::now() >= deadline {
-            break None;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    // The daemon says one line once its endpoint is bound (or a live one was
+    // found); it exits without one when it failed. Either ends the wait.
+    if let Some(stdout) = child.stdout.take() {
+        let _ = tokio::time::timeout(START_TIMEOUT, said_or_exited(stdout)).await;
+    }
+    let connection = connect_at(&paths.socket).await?;
     // Reap the daemon when it exits, so it never lingers as a zombie.
     std::thread::spawn(move || child.wait());
     connection.ok_or(DaemonError::DidNotStart {
@@ -225,8 +215,22 @@ pub async fn try_connect_or_spawn(root: &Path, opts: &Options) -> Result<Connect
     })
 }
 
-/// Starts `squiggle daemon run` in its own session, stdio detached, stderr
-/// to the log file next to the socket.
+/// Resolves once the daemon has written its line or closed its stdout (it
+/// exited). Read on a thread of its own, which ends with the daemon's
+/// line, so a daemon that never answers holds no runtime thread.
+fn said_or_exited(stdout: std::process::ChildStdout) -> tokio::sync::oneshot::Receiver<()> {
+    let (said, heard) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let _ = std::io::BufReader::new(stdout).read_line(&mut String::new());
+        let _ = said.send(());
+    });
+    heard
+}
+
+/// Starts `squiggle daemon run` in its own session, stdin detached, stdout
+/// a pipe it says it is listening on, stderr to the log file next to the
+/// socket.
 fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Child, DaemonError> {
     let log = crate::platform::paths::private_file()
         .create(true)
@@ -248,7 +252,7 @@ fn spawn(root: &Path, paths: &Paths, opts: &Options) -> Result<std::process::Chi
         .envs(opts.env.iter().map(|(k, v)| (k, v)))
         .current_dir(root)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(log);
     crate::platform::process::spawn_detached(&mut command).map_err(DaemonError::io(format!(
         "cannot start {} daemon run",
@@ -313,7 +317,7 @@ pub async fn status(root: &Path, opts: &Options) -> Result<DaemonStatus, DaemonE
 /// Stops the daemon for `root` and waits until its process is gone.
 /// `Err(NotRunning)` when there is none.
 pub async fn stop(root: &Path, opts: &Options) -> Result<u32, DaemonError> {
-    let (canonical, paths) = opts.locate(root)?;
+    let (canonical, _) = opts.locate(root)?;
     let mut connection = connect(root, opts)
         .await?
         .ok_or(DaemonError::NotRunning(canonical))?;
@@ -325,12 +329,12 @@ pub async fn stop(root: &Path, opts: &Options) -> Result<u32, DaemonError> {
         Ok(_) | Err(DaemonError::Closed) => {}
         Err(e) => return Err(e),
     }
-    let deadline = Instant::now() + SMALL_TIMEOUT + Duration::from_secs(5);
-    while alive(pid) || paths.socket.exists() {
-        if Instant::now() >= deadline {
-            return Err(DaemonError::Timeout("squiggle/daemonShutdown".into()));
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let wait = SMALL_TIMEOUT + Duration::from_secs(5);
+    let gone = tokio::task::spawn_blocking(move || crate::platform::process::wait_gone(pid, wait))
+        .await
+        .unwrap_or(false);
+    if !gone {
+        return Err(DaemonError::Timeout("squiggle/daemonShutdown".into()));
     }
     Ok(pid)
 }

@@ -140,7 +140,9 @@ pub async fn run(opts: Options) -> Result<Ended, DaemonError> {
     // workspace): a daemon that lost a start race finds the winner here at
     // once, instead of binding late, after the winner was stopped, and
     // living on as a daemon nobody asked for.
-    let Some(listener) = bind(&paths)? else {
+    let bound = bind(&paths)?;
+    say_listening(&paths, bound.is_some());
+    let Some(listener) = bound else {
         return Ok(Ended::AlreadyRunning);
     };
     engine.watch_disk();
@@ -214,6 +216,26 @@ async fn serve(
             }
         }
     }
+}
+
+/// One line on stdout once a daemon listens on the endpoint, this one or
+/// another: the starter waits for it (or for this process's exit) instead
+/// of trying to connect again and again.
+fn say_listening(paths: &Paths, this_one: bool) {
+    use std::io::Write;
+    let who = if this_one {
+        "listening"
+    } else {
+        "already running"
+    };
+    let mut stdout = std::io::stdout().lock();
+    // Nobody may read it (a daemon run by hand, a starter that gave up).
+    let _ = writeln!(
+        stdout,
+        "squiggle daemon {who} on {}",
+        paths.socket.display()
+    );
+    let _ = stdout.flush();
 }
 
 /// Binds the endpoint, or `None` when a live daemon already has it.
