@@ -46,6 +46,13 @@ impl Engine {
         }
     }
 
+    /// A receiver that changes whenever the watch sees the disk change
+    /// (`None` when the disk is not watched): the changes are synced at the
+    /// next query, this only says one is worth asking.
+    pub fn disk_arrivals(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        lock(&self.disk).as_ref().map(DiskWatch::arrivals)
+    }
+
     /// Syncs every file that changed on disk since the last call; when
     /// nothing changed it costs the watch's drain (a barrier's round trip
     /// through the watcher's thread on Linux, about 0.2 ms:

@@ -2,10 +2,12 @@
 //! know, as `lsp_diagnostics` without a path renders it) and the template
 //! `squiggle://diagnostics/{path}` (one workspace-relative file, checked on
 //! read like `lsp_diagnostics` with that path). Clients may subscribe; after
-//! each write tool call (debounced) and every few seconds while anything is
-//! subscribed, the subscribed resources are re-rendered through the same code
-//! as a read and `notifications/resources/updated` goes out for each one whose
-//! text changed since it was last read or sent.
+//! each write tool call, and after whatever else may change what a resource
+//! reads (a server published, reported progress, started or stopped; a file
+//! changed on disk), debounced, the subscribed resources are re-rendered
+//! through the same code as a read and `notifications/resources/updated`
+//! goes out for each one whose text changed since it was last read or sent.
+//! Nothing is re-rendered while nothing happens.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -29,8 +31,9 @@ const MIME: &str = "text/plain";
 /// Changes within this window are coalesced; at most one notification per
 /// URI goes out per window.
 const DEBOUNCE: Duration = Duration::from_millis(200);
-/// How often subscribed resources are re-rendered without a write.
-const POLL: Duration = Duration::from_secs(2);
+/// Re-renders that no write asked for are at least this far apart: a read
+/// checks its file, which may itself make a server publish again.
+const MIN_GAP: Duration = Duration::from_secs(2);
 
 pub fn list() -> ListResourcesResult {
     ListResourcesResult::with_all_items(vec![
@@ -108,8 +111,8 @@ struct State {
     subs: HashMap<String, Subscription>,
     /// A debounced refresh is scheduled.
     pending: bool,
-    /// The poll task is running.
-    polling: bool,
+    /// The task following the servers and the disk is running.
+    following: bool,
 }
 
 /// One MCP session's subscriptions.
@@ -147,7 +150,7 @@ impl Resources {
     ) -> Result<(), McpError> {
         parse(uri)?;
         let last = render(engine, uri).await.ok();
-        let start_poll = {
+        let start_following = {
             let mut state = self.state();
             state.subs.insert(
                 uri.to_string(),
@@ -157,12 +160,12 @@ impl Resources {
                     notified: None,
                 },
             );
-            !std::mem::replace(&mut state.polling, true)
+            !std::mem::replace(&mut state.following, true)
         };
-        if start_poll {
+        if start_following {
             let this = self.clone();
             let engine = engine.clone();
-            tokio::spawn(async move { this.poll(engine).await });
+            tokio::spawn(async move { this.follow(engine).await });
         }
         Ok(())
     }
@@ -189,19 +192,27 @@ impl Resources {
         });
     }
 
-    async fn poll(&self, engine: Arc<Engine>) {
+    /// Re-renders the subscribed resources after each event that may change
+    /// them, until no subscription is left.
+    async fn follow(&self, engine: Arc<Engine>) {
+        let mut next = next_event(&engine);
         loop {
-            tokio::time::sleep(POLL).await;
+            next.await;
+            tokio::time::sleep(DEBOUNCE).await;
             {
                 let mut state = self.state();
                 // A closed session's subscriptions end with it.
                 state.subs.retain(|_, sub| !sub.peer.is_transport_closed());
                 if state.subs.is_empty() {
-                    state.polling = false;
+                    state.following = false;
                     return;
                 }
             }
+            // Listening before the refresh: what happens during it wakes
+            // the next round.
+            next = next_event(&engine);
             self.refresh(&engine).await;
+            tokio::time::sleep(MIN_GAP).await;
         }
     }
 
@@ -237,6 +248,34 @@ impl Resources {
                 tracing::debug!(%uri, "resource update notification failed: {e}");
             }
         }
+    }
+}
+
+/// Resolves at the next event after which a resource may read differently:
+/// a running server published, reported progress, registered, was refreshed
+/// or died; a server started or stopped; the disk changed. Listens from the
+/// call on, not from the first poll. A check ending is no such event (the
+/// pool says so too, and a refresh's own reads end checks).
+fn next_event(engine: &Arc<Engine>) -> impl Future<Output = ()> + use<> {
+    let clients = engine.pool().clients();
+    let mut receivers: Vec<_> = clients.iter().map(|c| c.subscribe()).collect();
+    receivers.extend(engine.disk_arrivals());
+    let mut any = tokio::task::JoinSet::new();
+    for mut receiver in receivers {
+        any.spawn(async move {
+            let _ = receiver.changed().await;
+        });
+    }
+    let servers = |engine: &Engine| -> Vec<Option<u32>> {
+        let mut pids: Vec<_> = engine.pool().clients().iter().map(|c| c.pid()).collect();
+        pids.sort_unstable();
+        pids
+    };
+    let (running, mut pool, engine) = (servers(engine), engine.pool().changes(), engine.clone());
+    any.spawn(async move { while pool.changed().await.is_ok() && servers(&engine) == running {} });
+    // Dropping the set when the first has resolved aborts the others.
+    async move {
+        let _ = any.join_next().await;
     }
 }
 

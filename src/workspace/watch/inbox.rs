@@ -54,6 +54,9 @@ pub struct Inbox {
     arrived: Condvar,
     /// Events under this directory are barriers, not changes.
     barrier_dir: Mutex<Option<PathBuf>>,
+    /// Bumped whenever something other than a barrier arrives, for whoever
+    /// waits for the disk to change rather than asking at a query.
+    arrivals: tokio::sync::watch::Sender<u64>,
 }
 
 /// What one drain took out of the inbox.
@@ -73,8 +76,21 @@ impl Inbox {
         *lock(&self.barrier_dir) = Some(dir.to_path_buf());
     }
 
+    /// A receiver that changes whenever something other than a barrier
+    /// arrived (an error included: changes may have been lost).
+    pub fn arrivals(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.arrivals.subscribe()
+    }
+
     /// Called on the watcher's thread for every event.
     pub fn push(&self, event: notify::Result<notify::Event>) {
+        if self.store(event) {
+            self.arrivals.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+
+    /// Keeps what `event` says; whether it said more than a barrier.
+    fn store(&self, event: notify::Result<notify::Event>) -> bool {
         let barrier_dir = lock(&self.barrier_dir).clone();
         let mut state = lock(&self.state);
         let event = match event {
@@ -82,9 +98,10 @@ impl Inbox {
             Err(e) => {
                 tracing::debug!("the file watcher reported an error: {e}");
                 state.failed = true;
-                return;
+                return true;
             }
         };
+        let mut changed = event.need_rescan();
         if event.need_rescan() {
             state.overflowed = true;
         }
@@ -102,12 +119,14 @@ impl Inbox {
             let Some(hint) = hints.get(i).or(hints.last()).copied() else {
                 continue;
             };
+            changed = true;
             if state.events.len() >= MAX_QUEUED {
                 state.overflowed = true;
                 continue;
             }
             state.events.push((path, hint));
         }
+        changed
     }
 
     /// Waits until barrier `number` has arrived or `timeout` passed; true

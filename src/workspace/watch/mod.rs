@@ -139,6 +139,12 @@ impl DiskWatch {
         Ok(watch)
     }
 
+    /// A receiver that changes whenever the watcher reports a change (not
+    /// yet drained), for whoever follows the disk between queries.
+    pub fn arrivals(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.inbox.arrivals()
+    }
+
     /// How many directories are watched.
     pub fn watched_dirs(&self) -> usize {
         self.dirs.len()

@@ -4,8 +4,8 @@ Usage: resources.py SQUIGGLE_BINARY WORKSPACE
 
 WORKSPACE holds `a.fk` (one `@error(first)` marker) and a `.squiggle.toml`
 serving `.fk` files with the scripted fake server. Checks the listings, a
-read, a subscription that announces the change an `edit_file` call makes,
-and the new content on the next read.
+read, a subscription that announces the change an `edit_file` call makes
+and then a change made on disk, and the new content on each next read.
 """
 
 import asyncio
@@ -70,6 +70,19 @@ async def run(session, updates):
     second = text_of(await session.read_resource(URI))
     print(f"--- read {URI}\n{second}")
     expect("first" in second and "second" in second, "both errors", second)
+
+    # A change no tool made: the watch sees the disk change and the
+    # subscription announces it, with no write tool call to poke it.
+    updates.clear()
+    with open(os.path.join(ROOT, "a.fk"), "w") as f:
+        f.write("line one @error(first)\n@error(third)\n")
+    with anyio.fail_after(10):
+        while URI not in updates:
+            await anyio.sleep(0.05)
+    print(f"notifications/resources/updated for {URI} after a change on disk")
+    third = text_of(await session.read_resource(URI))
+    print(f"--- read {URI}\n{third}")
+    expect("third" in third and "second" not in third, "the disk's errors", third)
 
     await session.unsubscribe_resource(URI)
     print("all checks passed")

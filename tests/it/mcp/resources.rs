@@ -3,7 +3,7 @@
 //! files are served by the scripted fake server (pull mode, `@error(...)`
 //! markers): the resource and template listings, reads of one file and of
 //! every known file, and a subscription that announces the change an
-//! `edit_file` call makes.
+//! `edit_file` call makes, then one made on disk.
 
 use serde_json::json;
 
