@@ -15,7 +15,7 @@ use crate::engine::{AckRequest, CheckReport, Engine};
 use crate::evidence::{Origin, Surface, origin};
 use crate::hidden::Ack;
 use crate::render::ReportMode;
-use crate::service::wire::{CheckParams, WireRenderOptions};
+use crate::service::wire::{CheckParams, RenderOverrides};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -144,9 +144,9 @@ async fn acknowledge(engine: &Arc<Engine>, file: &Path, args: &Args) -> u8 {
     // A listing, not an edit: every diagnostic, shown or hidden.
     let params = CheckParams {
         file_paths: vec![file.to_path_buf()],
-        options: WireRenderOptions {
+        options: RenderOverrides {
             report: Some(ReportMode::All),
-            ..WireRenderOptions::default()
+            ..RenderOverrides::default()
         },
         origin: Some(Origin::new(Surface::Cli, None, "ack")),
         ..CheckParams::default()

@@ -71,7 +71,7 @@ pub async fn check(
             Arc::new(Engine::new(&opts, cwd).map_err(|e| e.to_string())?)
         }
     };
-    let reply = crate::service::check(&engine, params).await;
+    let reply = crate::service::change(&engine, params).await;
     engine.shutdown().await;
     reply.map_err(|e| e.message().to_string())
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::tools::{Mode, ToolError, ToolResult, read_text};
 use super::touched::Touched;
-use super::{Engine, FileInput, Mutation};
+use super::{Change, Engine, FileInput, Mutation};
 use crate::baseline::Before;
 use crate::lsp::FileChangeKind;
 
@@ -62,9 +62,7 @@ impl Engine {
                 after: None,
             })
             .collect();
-        let opts = self.render_options();
-        Ok(self
-            .report_change(message, files, Mutation::Edit, mode, &opts)
-            .await)
+        let change = Change::of(message, Mutation::Edit, mode);
+        Ok(self.report(change, files).await)
     }
 }

@@ -1,5 +1,5 @@
 //! What a change leaves in the evidence log (`crate::evidence`): built
-//! from what [`Engine::report_change`] already knows — the touched files'
+//! from what [`Engine::report`] already knows — the touched files'
 //! texts before and after, their baselines and the errors each change
 //! introduced, the other files against what the servers had said of them
 //! before, every (file, server) outcome — and the origin its surface set.
@@ -33,7 +33,7 @@ pub(super) struct FileFacts {
     pub introduced: Vec<usize>,
 }
 
-/// One change, as `report_change` saw it.
+/// One change, as `Engine::report` saw it.
 pub(super) struct Seen<'a> {
     pub facts: &'a [FileFacts],
     pub check: &'a CheckReport,

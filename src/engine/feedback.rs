@@ -3,7 +3,7 @@
 //! import them), each classified against what was there before
 //! (`crate::baseline`), and rendered once. The wrapped tools
 //! (`edit`, `write`, `apply_patch`) and `squiggle/check` — which the hooks
-//! call through the daemon, or in process — all run [`Engine::report_change`],
+//! call through the daemon, or in process — all run [`Engine::report`],
 //! so one change gets one answer whoever reports it. The structured result
 //! carries every diagnostic the rendered feedback came from — other files
 //! included — and every (file, server) outcome of both phases, so a program
@@ -45,27 +45,28 @@ struct Prior {
 }
 
 impl Engine {
-    /// Checks the touched files in one parallel wait (with their importers
-    /// when `otherFiles` says so for this kind of mutation), classifies each
-    /// against what was there before and renders under `opts`.
-    pub async fn report_change(
+    /// The answer to `change`: the touched files checked in one parallel
+    /// wait (with their importers when `otherFiles` says so for this kind of
+    /// mutation), each classified against what was there before, rendered
+    /// under the engine's options. Auto-fix (`autoFix`) runs after it when
+    /// `change` allows it and the change introduced errors: the answer is
+    /// then the files' state after it, and says what it applied and
+    /// reverted.
+    pub(super) async fn report(
         self: &Arc<Self>,
-        message: String,
+        change: Change,
         files: Vec<Touched>,
-        mutation: Mutation,
-        mode: Mode,
-        opts: &RenderOptions,
     ) -> ToolResult {
-        let change = Change::of(message, mutation, mode);
-        self.report_change_as(change, files, opts).await
+        let opts = self.render_options();
+        self.report_with(change, files, None, &opts).await
     }
 
-    /// [`report_change`](Self::report_change) for a change made outside
-    /// the engine (the hooks' `squiggle/check`), its files held as an edit
-    /// holds them (in path order), so two checks of one file, each with its
-    /// own text before, never put their texts on the servers in between
-    /// each other's (four agents' hooks at once on one daemon).
-    pub async fn report_outside_change(
+    /// [`report`](Self::report) for a change made outside the engine (the
+    /// hooks' `squiggle/check`), rendered under `opts`, its files held as
+    /// an edit holds them (in path order), so two checks of one file, each
+    /// with its own text before, never put their texts on the servers in
+    /// between each other's (four agents' hooks at once on one daemon).
+    pub(super) async fn report_outside_change(
         self: &Arc<Self>,
         files: Vec<Touched>,
         mutation: Mutation,
@@ -74,27 +75,28 @@ impl Engine {
         let _held = self
             .lock_files(files.iter().map(|f| f.path.as_path()))
             .await;
-        self.report_change(String::new(), files, mutation, Mode::Apply, opts)
-            .await
+        let change = Change::of(String::new(), mutation, super::Mode::Apply);
+        self.report_with(change, files, None, opts).await
     }
 
-    /// [`report_change`](Self::report_change), after which auto-fix
-    /// (`autoFix`) runs when `change` allows it and the edit introduced
-    /// errors: the reply is then the files' state after it, and says what
-    /// it applied and reverted.
-    pub(super) async fn report_change_as(
+    /// [`report`](Self::report) against a "before" the caller states for
+    /// every file (relative path → diagnostics; a file not named had
+    /// none): a speculative session's evaluation, measured against the
+    /// disk when the session opened, so that its text and its
+    /// `newErrors` agree.
+    pub(super) async fn report_against(
         self: &Arc<Self>,
         change: Change,
         files: Vec<Touched>,
-        opts: &RenderOptions,
+        stated: BTreeMap<String, Vec<Diagnostic>>,
     ) -> ToolResult {
-        self.report_change_against(change, files, None, opts).await
+        let opts = self.render_options();
+        self.report_with(change, files, Some(stated), &opts).await
     }
 
-    /// [`report_change_as`](Self::report_change_as); with `stated`, every
-    /// file's "before" is the caller's (relative path → diagnostics), not
-    /// squiggle's own.
-    async fn report_change_against(
+    /// The one way every door above answers; with `stated`, every file's
+    /// "before" is the caller's, not squiggle's own.
+    async fn report_with(
         self: &Arc<Self>,
         change: Change,
         files: Vec<Touched>,
@@ -169,24 +171,6 @@ impl Engine {
             result.auto_fixes = auto_fixes;
         }
         result
-    }
-
-    /// [`answer`](Self::answer) against a "before" the caller states for
-    /// every file (relative path → diagnostics; a file not named had
-    /// none): a speculative session's evaluation, measured against the
-    /// disk when the session opened, so that its text and its
-    /// `newErrors` agree.
-    pub(crate) async fn answer_against(
-        self: &Arc<Self>,
-        message: String,
-        files: Vec<Touched>,
-        (mutation, mode): (Mutation, Mode),
-        stated: BTreeMap<String, Vec<Diagnostic>>,
-    ) -> ToolResult {
-        let opts = self.render_options();
-        let change = Change::of(message, mutation, mode);
-        self.report_change_against(change, files, Some(stated), &opts)
-            .await
     }
 
     /// The touched files checked in one wait, with the files that import

@@ -10,8 +10,10 @@ use std::sync::Arc;
 
 use super::Engine;
 use super::fixes::{FixError, Which};
-use super::tools::{Mode, Replace, ToolError, ToolResult};
+use super::tools::{Mode, Replace, ToolError, ToolResult, Touched};
+use crate::config::Mutation;
 use crate::evidence::Origin;
+use crate::render::RenderOverrides;
 use crate::sessions::Edit as SessionEdit;
 
 /// One change asked of the engine: what, whether it is written or only
@@ -43,6 +45,13 @@ pub enum Operation {
     Fix { path: PathBuf, which: Which },
     /// A file removed; the files that import it checked again.
     Delete { path: PathBuf },
+    /// Files someone else changed (a hook's `squiggle/check`), answered as
+    /// a change of squiggle's own is; nothing is written.
+    Check {
+        files: Vec<Touched>,
+        mutation: Mutation,
+        options: RenderOverrides,
+    },
 }
 
 impl Request {
@@ -153,6 +162,14 @@ impl Engine {
             Operation::Patch { patch } => self.apply_patch(&patch, mode).await,
             Operation::Fix { path, which } => Ok(self.fix(&path, &which, mode).await?),
             Operation::Delete { path } => self.delete(&path, mode).await,
+            Operation::Check {
+                files,
+                mutation,
+                options,
+            } => {
+                let opts = options.over(self.render_options());
+                Ok(self.report_outside_change(files, mutation, &opts).await)
+            }
         }
     }
 }

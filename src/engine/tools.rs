@@ -147,7 +147,7 @@ impl Engine {
             touched.iter().map(|t| (&t.path, t.before_text())),
         );
         let change = Change::of(message, Mutation::Edit, mode).fixing();
-        let result = self.answer_as(change, touched).await;
+        let result = self.report(change, touched).await;
         restore.finish().await;
         Ok(result)
     }
@@ -185,7 +185,7 @@ impl Engine {
             touched.iter().map(|t| (&t.path, t.before_text())),
         );
         let change = Change::of(message, Mutation::Write, mode).fixing();
-        let result = self.answer_as(change, touched).await;
+        let result = self.report(change, touched).await;
         restore.finish().await;
         Ok(result)
     }
@@ -241,33 +241,9 @@ impl Engine {
             auto_fix,
             ..Change::of(message, mutation, mode)
         };
-        let result = self.answer_as(change, steps.checked).await;
+        let result = self.report(change, steps.checked).await;
         restore.finish().await;
         Ok(result)
-    }
-
-    /// The feedback after a mutation: each touched file (its path, its
-    /// text before when it existed, its text after) reported as every
-    /// surface reports a change (`Engine::report_change`).
-    pub(crate) async fn answer(
-        self: &Arc<Self>,
-        message: String,
-        checked: Vec<Touched>,
-        mutation: Mutation,
-        mode: Mode,
-    ) -> ToolResult {
-        self.answer_as(Change::of(message, mutation, mode), checked)
-            .await
-    }
-
-    /// [`answer`](Self::answer) for `change`.
-    pub(crate) async fn answer_as(
-        self: &Arc<Self>,
-        change: Change,
-        checked: Vec<Touched>,
-    ) -> ToolResult {
-        let opts = self.render_options();
-        self.report_change_as(change, checked, &opts).await
     }
 
     pub(super) fn close_everywhere(&self, path: &Path) {

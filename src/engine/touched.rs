@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::baseline::Before;
 
 /// One file a change touched.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Touched {
     pub path: PathBuf,
     /// What the caller knows of its text right before the change.

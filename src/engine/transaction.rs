@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use super::tools::{Mode, PatchSteps, ToolError, ToolResult, Touched};
-use super::{Engine, Mutation};
+use super::{Change, Engine, Mutation};
 use crate::edit::{FileOp, apply_all};
 use crate::lsp::FileChangeKind;
 
@@ -42,7 +42,10 @@ impl Engine {
         // A commit writes whole files: its importers are re-checked and
         // reported like any write's.
         Ok(self
-            .answer(message, steps.checked, Mutation::Write, Mode::Apply)
+            .report(
+                Change::of(message, Mutation::Write, Mode::Apply),
+                steps.checked,
+            )
             .await)
     }
 

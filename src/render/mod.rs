@@ -88,7 +88,7 @@ mod unknown;
 pub use auto_fix::{AutoFix, AutoFixOutcome, MAX_DIFF_LINES, render_auto_fixes, with_auto_fixes};
 pub use cap::cap;
 pub use hidden::{HiddenCount, hidden_line, with_hidden};
-pub use options::{Escape, FileDiagnostics, FixNote, RenderOptions, ReportMode};
+pub use options::{Escape, FileDiagnostics, FixNote, RenderOptions, RenderOverrides, ReportMode};
 pub use unknown::{Unknown, render_unknown};
 
 use old_in_others::OldInOthers;

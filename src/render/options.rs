@@ -45,6 +45,51 @@ impl Default for RenderOptions {
     }
 }
 
+/// Options one request sets over the configured ones (the service's
+/// `options`, a hook's caps): a missing member takes the configured value.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(rename = "RenderOptions")]
+pub struct RenderOverrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_per_file: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_other_files: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_lines: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include: Option<Vec<Severity>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportMode>,
+    /// `xml` (the default), or `readable` for a channel that does no
+    /// escaping of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub escape: Option<Escape>,
+    /// Cut the whole answer to this many characters, at a line boundary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_chars: Option<usize>,
+}
+
+impl RenderOverrides {
+    pub fn is_unset(&self) -> bool {
+        *self == RenderOverrides::default()
+    }
+
+    /// These options over `base`.
+    pub fn over(self, base: RenderOptions) -> RenderOptions {
+        RenderOptions {
+            max_per_file: self.max_per_file.unwrap_or(base.max_per_file),
+            max_other_files: self.max_other_files.unwrap_or(base.max_other_files),
+            max_lines: self.max_lines.unwrap_or(base.max_lines),
+            include: self.include.unwrap_or(base.include),
+            report: self.report.unwrap_or(base.report),
+            report_unknown: base.report_unknown,
+            escape: self.escape.unwrap_or(base.escape),
+            max_chars: self.max_chars.or(base.max_chars),
+        }
+    }
+}
+
 /// Which of the edited file's diagnostics to report.
 #[derive(
     Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::engine::request::NoFixNamed;
 use crate::engine::tools::ToolError;
 use crate::jsonrpc::message::{ResponseError, codes};
+use crate::service::wire::NotOneOfFilePaths;
 
 /// The error code of a refused mutation (`squiggle/edit` and friends).
 pub const REFUSED: i64 = -32001;
@@ -47,6 +48,12 @@ impl From<ToolError> for Failure {
 
 impl From<NoFixNamed> for Failure {
     fn from(e: NoFixNamed) -> Failure {
+        Failure::Params(e.to_string())
+    }
+}
+
+impl From<NotOneOfFilePaths> for Failure {
+    fn from(e: NotOneOfFilePaths) -> Failure {
         Failure::Params(e.to_string())
     }
 }

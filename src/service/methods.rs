@@ -7,27 +7,23 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::path::PathBuf;
+
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::extract::extract;
-use super::extract::invalid;
 use super::failure::{Failure, Reply};
 use super::wire::method::{
     ApplyPatch, ByFile, Check, CheckFile, CheckFiles, Delete, Diagnostics, Edit, Fix, Render,
     Shutdown, Status, Warm, Write,
 };
 use super::wire::{
-    CheckFileParams, CheckFilesParams, CheckParams, Method, RenderParams, RenderReply, WarmReply,
-    WireDiagnostic,
+    CheckFileParams, CheckFilesParams, Method, RenderParams, RenderReply, WarmReply, WireDiagnostic,
 };
-use crate::baseline::Before;
 use crate::diagnostic::Diagnostic;
-use crate::engine::tools::{ToolResult, Touched};
+use crate::engine::tools::ToolResult;
 use crate::engine::{Engine, FileInput, HeldOthers, Request};
-use crate::evidence::Origin;
 use crate::jsonrpc::message::ResponseError;
 use crate::render::{FileDiagnostics, render_feedback};
 
@@ -54,23 +50,13 @@ pub async fn handle(engine: &Arc<Engine>, method: &str, params: Value) -> Option
         Fix::NAME => respond::<Fix, _>(params, |p| change(e, p)).await,
         Delete::NAME => respond::<Delete, _>(params, |p| change(e, p)).await,
         Render::NAME => respond::<Render, _>(params, |p| async { render(e, p) }).await,
-        Check::NAME => respond::<Check, _>(params, |p| check(e, p)).await,
+        Check::NAME => respond::<Check, _>(params, |p| change(e, p)).await,
         Warm::NAME => {
             respond::<Warm, _>(params, |p| async move { Ok(warm(e, p.wait).await) }).await
         }
         _ => return None,
     };
     Some(reply)
-}
-
-/// Runs `work` as coming from `origin` when the request says who asks
-/// (squiggle's own command line and hooks do); else under the origin the
-/// connection set (the service, the method).
-async fn as_told<F: Future>(origin: Option<Origin>, work: F) -> F::Output {
-    match origin {
-        Some(origin) => crate::evidence::origin::scope(origin, work).await,
-        None => work.await,
-    }
 }
 
 /// Reads `M`'s params, runs `answer` on them and serializes its answer; a
@@ -207,48 +193,4 @@ fn render(engine: &Engine, p: RenderParams) -> Result<RenderReply, Failure> {
     let options = p.options.over(engine.render_options());
     let text = render_feedback(&files(p.edited), &files(p.others), &options);
     Ok(RenderReply { text })
-}
-
-/// `squiggle/check`: the files after a change, answered as the wrapped
-/// tools answer one (`Engine::report_change`: classified against what was
-/// there before, other files as `otherFiles` says for the mutation),
-/// rendered under the request's options. The hooks call it through the
-/// daemon, or in their own process when there is none: one answer either way.
-pub async fn check(engine: &Arc<Engine>, p: CheckParams) -> Result<ToolResult, Failure> {
-    let CheckParams {
-        file_paths,
-        mutation,
-        mut contents,
-        mut before,
-        options,
-        origin,
-    } = p;
-    // `contents`: the text to check instead of the disk's; `before`: the
-    // text before the change. Both keyed as in `filePaths`.
-    let stray = |member: &str, keys: Vec<&PathBuf>| {
-        keys.into_iter()
-            .find(|k| !file_paths.contains(k))
-            .map(|k| invalid(format!("{member}: {} is not one of filePaths", k.display())))
-    };
-    if let Some(e) = stray("contents", contents.keys().collect())
-        .or_else(|| stray("before", before.keys().collect()))
-    {
-        return Err(e);
-    }
-    let files: Vec<Touched> = file_paths
-        .iter()
-        .map(|path| Touched {
-            path: path.clone(),
-            before: match before.remove(path) {
-                Some(Some(text)) => Before::Text(Arc::from(text)),
-                Some(None) => Before::Absent,
-                None => Before::Unknown,
-            },
-            after: contents.remove(path).map(Arc::from),
-        })
-        .collect();
-    let opts = options.over(engine.render_options());
-    let change = engine.report_outside_change(files, mutation, &opts);
-    // In process (a hook without a daemon) as through the daemon.
-    Ok(as_told(origin, change).await)
 }

@@ -20,5 +20,5 @@ pub mod wire;
 pub use connection::{ConnectionEnd, Host, NoHost, serve_connection, serve_connection_with};
 pub use extract::{extract, invalid};
 pub use failure::{Failure, REFUSED, Reply};
-pub use methods::{change, check, respond, respond_now};
+pub use methods::{change, respond, respond_now};
 pub use wire::{ServerStatus, WireDiagnostic};

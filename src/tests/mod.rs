@@ -89,7 +89,9 @@ fn the_library_has_no_import_circle_between_folders() {
 
 /// The surfaces (`service/`, `mcp/`, `cli/`) change files only through
 /// the engine's one door, `Engine::handle`: none of them calls the doors
-/// behind it (`edit`, `write`, `apply_patch`, `fix`) by name.
+/// behind it (`edit`, `write`, `apply_patch`, `fix`) by name. (The answer
+/// to a change, `Engine::report` and its forms, and `delete` are not
+/// visible outside the engine at all.)
 #[test]
 fn the_surfaces_change_files_only_through_engine_handle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

@@ -12,7 +12,7 @@ use super::report::plural;
 use super::{Args, select};
 use crate::engine::{CheckReport, Engine, HeldOthers};
 use crate::render::ReportMode;
-use crate::service::wire::{CheckParams, WireRenderOptions};
+use crate::service::wire::{CheckParams, RenderOverrides};
 
 /// The files to check: the paths given, else the changed files of the diff,
 /// else the whole workspace.
@@ -56,9 +56,9 @@ pub async fn run(
         // A listing, not an edit: nothing is hidden as old.
         let params = CheckParams {
             file_paths: inputs.into_iter().map(|i| i.path).collect(),
-            options: WireRenderOptions {
+            options: RenderOverrides {
                 report: Some(ReportMode::All),
-                ..WireRenderOptions::default()
+                ..RenderOverrides::default()
             },
             origin: Some(crate::evidence::Origin::new(
                 crate::evidence::Surface::Cli,

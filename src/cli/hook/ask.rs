@@ -11,7 +11,7 @@ use crate::cli::warm::Route;
 use crate::engine::Mutation;
 use crate::evidence::Origin;
 use crate::render::Escape;
-use crate::service::wire::{CheckParams, WireRenderOptions};
+use crate::service::wire::{CheckParams, RenderOverrides};
 
 /// The `squiggle/check` a hook sends: `files` after `mutation`, each one's
 /// text before as far as `told` says, the answer cut to `max_chars` and
@@ -33,10 +33,10 @@ pub(super) fn request(
         file_paths: files,
         mutation,
         before,
-        options: WireRenderOptions {
+        options: RenderOverrides {
             max_chars: Some(max_chars),
             escape,
-            ..WireRenderOptions::default()
+            ..RenderOverrides::default()
         },
         origin: Some(origin),
         ..CheckParams::default()

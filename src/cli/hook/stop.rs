@@ -28,7 +28,7 @@ use crate::cli::warm::Route;
 use crate::diagnostic::Severity;
 use crate::engine::Mutation;
 use crate::render::{Escape, ReportMode};
-use crate::service::wire::{CheckParams, WireRenderOptions};
+use crate::service::wire::{CheckParams, RenderOverrides};
 
 /// At most this many files' first texts are kept for one turn (a turn
 /// whose `Stop` hook never runs never reads its record: it must stay
@@ -139,11 +139,11 @@ pub(super) async fn gate(
         file_paths: files,
         mutation: Mutation::Write,
         before: turn.before,
-        options: WireRenderOptions {
+        options: RenderOverrides {
             report: Some(ReportMode::New),
             max_chars: Some(MAX_CONTEXT_CHARS),
             escape,
-            ..WireRenderOptions::default()
+            ..RenderOverrides::default()
         },
         ..CheckParams::default()
     };

@@ -65,7 +65,7 @@ impl Engine {
             recorded: false,
             ..crate::engine::Change::of(message.clone(), Mutation::Write, Mode::Apply)
         };
-        let mut result = self.answer_as(listing, touched).await;
+        let mut result = self.report(listing, touched).await;
         // Everything found now was there before the session.
         if result.classification != Classification::LspUnavailable {
             result.classification = verdict(&[], &result.diagnostics);

@@ -10,7 +10,7 @@ use crate::baseline::{Classification, classify};
 use crate::config::Mutation;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::tools::{Mode, ToolResult, Touched};
-use crate::engine::{Engine, Reported};
+use crate::engine::{Change, Engine, Reported};
 use crate::sessions::session::{File, Session, digest};
 
 impl Engine {
@@ -85,10 +85,9 @@ impl Engine {
             .map(|(file, d)| (file.clone(), d.clone()))
             .collect();
         let mut result = self
-            .answer_against(
-                message.clone(),
+            .report_against(
+                Change::of(message.clone(), Mutation::Write, Mode::DryRun),
                 touched,
-                (Mutation::Write, Mode::DryRun),
                 before,
             )
             .await;

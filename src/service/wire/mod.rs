@@ -16,7 +16,7 @@ pub use answers::{RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
 pub use requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
-    FixParams, NoParams, RenderParams, WarmParams, WireFileDiagnostics, WireRenderOptions,
+    FixParams, NoParams, NotOneOfFilePaths, RenderParams, WarmParams, WireFileDiagnostics,
     WriteParams,
 };
 pub use sessions::{
@@ -25,3 +25,4 @@ pub use sessions::{
 
 pub use crate::engine::tools::ToolResult;
 pub use crate::engine::{CheckReport, FileReport, ServerOutcome, ServerStatus};
+pub use crate::render::RenderOverrides;

@@ -4,15 +4,18 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::baseline::Before;
 use crate::config::Mutation;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::engine::request::{self, NoFixNamed, Operation, Request};
+use crate::engine::tools::Touched;
 use crate::evidence::Origin;
-use crate::render::{Escape, FileDiagnostics, RenderOptions, ReportMode};
+use crate::render::{FileDiagnostics, RenderOverrides};
 
 /// An optional member: absent or `null` reads as the type's default.
 fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
@@ -270,9 +273,9 @@ pub struct CheckParams {
     #[serde(
         default,
         deserialize_with = "nullable",
-        skip_serializing_if = "WireRenderOptions::is_unset"
+        skip_serializing_if = "RenderOverrides::is_unset"
     )]
-    pub options: WireRenderOptions,
+    pub options: RenderOverrides,
     /// Who asks, for the evidence log (`docs/protocol.md`, "Evidence
     /// log"): `{surface, agent?, tool?}`. squiggle's own command line and
     /// hooks say so; absent, the service is the surface.
@@ -282,6 +285,62 @@ pub struct CheckParams {
         skip_serializing_if = "Option::is_none"
     )]
     pub origin: Option<Origin>,
+}
+
+/// A `contents` or `before` key that is not one of `filePaths`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{member}: {} is not one of filePaths", key.display())]
+pub struct NotOneOfFilePaths {
+    pub member: &'static str,
+    pub key: PathBuf,
+}
+
+impl TryFrom<CheckParams> for Request {
+    type Error = NotOneOfFilePaths;
+
+    /// `contents`: the text to check instead of the disk's; `before`: the
+    /// text before the change. Both keyed as in `filePaths`.
+    fn try_from(p: CheckParams) -> Result<Request, NotOneOfFilePaths> {
+        let CheckParams {
+            file_paths,
+            mutation,
+            mut contents,
+            mut before,
+            options,
+            origin,
+        } = p;
+        let stray = |member, keys: Vec<&PathBuf>| {
+            keys.into_iter()
+                .find(|k| !file_paths.contains(k))
+                .map(|k| NotOneOfFilePaths {
+                    member,
+                    key: k.clone(),
+                })
+        };
+        if let Some(e) = stray("contents", contents.keys().collect())
+            .or_else(|| stray("before", before.keys().collect()))
+        {
+            return Err(e);
+        }
+        let files = file_paths
+            .into_iter()
+            .map(|path| Touched {
+                before: match before.remove(&path) {
+                    Some(Some(text)) => Before::Text(Arc::from(text)),
+                    Some(None) => Before::Absent,
+                    None => Before::Unknown,
+                },
+                after: contents.remove(&path).map(Arc::from),
+                path,
+            })
+            .collect();
+        let operation = Operation::Check {
+            files,
+            mutation,
+            options,
+        };
+        Ok(Request::new(operation, false).from(origin))
+    }
 }
 
 /// `squiggle/render`: pure, no server is touched.
@@ -300,54 +359,9 @@ pub struct RenderParams {
     #[serde(
         default,
         deserialize_with = "nullable",
-        skip_serializing_if = "WireRenderOptions::is_unset"
+        skip_serializing_if = "RenderOverrides::is_unset"
     )]
-    pub options: WireRenderOptions,
-}
-
-/// `squiggle/render`'s `options`; a missing member takes the engine's
-/// configured value.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-#[schemars(rename = "RenderOptions")]
-pub struct WireRenderOptions {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_per_file: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_other_files: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_lines: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub include: Option<Vec<Severity>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub report: Option<ReportMode>,
-    /// `xml` (the default), or `readable` for a channel that does no
-    /// escaping of its own.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub escape: Option<Escape>,
-    /// Cut the whole answer to this many characters, at a line boundary.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_chars: Option<usize>,
-}
-
-impl WireRenderOptions {
-    fn is_unset(&self) -> bool {
-        *self == WireRenderOptions::default()
-    }
-
-    /// These options over `base`.
-    pub fn over(self, base: RenderOptions) -> RenderOptions {
-        RenderOptions {
-            max_per_file: self.max_per_file.unwrap_or(base.max_per_file),
-            max_other_files: self.max_other_files.unwrap_or(base.max_other_files),
-            max_lines: self.max_lines.unwrap_or(base.max_lines),
-            include: self.include.unwrap_or(base.include),
-            report: self.report.unwrap_or(base.report),
-            report_unknown: base.report_unknown,
-            escape: self.escape.unwrap_or(base.escape),
-            max_chars: self.max_chars.or(base.max_chars),
-        }
-    }
+    pub options: RenderOverrides,
 }
 
 /// One file handed to `squiggle/render`.
