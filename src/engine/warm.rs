@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use super::{Engine, FileInput, HeldOthers};
 use crate::diagnostic::Outcome;
-use crate::workspace::IGNORED_DIRS;
+use crate::workspace::walked_dir;
 
 /// At most this many directory entries are looked at: the shallowest files
 /// of each language are found early in a breadth-first walk, and a session
@@ -168,7 +168,7 @@ fn shallow_files(root: &Path) -> Vec<PathBuf> {
                 continue;
             };
             if kind.is_dir() {
-                if !name.starts_with('.') && !IGNORED_DIRS.contains(&name.as_ref()) {
+                if walked_dir(&name) {
                     queue.push_back(entry.path());
                 }
             } else if kind.is_file() {

@@ -35,6 +35,13 @@ pub const IGNORED_DIRS: &[&str] = &[
     "build",
 ];
 
+/// Whether a walk of the workspace enters a directory named `name`: not a
+/// dot-directory, not one of [`IGNORED_DIRS`]. The one rule of every walk
+/// the engine makes (the disk watch, the importer scan, the survey).
+pub fn walked_dir(name: &str) -> bool {
+    !name.starts_with('.') && !IGNORED_DIRS.contains(&name)
+}
+
 /// How many symlinks one path may pass through before it counts as a loop.
 const MAX_SYMLINKS: usize = 40;
 

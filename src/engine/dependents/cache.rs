@@ -47,8 +47,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::Family;
-use super::walk::{Kept, Listing, Reader, Tree, read_head, skipped_dir};
+use super::walk::{Kept, Listing, Reader, Tree, read_head};
 use crate::mutex::lock;
+use crate::workspace::walked_dir;
 use crate::workspace::watch::{DiskChange, DiskWatch};
 
 /// At most this many project roots' listings are kept.
@@ -332,7 +333,7 @@ impl Kept for Store {
     fn covers(&self, dir: &Path) -> bool {
         dir.strip_prefix(&self.workspace).is_ok_and(|rel| {
             rel.components()
-                .all(|c| !c.as_os_str().to_str().is_none_or(skipped_dir))
+                .all(|c| c.as_os_str().to_str().is_some_and(walked_dir))
         })
     }
 

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::workspace::IGNORED_DIRS;
+use crate::workspace::walked_dir;
 
 /// At most this many files are listed per scan; a bigger tree is resolved
 /// on its first files in walk order.
@@ -146,7 +146,7 @@ impl Listing {
                     continue;
                 };
                 if kind.is_dir() {
-                    if !skipped_dir(name) {
+                    if walked_dir(name) {
                         stack.push(entry.path());
                     }
                     continue;
@@ -160,12 +160,6 @@ impl Listing {
         }
         listing
     }
-}
-
-/// A directory the walk does not enter (the workspace's ignored ones and
-/// dot-directories, as the disk watch does).
-pub(super) fn skipped_dir(name: &str) -> bool {
-    IGNORED_DIRS.contains(&name) || name.starts_with('.')
 }
 
 /// What a long-lived cache keeps for scans (`cache::Store`): the walk

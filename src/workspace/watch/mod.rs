@@ -37,7 +37,6 @@ use std::time::Duration;
 use inbox::{Hint, Inbox};
 use stamps::Stamps;
 
-use super::IGNORED_DIRS;
 use crate::platform::watch::{NativeWatcher, TRAITS};
 
 pub use inbox::MAX_QUEUED;
@@ -418,8 +417,7 @@ impl Drop for Barrier {
 }
 
 fn ignored(name: &OsStr) -> bool {
-    let name = name.to_string_lossy();
-    name.starts_with('.') || IGNORED_DIRS.contains(&name.as_ref())
+    !super::walked_dir(&name.to_string_lossy())
 }
 
 /// The files under a directory that just appeared (bounded), and whether
