@@ -53,6 +53,21 @@ pub const HANG: Duration = Duration::from_secs(60);
 /// not ended within [`HANG`]. Its output is read as it comes (a child
 /// blocked on a full pipe is not a hang of its own).
 pub fn bounded(command: &mut Command, stdin: &[u8]) -> Output {
+    start(command, stdin).finish()
+}
+
+/// A command [`start`]ed, its output being read on a thread of its own.
+pub struct Running {
+    shown: String,
+    pid: u32,
+    output: std::sync::mpsc::Receiver<std::io::Result<Output>>,
+}
+
+/// Starts `command` with `stdin`: [`bounded`] without the wait, so that
+/// parallel runs are all started from one thread (under qemu-user, a fork
+/// from one of several threads forking at once has been seen never to
+/// reach exec).
+pub fn start(command: &mut Command, stdin: &[u8]) -> Running {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -63,15 +78,27 @@ pub fn bounded(command: &mut Command, stdin: &[u8]) -> Output {
         let _ = input.write_all(stdin);
     }
     let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
+    let (tx, output) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
-    match rx.recv_timeout(HANG) {
-        Ok(out) => out.unwrap_or_else(|e| panic!("wait for {command:?}: {e}")),
-        Err(_) => {
-            crate::support::process::kill(pid);
-            panic!("{command:?} hung");
+    Running {
+        shown: format!("{command:?}"),
+        pid,
+        output,
+    }
+}
+
+impl Running {
+    /// Its output, once it ended; killed (failing the test) if it has not
+    /// ended within [`HANG`] from now.
+    pub fn finish(self) -> Output {
+        match self.output.recv_timeout(HANG) {
+            Ok(out) => out.unwrap_or_else(|e| panic!("wait for {}: {e}", self.shown)),
+            Err(_) => {
+                crate::support::process::kill(self.pid);
+                panic!("{} hung", self.shown);
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::{bounded, hook_context, pull, stop_daemon, workspace};
+use super::{bounded, hook_context, pull, start, stop_daemon, workspace};
 use crate::support::both;
 
 /// Eight `PostToolUse` hooks of one turn, started together, each adding an
@@ -30,13 +30,11 @@ fn the_stop_gate_holds_every_parallel_edit() {
             let event = ws.claude_event("Edit", input).to_string();
             let mut command = ws.command(&["hook", "claude", "--stop-gate"]);
             command.env_remove("SQUIGGLE_NO_DAEMON");
-            std::thread::spawn(move || bounded(&mut command, event.as_bytes()))
+            start(&mut command, event.as_bytes())
         })
         .collect();
     for hook in hooks {
-        let out = hook
-            .join()
-            .unwrap_or_else(|_| panic!("a hook thread panicked"));
+        let out = hook.finish();
         assert_eq!(out.status.code(), Some(0), "{}", both(&out));
     }
     let mut stop = ws.claude_event("Edit", json!({}));
