@@ -75,7 +75,7 @@ impl Engine {
         let _held = self
             .lock_files(files.iter().map(|f| f.path.as_path()))
             .await;
-        let change = Change::of(String::new(), mutation, super::Mode::Apply);
+        let change = Change::of(String::new(), mutation, Mode::Apply);
         self.report_with(change, files, None, opts).await
     }
 

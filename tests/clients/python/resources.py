@@ -34,6 +34,17 @@ def expect(cond, what, got):
         raise AssertionError(f"expected {what}; got:\n{got}")
 
 
+async def announced(session, updates, when):
+    """Waits for URI's update notification, then reads it: its new text."""
+    with anyio.fail_after(10):
+        while URI not in updates:
+            await anyio.sleep(0.05)
+    print(f"notifications/resources/updated for {URI} {when}")
+    text = text_of(await session.read_resource(URI))
+    print(f"--- read {URI}\n{text}")
+    return text
+
+
 async def run(session, updates):
     listed = await session.list_resources()
     uris = [str(r.uri) for r in listed.resources]
@@ -62,13 +73,7 @@ async def run(session, updates):
     print(f"subscribed to {URI}")
     result = await session.call_tool("edit_file", {"path": "a.fk", "old_string": "ok", "new_string": "@error(second)"})
     expect(not result.is_error, "the edit to apply", result)
-    with anyio.fail_after(10):
-        while URI not in updates:
-            await anyio.sleep(0.05)
-    print(f"notifications/resources/updated for {URI}")
-
-    second = text_of(await session.read_resource(URI))
-    print(f"--- read {URI}\n{second}")
+    second = await announced(session, updates, "after edit_file")
     expect("first" in second and "second" in second, "both errors", second)
 
     # A change no tool made: the watch sees the disk change and the
@@ -76,12 +81,7 @@ async def run(session, updates):
     updates.clear()
     with open(os.path.join(ROOT, "a.fk"), "w") as f:
         f.write("line one @error(first)\n@error(third)\n")
-    with anyio.fail_after(10):
-        while URI not in updates:
-            await anyio.sleep(0.05)
-    print(f"notifications/resources/updated for {URI} after a change on disk")
-    third = text_of(await session.read_resource(URI))
-    print(f"--- read {URI}\n{third}")
+    third = await announced(session, updates, "after a change on disk")
     expect("third" in third and "second" not in third, "the disk's errors", third)
 
     await session.unsubscribe_resource(URI)
