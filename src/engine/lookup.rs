@@ -100,16 +100,6 @@ impl Engine {
     ) -> Result<Checkout, Unavailable> {
         // Navigation answers for the disk as it is now, like a check.
         let _ = self.sync_disk(&[]).await;
-        self.checkout(candidate).await
-    }
-
-    /// [`start_candidate`](Self::start_candidate) for a caller that has
-    /// just synced the disk itself (a write's `send_first`): no second
-    /// drain of the watch per server.
-    pub(super) async fn checkout(
-        self: &Arc<Self>,
-        candidate: &Candidate,
-    ) -> Result<Checkout, Unavailable> {
         let server = &self.servers[candidate.server_index];
         self.pool
             .checkout(

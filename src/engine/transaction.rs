@@ -72,7 +72,7 @@ impl Engine {
                 continue;
             };
             for candidate in &files.candidates {
-                let Ok(checkout) = self.checkout(candidate).await else {
+                let Ok(checkout) = self.start_candidate(candidate).await else {
                     continue;
                 };
                 let client = &checkout.client;
