@@ -172,6 +172,9 @@ pub(crate) struct PartialView {
     pub pushed: bool,
     /// The server wants saves and still has this version.
     pub can_resave: bool,
+    /// A save starts a check (`WaitProfile::save_starts_check`), and this
+    /// client has not shown otherwise.
+    pub check_expected: bool,
     pub dead: bool,
 }
 
@@ -208,6 +211,12 @@ impl PartialWait {
         self.pulled_at = now;
         self.was_busy = false;
         self.was_done = false;
+    }
+
+    /// Saved again, and no check began since the change: what a deadline
+    /// reached now says of a server whose saves should start checks.
+    pub fn resaved_in_vain(&self) -> bool {
+        self.resaved && !self.check_began
     }
 
     /// The document was saved again after a [`Decision::Resave`].
@@ -255,15 +264,20 @@ impl PartialWait {
             });
         }
         if !view.busy {
-            let complete = self.check_began || self.resaved || !view.can_resave;
-            rules.push(Rule {
+            // Saved again with no check begun: a server whose saves start
+            // checks is waited on for one (or the deadline), not the idle
+            // window.
+            let complete =
+                self.check_began || !view.can_resave || (self.resaved && !view.check_expected);
+            let then = match (complete, self.resaved) {
+                (true, _) => Some(Decision::Done(Outcome::Pulled, Answer::Merged)),
+                (false, false) => Some(Decision::Resave),
+                (false, true) => None,
+            };
+            rules.extend(then.map(|then| Rule {
                 at: idle_until,
-                then: if complete {
-                    Decision::Done(Outcome::Pulled, Answer::Merged)
-                } else {
-                    Decision::Resave
-                },
-            });
+                then,
+            }));
         }
         rules.push(Rule {
             at: self.deadline,

@@ -246,43 +246,7 @@ impl LspClient {
         wait.pulled(Instant::now());
         loop {
             wakeups.mark_seen();
-            let (view, pushed) = {
-                let state = self.state();
-                let pushed = state
-                    .published
-                    .get(&doc.uri)
-                    .filter(|p| p.seq > after && p.version.is_none_or(|v| v == doc.version))
-                    .map(|p| p.diagnostics.clone());
-                let open = || {
-                    state
-                        .progress
-                        .iter()
-                        .filter(|(t, p)| !profile.is_background(t, p.title.as_deref()))
-                };
-                let check_done = state.check_ended > after
-                    && state.saved_at < state.check_ended
-                    && state
-                        .check_ended_began_at
-                        .zip(state.saved_when)
-                        .is_none_or(|(began, saved)| began >= saved + profile.check_save_debounce);
-                let view = PartialView {
-                    refreshed: state.refreshes > refreshes_before,
-                    busy: open().next().is_some(),
-                    checking: open()
-                        .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
-                    // A check begun after the change has ended, and no save
-                    // went out since it began (a later save cancels it).
-                    check_done,
-                    check_ended_at: state
-                        .check_ended_at
-                        .filter(|_| check_done)
-                        .map(Instant::from_std),
-                    pushed: pushed.is_some(),
-                    can_resave: self.can_resave(doc, &state),
-                    dead: self.inner.is_dead(),
-                };
-                (view, pushed)
-            };
+            let (view, pushed) = self.partial_view(doc, after, refreshes_before);
             let merged = || -> Arc<[LspDiagnostic]> {
                 match &pushed {
                     Some(pushed) => united(&pulled, pushed),
@@ -295,6 +259,11 @@ impl LspClient {
             match decision {
                 Decision::Done(outcome, _) => {
                     tracing::debug!(server = %self.server_id(), uri = %doc.uri, ?outcome, pushed = view.pushed, check_done = view.check_done, "partial pull done");
+                    if outcome == Outcome::TimedOut && view.check_expected && wait.resaved_in_vain()
+                    {
+                        tracing::info!(server = %self.server_id(), "no check began after a save; its saves are taken to start none from now on");
+                        self.state().saves_start_no_check = true;
+                    }
                     return Partial::Done(outcome, merged());
                 }
                 Decision::Repull => return Partial::Repull,
@@ -305,6 +274,53 @@ impl LspClient {
                 Decision::WakeAt(wake) => wakeups.until(wake).await,
             }
         }
+    }
+
+    /// What the partial wait for `doc` sees now, and what was pushed for
+    /// it since `after`.
+    fn partial_view(
+        &self,
+        doc: &DocumentVersion,
+        after: u64,
+        refreshes_before: u64,
+    ) -> (PartialView, Option<Arc<[LspDiagnostic]>>) {
+        let profile = &self.inner.config.wait;
+        let state = self.state();
+        let pushed = state
+            .published
+            .get(&doc.uri)
+            .filter(|p| p.seq > after && p.version.is_none_or(|v| v == doc.version))
+            .map(|p| p.diagnostics.clone());
+        let open = || {
+            state
+                .progress
+                .iter()
+                .filter(|(t, p)| !profile.is_background(t, p.title.as_deref()))
+        };
+        let check_done = state.check_ended > after
+            && state.saved_at < state.check_ended
+            && state
+                .check_ended_began_at
+                .zip(state.saved_when)
+                .is_none_or(|(began, saved)| began >= saved + profile.check_save_debounce);
+        let view = PartialView {
+            refreshed: state.refreshes > refreshes_before,
+            busy: open().next().is_some(),
+            checking: open()
+                .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
+            // A check begun after the change has ended, and no save
+            // went out since it began (a later save cancels it).
+            check_done,
+            check_ended_at: state
+                .check_ended_at
+                .filter(|_| check_done)
+                .map(Instant::from_std),
+            pushed: pushed.is_some(),
+            can_resave: self.can_resave(doc, &state),
+            check_expected: profile.save_starts_check && !state.saves_start_no_check,
+            dead: self.inner.is_dead(),
+        };
+        (view, pushed)
     }
 
     /// Whether the server wants saves and still has this version of `doc`.

@@ -116,6 +116,15 @@ pub struct WaitProfile {
     /// save was started before it, and our save is about to cancel it, so
     /// its end is not our answer.
     pub check_save_debounce: Duration,
+    /// A save the server takes starts an on-save check (rust-analyzer's
+    /// cargo check, on by default): once a wait has saved again because no
+    /// check began, it waits for one to begin and end, up to its deadline,
+    /// instead of ending after the idle window. A loaded machine can hold
+    /// the check's start for more than a second past the save; ending
+    /// sooner answered without the check's errors. A client whose resave
+    /// ran to the deadline with no check begun has them turned off, and
+    /// its later waits end after the idle window again.
+    pub save_starts_check: bool,
     /// The on-save check covers the whole project (rust-analyzer's cargo
     /// check): a file opened or updated only to read its diagnostics after
     /// another file's edit is not saved, since a save would start another
@@ -170,6 +179,7 @@ impl Default for WaitProfile {
             check_end_grace: Duration::ZERO,
             repull_after_check: false,
             check_save_debounce: Duration::ZERO,
+            save_starts_check: false,
             check_covers_project: false,
             others_done: OthersDone::Quiet,
             others_quiet: Duration::from_millis(150),

@@ -195,6 +195,10 @@ pub struct ClientState {
     pub check_ended_at: Option<Instant>,
     /// When the latest didSave was sent.
     pub saved_when: Option<Instant>,
+    /// A wait saved again and no check began before its deadline: this
+    /// server's saves start no check (its settings turned it off), and
+    /// `WaitProfile::save_starts_check` no longer holds for it.
+    pub saves_start_no_check: bool,
     /// When the latest publish (for any document) was stored.
     pub last_publish: Option<Instant>,
     /// `received` count when the latest work-done progress (not

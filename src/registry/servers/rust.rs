@@ -32,6 +32,8 @@ pub fn servers() -> Vec<ServerSpec> {
             repull_after_check: true,
             // It waits 50 ms after a save for more before it starts cargo.
             check_save_debounce: Duration::from_millis(50),
+            // checkOnSave is on unless the user's settings turn it off.
+            save_starts_check: true,
             // cargo check checks the whole workspace: an importer opened
             // after the edit is not saved (that would start a second check).
             check_covers_project: true,

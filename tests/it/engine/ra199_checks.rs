@@ -214,6 +214,59 @@ async fn a_check_that_ends_having_done_nothing_is_not_the_answer() {
 }
 
 #[tokio::test]
+async fn a_check_that_begins_long_after_the_save_is_waited_for() {
+    // On a loaded machine rust-analyzer has begun its on-save check more
+    // than a second after the save; the wait saved again after its idle
+    // window and, ending one idle window later, answered without cargo
+    // check's errors. A server whose saves start checks is waited on for
+    // the check. (The fake begins a check 800 ms after the latest save.)
+    let fake = Fake::new();
+    let mut script = checking_script();
+    script["checkRestartGapMs"] = json!(800);
+    let mut config = fake.config(script);
+    config.wait = rust_analyzer_profile();
+    let client = fake.start_with(config).await;
+    let doc = sync(
+        &client,
+        &fake.file("lib.rs"),
+        "@error(native)\n@error#1(borrow of moved value)\n",
+    )
+    .await;
+    let report = client.diagnostics_for(&doc, deadline(60_000)).await;
+    assert_eq!(report.outcome, Outcome::Pulled);
+    let mut found = messages(&report);
+    found.sort();
+    assert_eq!(found, ["borrow of moved value", "native"]);
+    client.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_whose_saves_start_no_check_is_waited_on_once() {
+    // rust-analyzer with checkOnSave turned off in the user's settings:
+    // the first wait saves again and runs to its deadline expecting a
+    // check; the client learns, and the next wait ends after the idle
+    // window.
+    let fake = Fake::new();
+    // Pulled only; a save changes nothing (no check, no push).
+    let script = json!({"diagnosticMode": "pull", "silentWhenUnchanged": true});
+    let mut config = fake.config(script);
+    config.wait = rust_analyzer_profile();
+    let client = fake.start_with(config).await;
+    let path = fake.file("lib.rs");
+    let first = sync(&client, &path, "@error(native)\n").await;
+    let report = client.diagnostics_for(&first, deadline(3_000)).await;
+    assert_eq!(report.outcome, Outcome::TimedOut);
+    assert_eq!(messages(&report), ["native"]);
+    let second = sync(&client, &path, "@error(again)\n").await;
+    let report = client.diagnostics_for(&second, deadline(60_000)).await;
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["again".to_string()])
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_pull_answered_for_the_text_before_the_change_is_asked_again() {
     // rust-analyzer 1.99 may answer a pull sent right after a change for
     // the text before it; it asks for a re-pull once it has processed the

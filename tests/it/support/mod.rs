@@ -197,6 +197,15 @@ pub fn require_program(name: &str) -> Option<PathBuf> {
 /// An engine for the workspace at `root` with `config`, as the binary builds
 /// one (the workspace discovered from `root`).
 pub fn engine(root: &Path, config: Config) -> Arc<Engine> {
+    // `RUST_LOG=squiggle::lsp=trace`: the engine's log, shown with a
+    // failing test's output.
+    if std::env::var_os("RUST_LOG").is_some() {
+        let _ = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_ansi(false)
+            .with_test_writer()
+            .try_init();
+    }
     let workspace =
         Workspace::discover(Some(root), root).unwrap_or_else(|e| panic!("workspace: {e}"));
     Arc::new(Engine::with(workspace, config))
