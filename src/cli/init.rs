@@ -22,20 +22,19 @@ mod host;
 pub(crate) mod hosts;
 mod ordered;
 mod plugin_file;
+mod settings;
 
 pub use doctor_notes::notes as doctor_notes;
 pub use host::{FileHost, Host};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use groups::{STOP_GATE_FLAG, add_hooks, added_hooks, has_group, runs_hook};
-use ordered::Json;
+use groups::{add_hooks, added_hooks, has_group, runs_hook};
+use settings::{read_settings, settings_path, write_settings};
 
 use crate::platform::paths::join_slashed;
 
 use super::hook::Agent;
-use crate::edit::write_atomic;
-use crate::workspace::Workspace;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
@@ -246,98 +245,8 @@ fn init(args: &Args, agent: Agent) -> Result<u8, String> {
     Ok(0)
 }
 
-/// The settings file to change: the user's (`--user`) or the project's.
-fn settings_path(args: &Args, target: &Target) -> Result<PathBuf, String> {
-    if args.user {
-        return (target.user_file)()
-            .ok_or_else(|| "your home directory is unknown (HOME is not set; USERPROFILE on Windows); pass --project or set it".to_string());
-    }
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    match Workspace::discover(args.root.as_deref(), &cwd) {
-        // Each part joined on its own: Codex keys its trust by this path as
-        // the platform spells it (`C:\\p\\.codex\\hooks.json`).
-        Ok(ws) => Ok(join_slashed(ws.root(), target.project_file)),
-        Err(e) => Err(format!("cannot use the project directory: {e}")),
-    }
-}
-
-/// The settings file's text (`None` when there is none) and its JSON (an
-/// empty object for a missing or blank file).
-fn read_settings(path: &Path) -> Result<(Option<String>, Json), String> {
-    let existing = match std::fs::read_to_string(path) {
-        Ok(text) => Some(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let settings = match existing.as_deref() {
-        Some(text) if !text.trim().is_empty() => {
-            serde_json::from_str::<Json>(text).map_err(|e| {
-                format!(
-                    "{} is not valid JSON ({e}); fix it and run again; it was not changed",
-                    path.display()
-                )
-            })?
-        }
-        _ => Json::Object(Vec::new()),
-    };
-    Ok((existing, settings))
-}
-
 /// A hook's event and its matcher, if any.
 type HookEvent = (&'static str, Option<&'static str>);
-
-/// Writes the settings' new `content` (`None`: they did not change), and
-/// says what was done: the events `added` (the others were there), and
-/// those `mended`, whose hook got `--stop-gate`.
-fn write_settings(
-    args: &Args,
-    agent: Agent,
-    path: &Path,
-    content: Option<(&str, &[HookEvent], &[HookEvent])>,
-) -> Result<(), String> {
-    let Some((content, added, mended)) = content else {
-        crate::outln!(
-            "{} already runs `{}`; nothing changed",
-            path.display(),
-            command(agent)
-        );
-        return Ok(());
-    };
-    write_atomic(path, content.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let batch = if args.batch {
-        "; PostToolBatch reports once per model turn"
-    } else {
-        ""
-    };
-    // With the gate, the after-tool hook carries the flag.
-    let gated = added.iter().any(|(e, _)| *e == turn_end_event(agent));
-    let flag = if gated {
-        format!(
-            "; the after-tool hook runs it with `{STOP_GATE_FLAG}`, keeping what the turn touched for the gate"
-        )
-    } else {
-        String::new()
-    };
-    if !added.is_empty() {
-        crate::outln!(
-            "added `{}` to {} for {}{batch}{flag}",
-            command(agent),
-            path.display(),
-            describe_events(added)
-        );
-    }
-    if !mended.is_empty() {
-        crate::outln!(
-            "gave the `{}` hook for {} in {} `{STOP_GATE_FLAG}`: the turn-end gate ({}) reads the turn's edits from it",
-            command(agent),
-            describe_events(mended),
-            path.display(),
-            turn_end_event(agent)
-        );
-    }
-    Ok(())
-}
 
 fn note(agent: Agent) -> Option<&'static str> {
     match agent {

@@ -16,6 +16,7 @@
 
 mod imports;
 mod rooms;
+mod sizes;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -19,6 +19,7 @@ pub(super) const ROOMS: &[(&str, &[&str])] = &[
             "speculative",
             "fixes/apply.rs",
             "fixes/auto.rs",
+            "fixes/auto",
         ],
     ),
     (
@@ -39,6 +40,7 @@ pub(super) const ROOMS: &[(&str, &[&str])] = &[
         "the check: servers asked, answers awaited",
         &[
             "check.rs",
+            "check",
             "checkable.rs",
             "others.rs",
             "beside.rs",
@@ -55,6 +57,7 @@ pub(super) const ROOMS: &[(&str, &[&str])] = &[
         &[
             "plan.rs",
             "servers.rs",
+            "servers",
             "pool",
             "lookup.rs",
             "reload.rs",

@@ -83,24 +83,27 @@ pub fn run(runs: usize) -> Result<()> {
         .output()
         .context("squiggle daemon stop")?;
     ensure!(stop.status.success(), "squiggle daemon stop failed");
+    print_table(&warm, &floor, &quiet, &cold);
+    Ok(())
+}
+
+/// The samples as `docs/performance.md` shows them: a row each, then
+/// their ratios.
+fn print_table(warm: &Samples, floor: &Samples, quiet: &Samples, cold: &Samples) {
     header("whole process, wall time");
-    row("`squiggle hook claude`, warm daemon", &warm);
-    row("`squiggle --version` (process start floor)", &floor);
+    row("`squiggle hook claude`, warm daemon", warm);
+    row("`squiggle --version` (process start floor)", floor);
     row(
         "`squiggle hook claude`, VS Code `read_file` (no file changed)",
-        &quiet,
+        quiet,
     );
-    row(
-        "`squiggle hook claude --no-daemon` (starts the fake)",
-        &cold,
-    );
+    row("`squiggle hook claude --no-daemon` (starts the fake)", cold);
     println!();
     println!("| ratio (same run) | medians |");
     println!("| --- | --- |");
-    ratio("hook via warm daemon / process start", &warm, &floor);
-    ratio("hook without daemon / hook via warm daemon", &cold, &warm);
-    ratio("read_file hook / process start", &quiet, &floor);
-    Ok(())
+    ratio("hook via warm daemon / process start", warm, floor);
+    ratio("hook without daemon / hook via warm daemon", cold, warm);
+    ratio("read_file hook / process start", quiet, floor);
 }
 
 /// A real Claude Code PostToolUse payload for an Edit of `file`.

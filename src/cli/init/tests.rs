@@ -1,5 +1,6 @@
 //! `init`'s merging of hook groups and its reading of commands.
 
+use super::ordered::Json;
 use super::*;
 
 /// What `init AGENT` adds, with no option.

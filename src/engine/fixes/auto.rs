@@ -10,6 +10,8 @@
 //! none, the servers told), one after the other, at most `autoFixMax` per
 //! edit, and every one found is reported — kept, reverted or skipped.
 
+mod judge;
+
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,7 +19,7 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 use super::Engine;
-use crate::baseline::{classify, new_other_errors};
+use crate::baseline::classify;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::blocks::Baseline;
 use crate::engine::check::FileInput;
@@ -28,6 +30,7 @@ use crate::lsp::FileChangeKind;
 use crate::lsp::quick_fix::{FixedFile, chosen};
 use crate::render::{AutoFix, AutoFixOutcome};
 use crate::workspace::PathClass;
+use judge::judge;
 
 /// What auto-fix did: each fix it found, and the check of the files as
 /// they are now (`None`: it wrote nothing, the edit's own check stands).
@@ -305,76 +308,6 @@ impl Engine {
         }
         diff
     }
-}
-
-/// Whether the check `after` (of the touched files as `texts`) keeps a
-/// fix: every server answered, the errors of the files it edited
-/// (`edited`) dropped, and no error appeared — in a touched file against
-/// its check before (line shifts followed), in another file against what
-/// the servers reported before (`known`). The reason when not.
-fn judge(
-    state: &State,
-    texts: &[Arc<str>],
-    after: &CheckReport,
-    known: &std::collections::BTreeMap<String, Vec<Diagnostic>>,
-    edited: &[usize],
-) -> Result<(), String> {
-    if let Some(u) = after.unknown().first() {
-        return Err(format!(
-            "{} did not finish checking {} after it, so it could not be verified",
-            u.server, u.file
-        ));
-    }
-    let errors = |report: &CheckReport, i: usize| {
-        report.files.get(i).map_or(0, |f| {
-            f.diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count()
-        })
-    };
-    let before: usize = edited.iter().map(|&i| errors(&state.check, i)).sum();
-    let now: usize = edited.iter().map(|&i| errors(after, i)).sum();
-    for (i, report) in after.files.iter().enumerate() {
-        let Some(then) = state.check.files.get(i) else {
-            continue;
-        };
-        let delta = classify(
-            &then.diagnostics,
-            &state.texts[i],
-            &report.diagnostics,
-            &texts[i],
-            true,
-        );
-        let added = delta
-            .introduced
-            .iter()
-            .map(|&k| &report.diagnostics[k])
-            .find(|d| d.severity == Severity::Error);
-        if let Some(d) = added {
-            return Err(added_error(d));
-        }
-    }
-    for (file, diagnostics) in &after.others {
-        let mut then: Vec<Diagnostic> = known.get(file).cloned().unwrap_or_default();
-        then.extend(state.check.others.get(file).cloned().unwrap_or_default());
-        if let Some(d) = new_other_errors(diagnostics, &then).first() {
-            return Err(added_error(d));
-        }
-    }
-    if now >= before {
-        return Err(format!(
-            "the errors did not drop ({before} before it, {now} after)"
-        ));
-    }
-    Ok(())
-}
-
-fn added_error(d: &Diagnostic) -> String {
-    format!(
-        "it added an error: {} [{}:{}] {}",
-        d.file, d.line, d.column, d.message
-    )
 }
 
 impl Engine {

@@ -10,9 +10,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::answers::{RenderReply, WarmReply, WireDiagnostic};
+use super::render::RenderParams;
 use super::requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
-    FixParams, NoParams, RenderParams, WarmParams, WriteParams,
+    FixParams, NoParams, WarmParams, WriteParams,
 };
 use super::sessions::{SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams};
 use crate::engine::ServerStatus;

@@ -9,15 +9,16 @@
 
 mod answers;
 pub mod method;
+mod render;
 mod requests;
 mod sessions;
 
 pub use answers::{RenderReply, WarmReply, WireDiagnostic};
 pub use method::Method;
+pub use render::{RenderParams, WireFileDiagnostics};
 pub use requests::{
     ApplyPatchParams, CheckFileParams, CheckFilesParams, CheckParams, DeleteParams, EditParams,
-    FixParams, NoParams, NotOneOfFilePaths, RenderParams, WarmParams, WireFileDiagnostics,
-    WriteParams,
+    FixParams, NoParams, NotOneOfFilePaths, WarmParams, WriteParams,
 };
 pub use sessions::{
     SessionChainParams, SessionEditParams, SessionOpenParams, SessionParams, WireEdit,

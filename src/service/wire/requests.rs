@@ -11,14 +11,13 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::baseline::Before;
 use crate::config::Mutation;
-use crate::diagnostic::Diagnostic;
 use crate::engine::request::{self, NoFixNamed, Operation, Request};
 use crate::engine::tools::Touched;
 use crate::evidence::Origin;
-use crate::render::{FileDiagnostics, RenderOverrides};
+use crate::render::RenderOverrides;
 
 /// An optional member: absent or `null` reads as the type's default.
-fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(super) fn nullable<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de> + Default,
@@ -340,62 +339,5 @@ impl TryFrom<CheckParams> for Request {
             options,
         };
         Ok(Request::new(operation, false).from(origin))
-    }
-}
-
-/// `squiggle/render`: pure, no server is touched.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RenderParams {
-    /// The files as edited files ("please fix").
-    pub edited: Vec<WireFileDiagnostics>,
-    /// Other files, after the edited ones.
-    #[serde(
-        default,
-        deserialize_with = "nullable",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub others: Vec<WireFileDiagnostics>,
-    #[serde(
-        default,
-        deserialize_with = "nullable",
-        skip_serializing_if = "RenderOverrides::is_unset"
-    )]
-    pub options: RenderOverrides,
-}
-
-/// One file handed to `squiggle/render`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[schemars(rename = "File")]
-pub struct WireFileDiagnostics {
-    pub file: String,
-    #[serde(
-        default,
-        deserialize_with = "nullable",
-        skip_serializing_if = "Vec::is_empty"
-    )]
-    pub diagnostics: Vec<Diagnostic>,
-    /// With `report: "new"`: pre-existing errors left out of `diagnostics`.
-    #[serde(
-        default,
-        deserialize_with = "nullable",
-        skip_serializing_if = "is_zero"
-    )]
-    pub baseline_hidden: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-impl From<WireFileDiagnostics> for FileDiagnostics {
-    fn from(f: WireFileDiagnostics) -> FileDiagnostics {
-        FileDiagnostics {
-            file: f.file,
-            diagnostics: f.diagnostics,
-            baseline_hidden: f.baseline_hidden,
-            fixes: Vec::new(),
-        }
     }
 }
