@@ -192,25 +192,10 @@ async fn a_check_that_ends_having_done_nothing_is_not_the_answer() {
     // ends it at once with nothing published or reported, then checks
     // again. Its end came well inside the profile's grace after a check
     // end, and the real check only after it.
-    let fake = Fake::new();
     let mut script = checking_script();
     script["abortedCheckFirst"] = json!(true);
     script["checkRestartGapMs"] = json!(250);
-    let mut config = fake.config(script);
-    config.wait = rust_analyzer_profile();
-    let client = fake.start_with(config).await;
-    let doc = sync(
-        &client,
-        &fake.file("lib.rs"),
-        "@error(native)\n@error#1(borrow of moved value)\n",
-    )
-    .await;
-    let report = client.diagnostics_for(&doc, deadline(60_000)).await;
-    assert_eq!(report.outcome, Outcome::Pulled);
-    let mut found = messages(&report);
-    found.sort();
-    assert_eq!(found, ["borrow of moved value", "native"]);
-    client.shutdown().await;
+    assert_both_found(script).await;
 }
 
 #[tokio::test]
@@ -220,9 +205,16 @@ async fn a_check_that_begins_long_after_the_save_is_waited_for() {
     // window and, ending one idle window later, answered without cargo
     // check's errors. A server whose saves start checks is waited on for
     // the check. (The fake begins a check 800 ms after the latest save.)
-    let fake = Fake::new();
     let mut script = checking_script();
     script["checkRestartGapMs"] = json!(800);
+    assert_both_found(script).await;
+}
+
+/// One file, its own analysis (pulled) and cargo check's error (pushed),
+/// checked on the fake running `script` under rust-analyzer's profile:
+/// both are in the answer.
+async fn assert_both_found(script: Value) {
+    let fake = Fake::new();
     let mut config = fake.config(script);
     config.wait = rust_analyzer_profile();
     let client = fake.start_with(config).await;
