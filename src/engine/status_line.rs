@@ -5,8 +5,9 @@ use super::pool::{ServerState, StopReason};
 use super::status::ServerStatus;
 
 /// One row after its id: an instance's state, root, pid, memory, idle
-/// time, checks in flight and open documents (or why the pool stopped it);
-/// a server without one, its state and the program found or why none runs.
+/// time, checks in flight and open documents (or why the pool stopped it),
+/// version, restarts and indexing; a server without one, its state and the
+/// program found or why none runs.
 pub fn row_line(s: &ServerStatus) -> String {
     let Some(root) = &s.root else {
         if s.status == ServerState::NotStarted {
@@ -31,51 +32,68 @@ pub fn row_line(s: &ServerStatus) -> String {
         return format!("{:<12} {what}", s.status).trim_end().to_string();
     };
     let mut line = format!("{:<12} {}", s.status, root.display());
-    // A live instance: its process, or where it is attached.
-    let head = match (s.server_pid, &s.endpoint) {
-        (Some(pid), _) => Some(format!("pid {pid}")),
-        (None, Some(endpoint)) if s.open_documents.is_some() => {
-            Some(format!("attached at {endpoint}"))
-        }
-        _ => None,
-    };
-    if let Some(head) = head {
-        line.push_str(&format!(" ({head}"));
-        if let Some(kb) = s.rss_kb {
-            line.push_str(&format!(", {}", kib(kb)));
-        }
-        if let Some(ms) = s.idle_ms {
-            line.push_str(&format!(", idle {}s", ms / 1000));
-        }
-        if let Some(n) = s.in_flight.filter(|n| *n > 0) {
-            line.push_str(&format!(", {n} check(s) in flight"));
-        }
-        if let Some(n) = s.open_documents {
-            line.push_str(&format!(", {n} open"));
-        }
-        line.push(')');
+    if let Some(process) = process_facts(s) {
+        line.push_str(&format!(" ({process})"));
     } else if let Some(reason) = s.stopped {
-        let why = match reason {
-            StopReason::Evicted => "evicted for the cap",
-            StopReason::Idle => "stopped when idle",
-            StopReason::Reconfigured => "stopped for a configuration change",
-        };
-        // Only a stopped server starts again: one the configuration now
-        // turns off or holds back says so instead.
-        if s.status == ServerState::Stopped {
-            line.push_str(&format!(" ({why}; starts again on demand)"));
-        } else {
-            let detail = s
-                .detail
-                .as_deref()
-                .map(|d| format!("; {d}"))
-                .unwrap_or_default();
-            line.push_str(&format!(" ({why}{detail})"));
-        }
+        line.push_str(&format!(" ({})", stopped(s, reason)));
     } else if let Some(detail) = &s.detail {
         line.push_str(&format!(" ({detail})"));
     }
+    if let Some(version) = &s.version {
+        line.push_str(&format!(", version {version}"));
+    }
+    if s.starts > 1 {
+        line.push_str(&format!(", started {} times", s.starts));
+    }
+    if !s.progress.is_empty() {
+        line.push_str(&format!(", indexing: {}", s.progress.join(", ")));
+    }
+    // A live instance's detail (why it answers as it does) after the rest.
+    if let (Some(_), Some(detail)) = (process_facts(s), &s.detail) {
+        line.push_str(&format!(" — {detail}"));
+    }
     line
+}
+
+/// A live instance's process (or where it is attached), memory, idle
+/// time, checks in flight and open documents; `None` for one not live.
+fn process_facts(s: &ServerStatus) -> Option<String> {
+    let mut facts = match (s.server_pid, &s.endpoint) {
+        (Some(pid), _) => format!("pid {pid}"),
+        (None, Some(endpoint)) if s.open_documents.is_some() => format!("attached at {endpoint}"),
+        _ => return None,
+    };
+    if let Some(kb) = s.rss_kb {
+        facts.push_str(&format!(", {}", kib(kb)));
+    }
+    if let Some(ms) = s.idle_ms {
+        facts.push_str(&format!(", idle {}s", ms / 1000));
+    }
+    if let Some(n) = s.in_flight.filter(|n| *n > 0) {
+        facts.push_str(&format!(", {n} check(s) in flight"));
+    }
+    if let Some(n) = s.open_documents {
+        facts.push_str(&format!(", {n} open"));
+    }
+    Some(facts)
+}
+
+/// Why the pool stopped an instance, and whether it starts again: only a
+/// stopped server does; one the configuration now turns off or holds
+/// back says why instead.
+fn stopped(s: &ServerStatus, reason: StopReason) -> String {
+    let why = match reason {
+        StopReason::Evicted => "evicted for the cap",
+        StopReason::Idle => "stopped when idle",
+        StopReason::Reconfigured => "stopped for a configuration change",
+    };
+    if s.status == ServerState::Stopped {
+        return format!("{why}; starts again on demand");
+    }
+    match &s.detail {
+        Some(detail) => format!("{why}; {detail}"),
+        None => why.to_string(),
+    }
 }
 
 /// KiB as MiB with one decimal.

@@ -182,7 +182,7 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
         );
     }
     for s in &instances {
-        text.push_str(&instance_line(s, root));
+        text.push_str(&format!("{}: {}\n", s.id, row_line(s)));
     }
     for (state, what) in [
         (
@@ -226,37 +226,4 @@ pub fn status(engine: &Engine, write_tools: bool) -> (StatusResult, String) {
         },
         text.trim_end().to_string(),
     )
-}
-
-/// A running instance as `lsp_status` lists it: id, root (relative to
-/// the workspace), state, version, process, starts, indexing and detail.
-fn instance_line(s: &ServerStatus, root: &std::path::Path) -> String {
-    let mut text = String::new();
-    let at = s
-        .root
-        .as_deref()
-        .map(|r| match r.strip_prefix(root) {
-            Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
-            Ok(rel) => rel.display().to_string(),
-            Err(_) => r.display().to_string(),
-        })
-        .unwrap_or_default();
-    text.push_str(&format!("{} ({at}): {}", s.id, s.status));
-    if let Some(v) = &s.version {
-        text.push_str(&format!(", version {v}"));
-    }
-    if let Some(pid) = s.server_pid {
-        text.push_str(&format!(", pid {pid}"));
-    } else if let Some(endpoint) = &s.endpoint {
-        text.push_str(&format!(", attached at {endpoint}"));
-    }
-    text.push_str(&format!(", started {} time(s)", s.starts));
-    if !s.progress.is_empty() {
-        text.push_str(&format!(", indexing: {}", s.progress.join(", ")));
-    }
-    if let Some(d) = &s.detail {
-        text.push_str(&format!(" — {d}"));
-    }
-    text.push('\n');
-    text
 }

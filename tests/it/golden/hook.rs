@@ -5,8 +5,8 @@
 //! delimited). `SQUIGGLE_BLESS=1 cargo test --test it golden::hook`
 //! rewrites them.
 
+use super::Golden;
 use std::fs;
-use std::path::Path;
 
 use serde::Deserialize;
 use squiggle::render::{Escape, FileDiagnostics, RenderOptions, render_feedback};
@@ -24,28 +24,15 @@ struct Case {
 
 #[test]
 fn gemini_readable_golden() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
-    let bless = std::env::var_os("SQUIGGLE_BLESS").is_some_and(|v| v == "1");
-    let mut failed = Vec::new();
+    let mut golden = Golden::new();
     for case in ["escaping", "multi_line", "non_ascii"] {
-        let input = fs::read_to_string(root.join(format!("render/{case}.json")))
-            .unwrap_or_else(|e| panic!("render/{case}.json: {e}"));
+        let path = super::root().join(format!("golden/render/{case}.json"));
+        let input = fs::read_to_string(&path).unwrap_or_else(|e| panic!("render/{case}.json: {e}"));
         let mut case_input: Case =
             serde_json::from_str(&input).unwrap_or_else(|e| panic!("render/{case}.json: {e}"));
         case_input.options.escape = Escape::Readable;
         let actual = render_feedback(&case_input.edited, &case_input.others, &case_input.options);
-        let path = root.join(format!("hook/gemini_{case}.txt"));
-        if bless {
-            fs::write(&path, &actual).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-            continue;
-        }
-        let expected = fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("{} is missing; run with SQUIGGLE_BLESS=1", path.display()));
-        if actual != expected {
-            failed.push(format!(
-                "{case}:\n--- expected\n{expected}--- actual\n{actual}"
-            ));
-        }
+        golden.compare(&format!("golden/hook/gemini_{case}.txt"), &actual);
     }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    golden.finish();
 }

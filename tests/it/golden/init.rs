@@ -4,8 +4,8 @@
 //! The OpenCode plugin is also the file `plugins/opencode/squiggle.js`
 //! that the repository ships, so the two never drift apart.
 
+use super::Golden;
 use std::fs;
-use std::path::Path;
 
 use crate::support::scratch::Scratch;
 
@@ -25,26 +25,13 @@ fn printed(scratch: &Scratch, host: &str) -> String {
 
 #[test]
 fn init_print_golden() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bless = std::env::var_os("SQUIGGLE_BLESS").is_some_and(|v| v == "1");
+    let root = super::root();
     let scratch = Scratch::with_git_root();
-    let mut failed = Vec::new();
+    let mut golden = Golden::new();
     for host in ["opencode", "kilo", "aider"] {
-        let actual = printed(&scratch, host);
-        let path = root.join(format!("golden/init/{host}.txt"));
-        if bless {
-            fs::write(&path, &actual).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-            continue;
-        }
-        let expected = fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("{} is missing; run with SQUIGGLE_BLESS=1", path.display()));
-        if actual != expected {
-            failed.push(format!(
-                "{host}:\n--- expected\n{expected}--- actual\n{actual}"
-            ));
-        }
+        golden.compare(&format!("golden/init/{host}.txt"), &printed(&scratch, host));
     }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    golden.finish();
     let shipped = fs::read_to_string(root.join("plugins/opencode/squiggle.js"))
         .unwrap_or_else(|e| panic!("plugins/opencode/squiggle.js: {e}"));
     assert_eq!(printed(&scratch, "opencode"), shipped);

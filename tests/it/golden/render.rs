@@ -10,7 +10,7 @@
 //! files from the current output; read the diff before committing it.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 use squiggle::hidden::HiddenCount;
@@ -58,35 +58,5 @@ fn render(input: &Path) -> String {
 
 #[test]
 fn golden_render() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/render");
-    let bless = std::env::var_os("SQUIGGLE_BLESS").is_some_and(|v| v == "1");
-    let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    inputs.sort();
-    assert!(!inputs.is_empty(), "no cases in {}", dir.display());
-
-    let mut failed = Vec::new();
-    for input in &inputs {
-        let actual = render(input);
-        let expected_path = input.with_extension("txt");
-        if bless {
-            fs::write(&expected_path, &actual).unwrap();
-            continue;
-        }
-        let expected = fs::read_to_string(&expected_path).unwrap_or_else(|_| {
-            panic!(
-                "{} is missing; write it, or run with SQUIGGLE_BLESS=1",
-                expected_path.display()
-            )
-        });
-        if actual != expected {
-            let name = input.file_stem().unwrap().to_string_lossy().into_owned();
-            eprintln!("--- {name}: expected ---\n{expected}--- {name}: actual ---\n{actual}---");
-            failed.push(name);
-        }
-    }
-    assert!(failed.is_empty(), "golden cases differ: {failed:?}");
+    super::check_cases("golden/render", render);
 }
