@@ -3,44 +3,27 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 
 /// A diagnostic as the `lsp/*` methods return it: squiggle's `Diagnostic`
 /// plus the spec's `character` (equal to `column`), with the message escaped
 /// so it can be pasted into a `<diagnostics>` block as is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct WireDiagnostic {
-    pub file: String,
-    pub line: u32,
+    #[serde(flatten)]
+    pub diagnostic: Diagnostic,
     pub character: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    pub severity: Severity,
-    pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    #[serde(default)]
-    pub server: String,
 }
 
 impl From<&Diagnostic> for WireDiagnostic {
     fn from(d: &Diagnostic) -> WireDiagnostic {
+        let message = quick_xml::escape::partial_escape(&d.message).into_owned();
         WireDiagnostic {
-            file: d.file.clone(),
-            line: d.line,
+            diagnostic: Diagnostic {
+                message,
+                ..d.clone()
+            },
             character: d.column,
-            column: d.column,
-            end_line: d.end_line,
-            end_column: d.end_column,
-            severity: d.severity,
-            message: quick_xml::escape::partial_escape(&d.message).into_owned(),
-            code: d.code.clone(),
-            source: d.source.clone(),
-            server: d.server.clone(),
         }
     }
 }
