@@ -134,9 +134,9 @@ impl Engine {
         line: Option<u32>,
         code: Option<&str>,
     ) -> Result<Vec<Ack>, String> {
-        let relative = match self.workspace.classify(file) {
-            PathClass::Inside { relative, .. } | PathClass::Ignored { relative, .. } => relative,
-            PathClass::Outside { .. } => crate::platform::paths::slashed(file),
+        let relative = match self.workspace.classify(file).within() {
+            Ok((_, relative)) => relative,
+            Err(_) => crate::platform::paths::slashed(file),
         };
         let removed = self.ack_store().remove(|a| {
             a.file == relative

@@ -260,11 +260,9 @@ fn previews(
         let Some(path) = uri::to_path(u) else {
             continue;
         };
-        let (shown, outside) = match engine.workspace().classify(&path) {
-            PathClass::Inside { relative, .. } | PathClass::Ignored { relative, .. } => {
-                (relative, false)
-            }
-            PathClass::Outside { .. } => (path.display().to_string(), true),
+        let (shown, outside) = match engine.workspace().classify(&path).within() {
+            Ok((_, relative)) => (relative, false),
+            Err(_) => (path.display().to_string(), true),
         };
         let before: String = match session.client.document(&path) {
             Some((_, t)) => t.to_string(),

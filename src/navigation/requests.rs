@@ -18,7 +18,6 @@ use super::{Location, PositionArgs, Symbol};
 use crate::engine::Engine;
 use crate::lsp::position::LineIndex;
 use crate::uri;
-use crate::workspace::PathClass;
 
 /// What a navigation call returns: structure and the text for the model.
 pub type Answer<T> = Result<(T, String), NavError>;
@@ -84,10 +83,9 @@ impl Session {
             .map(|raw| {
                 let path = uri::to_path(&raw.uri);
                 let (shown, outside) = match &path {
-                    Some(p) => match self.engine.workspace().classify(p) {
-                        PathClass::Inside { relative, .. }
-                        | PathClass::Ignored { relative, .. } => (relative, false),
-                        PathClass::Outside { .. } => (p.display().to_string(), true),
+                    Some(p) => match self.engine.workspace().classify(p).within() {
+                        Ok((_, relative)) => (relative, false),
+                        Err(_) => (p.display().to_string(), true),
                     },
                     None => (raw.uri.clone(), true),
                 };

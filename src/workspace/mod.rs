@@ -70,6 +70,26 @@ pub enum PathClass {
     },
 }
 
+impl PathClass {
+    /// Inside the root, ignored or not: its canonical path and its name
+    /// relative to the root; outside: the canonical path as far as it
+    /// resolved.
+    pub fn within(self) -> Result<(PathBuf, String), PathBuf> {
+        match self {
+            PathClass::Inside {
+                canonical,
+                relative,
+            }
+            | PathClass::Ignored {
+                canonical,
+                relative,
+                ..
+            } => Ok((canonical, relative)),
+            PathClass::Outside { canonical } => Err(canonical),
+        }
+    }
+}
+
 impl Workspace {
     /// The root is `explicit` (a CLI flag or service parameter, relative to
     /// `cwd`), else the nearest ancestor of `cwd` holding a `.git` directory or

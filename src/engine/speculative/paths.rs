@@ -10,7 +10,6 @@ use std::sync::Arc;
 use crate::engine::Engine;
 use crate::sessions::SessionError;
 use crate::sessions::session::{File, digest};
-use crate::workspace::PathClass;
 
 impl Engine {
     /// Each of `paths` as it is on disk now (`None`: not there yet, to be
@@ -75,10 +74,9 @@ impl Engine {
         canonical: &Path,
         relative: &str,
     ) -> Result<(), SessionError> {
-        let moved = match self.workspace().classify(Path::new(relative)) {
-            PathClass::Inside { canonical: now, .. }
-            | PathClass::Ignored { canonical: now, .. } => now != canonical,
-            PathClass::Outside { .. } => true,
+        let moved = match self.workspace().classify(Path::new(relative)).within() {
+            Ok((now, _)) => now != canonical,
+            Err(_) => true,
         };
         if moved {
             return Err(SessionError::Moved {
@@ -94,20 +92,10 @@ impl Engine {
 
     /// A path as given, resolved: canonical and workspace-relative.
     pub(super) fn session_path(&self, path: &str) -> Result<(PathBuf, String), SessionError> {
-        match self.workspace().classify(std::path::Path::new(path)) {
-            PathClass::Inside {
-                canonical,
-                relative,
-            }
-            | PathClass::Ignored {
-                canonical,
-                relative,
-                ..
-            } => Ok((canonical, relative)),
-            PathClass::Outside { canonical } => Err(SessionError::Outside {
-                path: canonical.display().to_string(),
-                root: self.workspace().root().display().to_string(),
-            }),
-        }
+        let class = self.workspace().classify(std::path::Path::new(path));
+        class.within().map_err(|canonical| SessionError::Outside {
+            path: canonical.display().to_string(),
+            root: self.workspace().root().display().to_string(),
+        })
     }
 }
