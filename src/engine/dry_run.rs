@@ -6,9 +6,29 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::Engine;
+use super::result::ToolResult;
+use super::touched::Touched;
+use super::{Change, Engine, Mode};
 
 impl Engine {
+    /// Reports `change` over `touched`; after a dry run, every server gets
+    /// each file's text before back, after the answer (or, when the
+    /// request is cancelled first, in a task of its own).
+    pub(super) async fn report_and_undo(
+        self: &Arc<Self>,
+        change: Change,
+        touched: Vec<Touched>,
+    ) -> ToolResult {
+        let undo = DryRun::restoring(
+            self,
+            change.mode == Mode::DryRun,
+            touched.iter().map(|t| (&t.path, t.before_text())),
+        );
+        let result = self.report(change, touched).await;
+        undo.finish().await;
+        result
+    }
+
     /// Puts every server's copy of `path` back to `text` (after a dry run).
     pub(crate) async fn restore(&self, path: &Path, text: Arc<str>) {
         for client in self.pool.clients() {
@@ -24,14 +44,14 @@ impl Engine {
 /// before. Finished in order after the feedback; when the request is
 /// cancelled first (its client hung up), dropping it puts the texts back
 /// in a task of its own, so no server keeps a text that was never written.
-pub(super) struct DryRun {
+struct DryRun {
     engine: Option<Arc<Engine>>,
     texts: Vec<(PathBuf, Arc<str>)>,
 }
 
 impl DryRun {
     /// When not a dry run (`Mode::Apply`), nothing to put back.
-    pub(super) fn restoring<'a>(
+    fn restoring<'a>(
         engine: &Arc<Engine>,
         dry_run: bool,
         befores: impl IntoIterator<Item = (&'a PathBuf, Option<&'a Arc<str>>)>,
@@ -52,7 +72,7 @@ impl DryRun {
         }
     }
 
-    pub(super) async fn finish(mut self) {
+    async fn finish(mut self) {
         if let Some(engine) = self.engine.take() {
             for (path, text) in std::mem::take(&mut self.texts) {
                 engine.restore(&path, text).await;

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use super::Mode;
-use super::dry_run::DryRun;
 pub use super::result::ToolResult;
 pub use super::touched::Touched;
 use super::{Change, Engine, Mutation};
@@ -50,20 +49,12 @@ impl Engine {
             .relative(&joined)
             .unwrap_or_else(|| path.display().to_string());
         crate::edit::vet_path(&joined, &shown)?;
-        match self.workspace.classify(path) {
-            PathClass::Inside {
-                canonical,
-                relative,
-            }
-            | PathClass::Ignored {
-                canonical,
-                relative,
-                ..
-            } => Ok(Target {
+        match self.workspace.classify(path).within() {
+            Ok((canonical, relative)) => Ok(Target {
                 canonical,
                 relative,
             }),
-            PathClass::Outside { canonical } => Err(ToolError::Outside {
+            Err(canonical) => Err(ToolError::Outside {
                 path: canonical.display().to_string(),
                 root: self.workspace.root().display().to_string(),
             }),
@@ -141,15 +132,8 @@ impl Engine {
             Some(&before),
             &replaced.content,
         )];
-        let restore = DryRun::restoring(
-            self,
-            mode == Mode::DryRun,
-            touched.iter().map(|t| (&t.path, t.before_text())),
-        );
         let change = Change::of(message, Mutation::Edit, mode).fixing();
-        let result = self.report(change, touched).await;
-        restore.finish().await;
-        Ok(result)
+        Ok(self.report_and_undo(change, touched).await)
     }
 
     /// Writes a whole file (creating directories); feedback covers this file
@@ -179,15 +163,8 @@ impl Engine {
             before.as_deref(),
             content,
         )];
-        let restore = DryRun::restoring(
-            self,
-            mode == Mode::DryRun,
-            touched.iter().map(|t| (&t.path, t.before_text())),
-        );
         let change = Change::of(message, Mutation::Write, mode).fixing();
-        let result = self.report(change, touched).await;
-        restore.finish().await;
-        Ok(result)
+        Ok(self.report_and_undo(change, touched).await)
     }
 
     /// Applies a git-style or Codex-style patch across files, all or nothing.
@@ -232,18 +209,11 @@ impl Engine {
         } else {
             "Patch applied successfully.".to_string()
         };
-        let restore = DryRun::restoring(
-            self,
-            mode == Mode::DryRun,
-            steps.checked.iter().map(|t| (&t.path, t.before_text())),
-        );
         let change = Change {
             auto_fix,
             ..Change::of(message, mutation, mode)
         };
-        let result = self.report(change, steps.checked).await;
-        restore.finish().await;
-        Ok(result)
+        Ok(self.report_and_undo(change, steps.checked).await)
     }
 
     pub(super) fn close_everywhere(&self, path: &Path) {
