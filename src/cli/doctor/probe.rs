@@ -108,9 +108,14 @@ pub struct FirstCheck {
 
 impl ServerReport {
     pub fn new(server: &ResolvedServer, status: Status) -> ServerReport {
+        ServerReport::named(server.spec.id.clone(), server.enabled, status)
+    }
+
+    /// A report of `status` alone, every probe's finding still absent.
+    pub fn named(id: String, enabled: bool, status: Status) -> ServerReport {
         ServerReport {
-            id: server.spec.id.clone(),
-            enabled: server.enabled,
+            id,
+            enabled,
             status,
             path: None,
             version: None,

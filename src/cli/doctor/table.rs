@@ -168,22 +168,7 @@ mod tests {
     use super::*;
 
     fn report(id: &str, status: Status) -> ServerReport {
-        ServerReport {
-            id: id.into(),
-            enabled: true,
-            status,
-            path: None,
-            version: None,
-            compiler: None,
-            error: None,
-            install_hint: None,
-            start_ms: None,
-            diagnostics_mode: None,
-            sync: None,
-            position_encoding: None,
-            first_check: None,
-            navigation: Vec::new(),
-        }
+        ServerReport::named(id.into(), true, status)
     }
 
     #[test]
