@@ -218,6 +218,7 @@ impl LspClient {
 
     /// Queues a notification.
     pub fn notify(&self, method: &str, params: Value) {
+        tracing::trace!(server = %self.inner.config.server_id, method, "notify");
         let message = Message::Notification {
             method: method.to_string(),
             params,
@@ -228,6 +229,7 @@ impl LspClient {
     /// Queues a notification and resolves once it has been written to the
     /// server's stdin (or the server is gone).
     pub(crate) fn notify_written(&self, method: &str, params: Value) -> oneshot::Receiver<()> {
+        tracing::trace!(server = %self.inner.config.server_id, method, "notify");
         let (tx, rx) = oneshot::channel();
         let message = Message::Notification {
             method: method.to_string(),
