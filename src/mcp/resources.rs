@@ -19,6 +19,7 @@ use rmcp::model::{
     ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam,
 };
 use rmcp::service::{Peer, RoleServer};
+use tokio::sync::watch;
 
 use crate::engine::Engine;
 use crate::navigation::diagnostics::diagnostics;
@@ -116,14 +117,25 @@ struct State {
 }
 
 /// One MCP session's subscriptions.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Resources {
     state: Arc<Mutex<State>>,
     /// Serializes refreshes so two never race on `last`.
     refreshing: Arc<tokio::sync::Mutex<()>>,
+    /// Closes when the client goes: its follower ends then, not at the
+    /// next event.
+    client_gone: watch::Receiver<()>,
 }
 
 impl Resources {
+    pub fn new(client_gone: watch::Receiver<()>) -> Resources {
+        Resources {
+            state: Arc::default(),
+            refreshing: Arc::default(),
+            client_gone,
+        }
+    }
+
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -193,11 +205,17 @@ impl Resources {
     }
 
     /// Re-renders the subscribed resources after each event that may change
-    /// them, until no subscription is left.
+    /// them, until no subscription is left or the client has gone.
     async fn follow(&self, engine: Arc<Engine>) {
         let mut next = next_event(&engine);
+        let mut client_gone = self.client_gone.clone();
         loop {
-            next.await;
+            if !event_before_gone(next, &mut client_gone).await {
+                let mut state = self.state();
+                state.subs.clear();
+                state.following = false;
+                return;
+            }
             tokio::time::sleep(DEBOUNCE).await;
             {
                 let mut state = self.state();
@@ -251,6 +269,17 @@ impl Resources {
     }
 }
 
+/// Whether `next` resolved before the client went (`client_gone` closed).
+async fn event_before_gone(
+    next: impl Future<Output = ()>,
+    client_gone: &mut watch::Receiver<()>,
+) -> bool {
+    tokio::select! {
+        () = next => true,
+        _ = client_gone.changed() => false,
+    }
+}
+
 /// Resolves at the next event after which a resource may read differently:
 /// a running server published, reported progress, registered, was refreshed
 /// or died; a server started or stopped; the disk changed. Listens from the
@@ -293,5 +322,19 @@ mod tests {
         assert!(parse("squiggle://diagnostics/").is_err());
         assert!(parse("squiggle://other").is_err());
         assert!(parse("squiggle://diagnostics/%zz").is_err());
+    }
+
+    #[tokio::test]
+    async fn a_follower_ends_when_its_client_goes_not_at_the_next_event() {
+        let (gone, mut client_gone) = watch::channel(());
+        let never = std::future::pending::<()>();
+        drop(gone);
+        assert!(!event_before_gone(never, &mut client_gone).await);
+    }
+
+    #[tokio::test]
+    async fn an_event_while_the_client_is_there_is_followed() {
+        let (_gone, mut client_gone) = watch::channel(());
+        assert!(event_before_gone(std::future::ready(()), &mut client_gone).await);
     }
 }

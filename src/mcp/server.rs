@@ -38,10 +38,12 @@ pub struct McpServer {
 }
 
 /// One client's mark on its sessions; when the last handle to it goes (the
-/// MCP session deleted or expired, stdio closed), they are discarded.
+/// MCP session deleted or expired, stdio closed), they are discarded, and
+/// its resources' follower ends (`gone` closes).
 struct Client {
     engine: Arc<Engine>,
     owner: Owner,
+    _gone: tokio::sync::watch::Sender<()>,
 }
 
 impl Drop for Client {
@@ -53,14 +55,16 @@ impl Drop for Client {
 impl McpServer {
     /// The handler for one client.
     pub fn new(engine: Arc<Engine>, exposure: Exposure) -> McpServer {
+        let (gone, client_gone) = tokio::sync::watch::channel(());
         let client = Arc::new(Client {
             engine: engine.clone(),
             owner: Owner::new(),
+            _gone: gone,
         });
         McpServer {
             engine,
             exposure,
-            resources: Resources::default(),
+            resources: Resources::new(client_gone),
             client,
             sessionless: None,
         }
