@@ -146,6 +146,7 @@ pub(super) fn classified(
         after_text,
         check.any_server(),
     );
+    tracing::debug!(file = %report.file, before = before.len(), after = report.diagnostics.len(), introduced = delta.introduced.len(), baseline = delta.baseline.len(), "classified");
     let shown: Vec<Diagnostic> = match mode {
         ReportMode::All => report.diagnostics.clone(),
         ReportMode::New => delta

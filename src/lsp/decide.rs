@@ -187,8 +187,11 @@ pub(crate) struct PartialWait {
     pulled_at: Instant,
     was_busy: bool,
     was_done: bool,
-    /// A check (progress or push) began after the change.
+    /// A check begun after the change has ended having done something
+    /// (or, for a server whose saves start no check, something was pushed).
     check_began: bool,
+    /// A check's progress was seen after the change, whatever it did.
+    check_seen: bool,
     resaved: bool,
 }
 
@@ -201,6 +204,7 @@ impl PartialWait {
             was_busy: false,
             was_done: false,
             check_began: false,
+            check_seen: false,
             resaved: false,
         }
     }
@@ -216,7 +220,7 @@ impl PartialWait {
     /// Saved again, and no check began since the change: what a deadline
     /// reached now says of a server whose saves should start checks.
     pub fn resaved_in_vain(&self) -> bool {
-        self.resaved && !self.check_began
+        self.resaved && !self.check_seen
     }
 
     /// The document was saved again after a [`Decision::Resave`].
@@ -226,7 +230,15 @@ impl PartialWait {
     }
 
     pub fn decide(&mut self, view: &PartialView, profile: &WaitProfile, now: Instant) -> Decision {
-        self.check_began |= view.checking || view.check_done || view.pushed;
+        // A check that ends having done nothing (cancelled by a save, or
+        // rust-analyzer 1.99's empty check before its real one) is no
+        // check: the one after it is waited for. While one runs the
+        // server is busy, so no rule below ends the wait meanwhile. A push
+        // alone is no check for a server whose saves start checks:
+        // rust-analyzer stamps what a check begun before the change
+        // publishes with the version it holds now.
+        self.check_began |= view.check_done || (view.pushed && !view.check_expected);
+        self.check_seen |= view.checking || view.check_done;
         // The idle window runs from when the server was seen to go idle or
         // its check to end, even if both happened between two snapshots.
         if (self.was_busy && !view.busy) || (view.check_done && !self.was_done) {

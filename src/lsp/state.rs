@@ -243,6 +243,7 @@ impl ClientState {
             .and_then(|v| i32::try_from(v).ok());
         let diagnostics = LspDiagnostic::parse_list(params.get("diagnostics"));
         tracing::debug!(uri, ?version, items = diagnostics.len(), seq, "publish");
+        tracing::trace!(uri, ?diagnostics, "published");
         if self.clear_pending.remove(uri) && version.is_none() && diagnostics.is_empty() {
             // The server's clear for a didClose we sent, late: it says
             // nothing of a document reopened since.

@@ -42,6 +42,8 @@ pub struct Script {
     pub progress_on_save: bool,
     pub check_restart_gap_ms: Option<u64>,
     pub aborted_check_first: bool,
+    /// How long that check that does nothing runs (0: it ends at once).
+    pub aborted_check_ms: u64,
     pub pushed_from_wave: Option<usize>,
     pub cancel_pulls: Option<CancelPulls>,
     pub check_files_on_disk: bool,
@@ -86,6 +88,7 @@ impl Default for Script {
             progress_on_save: false,
             check_restart_gap_ms: None,
             aborted_check_first: false,
+            aborted_check_ms: 0,
             pushed_from_wave: None,
             cancel_pulls: None,
             check_files_on_disk: false,

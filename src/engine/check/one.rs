@@ -78,7 +78,7 @@ impl Engine {
             client.wait_timed_out(doc.changed_at, report.elapsed);
         }
         let diagnostics = client.normalize(&report.diagnostics, &p.text, &p.relative);
-        tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, "diagnostics");
+        tracing::debug!(server = %id, file = %p.relative, outcome = report.outcome.as_str(), ms = report.elapsed.as_millis() as u64, items = diagnostics.len(), "diagnostics");
         let mark = Mark {
             server: id.clone(),
             root: p.root,

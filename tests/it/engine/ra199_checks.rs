@@ -31,12 +31,14 @@ fn rust_analyzer_profile() -> WaitProfile {
 
 /// rust-analyzer's split, on the fake: markers of wave 0 are its own
 /// analysis (pulled), of wave 1 cargo check's (pushed after each save,
-/// inside a `cargo check` progress).
+/// inside a `cargo check` progress that begins 50 ms after the latest
+/// save, as rust-analyzer's debounce has it).
 fn checking_script() -> Value {
     json!({
         "diagnosticMode": "both",
         "publishOnSave": true,
         "progressOnSave": true,
+        "checkRestartGapMs": 50,
         "pushedFromWave": 1,
         "waves": [0, 20],
     })
@@ -195,6 +197,19 @@ async fn a_check_that_ends_having_done_nothing_is_not_the_answer() {
     let mut script = checking_script();
     script["abortedCheckFirst"] = json!(true);
     script["checkRestartGapMs"] = json!(250);
+    assert_both_found(script).await;
+}
+
+#[tokio::test]
+async fn a_check_that_ends_having_done_nothing_is_no_check_however_long_the_next_takes() {
+    // As above, with the real check beginning 800 ms after the one that
+    // did nothing: past the idle window. Under load rust-analyzer 1.99 did
+    // so, and the answer came an idle window after the empty check, with
+    // its own analysis only (clean, where cargo check had `E0425`).
+    let mut script = checking_script();
+    script["abortedCheckFirst"] = json!(true);
+    script["abortedCheckMs"] = json!(30);
+    script["checkRestartGapMs"] = json!(800);
     assert_both_found(script).await;
 }
 

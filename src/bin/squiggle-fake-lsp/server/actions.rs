@@ -60,8 +60,7 @@ impl Server {
                 check,
             } => {
                 if check.number.is_none() || check.number == self.running_check {
-                    self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
-                    self.schedule_waves(uri, version, Some(check));
+                    self.begin_check(uri, version, check);
                 }
             }
             Action::ProgressEnd { token } => self.progress_end(&token),

@@ -82,7 +82,13 @@ impl Server {
                         // rust-analyzer 1.99 once its workspace has loaded:
                         // a check that begins and ends with nothing done.
                         self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
-                        self.progress_end(SAVE_PROGRESS_TOKEN);
+                        match self.script.aborted_check_ms {
+                            0 => self.progress_end(SAVE_PROGRESS_TOKEN),
+                            ms => {
+                                let token = SAVE_PROGRESS_TOKEN.to_string();
+                                self.timers.after(ms, Action::ProgressEnd { token });
+                            }
+                        }
                         let at = self.script.check_restart_gap_ms.unwrap_or(50);
                         let action = Action::BeginCheck {
                             uri,
@@ -92,8 +98,7 @@ impl Server {
                         self.timers.after(at, action);
                         return;
                     }
-                    self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
-                    self.schedule_waves(uri, version, Some(check));
+                    self.begin_check(uri, version, check);
                 }
             }
             Purpose::InitProgress {
@@ -112,6 +117,18 @@ impl Server {
     pub(super) fn progress_begin(&mut self, token: &str, title: &str) {
         let value = json!({"kind": "begin", "title": title});
         self.notify("$/progress", json!({"token": token, "value": value}));
+    }
+
+    /// A check that does something: it begins, says which crate it
+    /// checks (rust-analyzer reports each), and publishes its waves.
+    pub(super) fn begin_check(&mut self, uri: String, version: i64, check: Check) {
+        self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
+        let value = json!({"kind": "report", "message": "fake (lib)"});
+        self.notify(
+            "$/progress",
+            json!({"token": SAVE_PROGRESS_TOKEN, "value": value}),
+        );
+        self.schedule_waves(uri, version, Some(check));
     }
 
     pub(super) fn progress_end(&mut self, token: &str) {

@@ -212,3 +212,65 @@ fn after_a_resave_a_server_whose_saves_start_checks_is_waited_on_for_one() {
     wait.resaved(t0 + ms(300));
     assert_eq!(wait.decide(&unexpected, &p, t0 + ms(600)), MERGED);
 }
+
+/// A check that begins and ends having done nothing (cancelled by a save,
+/// or rust-analyzer 1.99's empty check before its real one) is no check:
+/// the wait saves again, then waits for a check however long it takes to
+/// begin, and the check that ends having done something answers.
+#[test]
+fn a_check_that_ends_having_done_nothing_is_no_check_begun() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let expecting = PartialView {
+        can_resave: true,
+        check_expected: true,
+        ..PartialView::default()
+    };
+    let empty_check = PartialView {
+        busy: true,
+        checking: true,
+        ..expecting
+    };
+    let done = PartialView {
+        check_done: true,
+        check_ended_at: Some(t0 + ms(1_800)),
+        ..expecting
+    };
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    assert_eq!(wait.decide(&empty_check, &p, t0 + ms(100)), at(t0, 10_000));
+    // It ended with nothing: an idle window later, saved again.
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(130)), at(t0, 430));
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(430)), Decision::Resave);
+    wait.resaved(t0 + ms(430));
+    // Another empty check, then quiet past the idle window: still waiting.
+    assert_eq!(wait.decide(&empty_check, &p, t0 + ms(440)), at(t0, 10_000));
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(1_200)), at(t0, 10_000));
+    assert!(!wait.resaved_in_vain(), "a check was seen");
+    // It ended having done something: its grace, then the answer.
+    assert_eq!(wait.decide(&done, &p, t0 + ms(1_800)), at(t0, 1_900));
+    assert_eq!(wait.decide(&done, &p, t0 + ms(1_900)), MERGED);
+}
+
+/// rust-analyzer publishes what a check begun before the change found
+/// with the version it holds now: for a server whose saves start checks,
+/// a push is no check begun, and the wait saves again when none begins.
+#[test]
+fn a_push_alone_is_no_check_begun_when_saves_start_checks() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let pushed = PartialView {
+        pushed: true,
+        can_resave: true,
+        check_expected: true,
+        ..PartialView::default()
+    };
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    assert_eq!(wait.decide(&pushed, &p, t0 + ms(300)), Decision::Resave);
+    // A server whose saves start none: the push is its answer.
+    let plain = PartialView {
+        check_expected: false,
+        ..pushed
+    };
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    assert_eq!(wait.decide(&plain, &p, t0 + ms(300)), MERGED);
+}
