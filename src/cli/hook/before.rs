@@ -131,11 +131,27 @@ pub(crate) fn qwen(tool: &str, payload: &Value) -> Option<Told> {
 /// `old_string` → `new_string` of one tool input, every occurrence when
 /// its `all` flag is true.
 fn replacement(input: &Value, all: &str) -> Option<Replacement> {
+    read_replacement(input, ["old_string", "new_string"], Some(all))
+}
+
+/// One replacement of a tool input whose host names its texts `old` and
+/// `new` (and its every-occurrence flag `all`, when it has one).
+pub(crate) fn read_replacement(
+    input: &Value,
+    [old, new]: [&str; 2],
+    all: Option<&str>,
+) -> Option<Replacement> {
     Some(Replacement {
-        old: input["old_string"].as_str()?.to_string(),
-        new: input["new_string"].as_str()?.to_string(),
-        all: input[all] == true,
+        old: input[old].as_str()?.to_string(),
+        new: input[new].as_str()?.to_string(),
+        all: all.is_some_and(|all| input[all] == true),
     })
+}
+
+/// What a host's tool told of one file it changed: `edits`, not the text
+/// before them.
+pub(crate) fn told_replaced(edits: Vec<Replacement>) -> Option<Told> {
+    replaced(edits, None)
 }
 
 fn replaced(edits: Vec<Replacement>, original: Option<&str>) -> Option<Told> {

@@ -11,9 +11,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::before::Told;
+use super::before::{read_replacement, told_replaced};
 use super::{Malformed, Plan, event_cwd, string};
-use crate::baseline::Replacement;
 use crate::engine::Mutation;
 
 /// Cline's tools that write files.
@@ -38,18 +37,8 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     let path = string(input, "path", "the tool's path")?;
     let (mutation, told) = match tool {
         "editor" if input["insert_line"].is_null() => {
-            let edit = (|| {
-                Some(Replacement {
-                    old: input["old_text"].as_str()?.to_string(),
-                    new: input["new_text"].as_str()?.to_string(),
-                    all: false,
-                })
-            })();
-            let told = edit.map(|e| Told::Replaced {
-                edits: vec![e],
-                original: None,
-            });
-            (Mutation::Edit, told)
+            let edit = read_replacement(input, ["old_text", "new_text"], None);
+            (Mutation::Edit, edit.and_then(|e| told_replaced(vec![e])))
         }
         "write_to_file" => (Mutation::Write, None),
         _ => (Mutation::Edit, None),

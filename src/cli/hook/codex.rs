@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::before::Told;
+use super::before::{Told, told_replaced};
 use super::{Malformed, Plan, event_cwd, other_event, string, tool_input};
 use crate::baseline::Replacement;
 use crate::edit::{FilePatch, Hunk, parse_patch};
@@ -87,10 +87,9 @@ fn undo(hunks: &[Hunk]) -> Option<Told> {
             all: false,
         });
     }
-    (!edits.is_empty()).then_some(Told::Replaced {
-        edits,
-        original: None,
-    })
+    Some(edits)
+        .filter(|e| !e.is_empty())
+        .and_then(told_replaced)
 }
 
 #[cfg(test)]

@@ -13,9 +13,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::before::Told;
+use super::before::{read_replacement, told_replaced};
 use super::{Malformed, Plan, event_cwd, string};
-use crate::baseline::Replacement;
 use crate::engine::Mutation;
 
 /// Copilot CLI's tools that write files.
@@ -52,18 +51,8 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     let path = string(&args, key, &format!("toolArgs.{key}"))?;
     let (mutation, told) = match tool.to_ascii_lowercase().as_str() {
         "edit" => {
-            let edit = (|| {
-                Some(Replacement {
-                    old: args["old_str"].as_str()?.to_string(),
-                    new: args["new_str"].as_str()?.to_string(),
-                    all: false,
-                })
-            })();
-            let told = edit.map(|e| Told::Replaced {
-                edits: vec![e],
-                original: None,
-            });
-            (Mutation::Edit, told)
+            let edit = read_replacement(&args, ["old_str", "new_str"], None);
+            (Mutation::Edit, edit.and_then(|e| told_replaced(vec![e])))
         }
         _ => (Mutation::Write, None),
     };

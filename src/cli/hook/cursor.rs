@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::before::Told;
+use super::before::{read_replacement, told_replaced};
 use super::{Malformed, Plan, event_cwd, string};
 use crate::baseline::Replacement;
 use crate::engine::Mutation;
@@ -24,19 +24,10 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
     let path = string(payload, "file_path", "file_path")?;
     let edits: Option<Vec<Replacement>> = payload["edits"].as_array().map(|each| {
         each.iter()
-            .filter_map(|e| {
-                Some(Replacement {
-                    old: e["old_string"].as_str()?.to_string(),
-                    new: e["new_string"].as_str()?.to_string(),
-                    all: false,
-                })
-            })
+            .filter_map(|e| read_replacement(e, ["old_string", "new_string"], None))
             .collect()
     });
-    let told = edits.filter(|e| !e.is_empty()).map(|edits| Told::Replaced {
-        edits,
-        original: None,
-    });
+    let told = edits.filter(|e| !e.is_empty()).and_then(told_replaced);
     let cwd = event_cwd(payload, fallback_cwd);
     Ok(Plan::files(cwd, [(path, told)], Mutation::Edit, "no file"))
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::before::Told;
+use super::before::{Told, read_replacement, told_replaced};
 use super::{Malformed, Plan, event_cwd, string, tool_input};
 use crate::baseline::Replacement;
 use crate::edit::{FilePatch, parse_patch};
@@ -39,10 +39,7 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
         }
         "replace_string_in_file" => {
             let path = file_path(input)?;
-            let told = replaced(input).map(|r| Told::Replaced {
-                edits: vec![r],
-                original: None,
-            });
+            let told = replaced(input).and_then(|r| told_replaced(vec![r]));
             Ok(Plan::files(cwd, [(path, told)], Mutation::Edit, none))
         }
         "multi_replace_string_in_file" => {
@@ -51,10 +48,7 @@ pub(crate) fn plan(payload: &Value, fallback_cwd: &Path) -> Result<Plan, Malform
             };
             let paths = each.iter().filter_map(|r| {
                 let path = r["filePath"].as_str().filter(|p| !p.is_empty())?;
-                let told = replaced(r).map(|r| Told::Replaced {
-                    edits: vec![r],
-                    original: None,
-                });
+                let told = replaced(r).and_then(|r| told_replaced(vec![r]));
                 Some((path, told))
             });
             Ok(Plan::files(cwd, paths, Mutation::Edit, none))
@@ -86,11 +80,7 @@ fn file_path(input: &Value) -> Result<&str, Malformed> {
 }
 
 fn replaced(input: &Value) -> Option<Replacement> {
-    Some(Replacement {
-        old: input["oldString"].as_str()?.to_string(),
-        new: input["newString"].as_str()?.to_string(),
-        all: false,
-    })
+    read_replacement(input, ["oldString", "newString"], None)
 }
 
 /// A patch in `tool_input.input` (or `patch`, `command`): every added,
