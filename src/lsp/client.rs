@@ -81,6 +81,8 @@ pub(super) struct Inner {
     dead: OnceLock<String>,
     /// Whether it still answers (`lsp::health`).
     pub(super) health: Health,
+    /// The instance's log span (`LspClient::span`).
+    span: tracing::Span,
 }
 
 /// A handle to a running server. Cloning shares the server; dropping the last

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use tokio::time::Instant;
+use tracing::Instrument;
 
 use super::{Mark, Order, Pending, WaitRules};
 use crate::diagnostic::{Diagnostic, Outcome};
@@ -12,7 +13,7 @@ use crate::engine::fresh::Stale;
 use crate::engine::pool::{Busy, Checkout, ServerState};
 use crate::engine::report::ServerOutcome;
 use crate::engine::send_order::SendToken;
-use crate::lsp::{DocumentVersion, LspClient};
+use crate::lsp::{DiagnosticsReport, DocumentVersion, LspClient};
 
 impl Engine {
     /// Waits for one (file, server) pair; `token` (a touched file's, when
@@ -67,12 +68,10 @@ impl Engine {
             order.opened().await;
         }
         let held = client.document(&p.canonical).map(|(version, _)| version);
-        let doc = self.send_text(&client, &p, rules, deadline).await;
-        drop(token);
-        let report = match rules.edits.get(&(id.clone(), p.root.clone())) {
-            Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
-            None => client.diagnostics_for(&doc, deadline).await,
-        };
+        let (doc, report) = self
+            .send_and_wait(&client, &p, rules, deadline, token)
+            .instrument(client.span())
+            .await;
         if report.outcome == Outcome::TimedOut {
             // Silent since the change? Then ask whether it still answers.
             client.wait_timed_out(doc.changed_at, report.elapsed);
@@ -96,6 +95,26 @@ impl Engine {
             optional: false,
         };
         (outcome, mark, diagnostics, Some(busy))
+    }
+
+    /// The pending file's text sent (`token` given back then) and its
+    /// answer awaited until `deadline`.
+    async fn send_and_wait(
+        &self,
+        client: &LspClient,
+        p: &Pending,
+        rules: &WaitRules,
+        deadline: Instant,
+        token: Option<SendToken>,
+    ) -> (DocumentVersion, DiagnosticsReport) {
+        let doc = self.send_text(client, p, rules, deadline).await;
+        drop(token);
+        let server = self.servers[p.server_index].spec.id.clone();
+        let report = match rules.edits.get(&(server, p.root.clone())) {
+            Some(edit) => client.other_file_diagnostics(&doc, edit, deadline).await,
+            None => client.diagnostics_for(&doc, deadline).await,
+        };
+        (doc, report)
     }
 
     /// Sends the pending file's text to `client`: opened with the text

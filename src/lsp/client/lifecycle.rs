@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use super::tasks::{read_loop, write_loop};
 use super::{ClientError, Inner, LspClient};
@@ -64,7 +65,9 @@ impl LspClient {
     ) -> LspClient {
         let (out_tx, out_rx) = mpsc::unbounded_channel();
         let max_frame = config.max_frame;
+        let span = instance_span(&config, &link);
         let inner = Arc::new(Inner {
+            span: span.clone(),
             config,
             link,
             out: out_tx,
@@ -77,13 +80,22 @@ impl LspClient {
             dead: OnceLock::new(),
             health: Health::default(),
         });
-        let writer = tokio::spawn(write_loop(write, out_rx));
-        let reader = tokio::spawn(read_loop(Arc::downgrade(&inner), read, max_frame));
+        let writer = tokio::spawn(write_loop(write, out_rx).instrument(span.clone()));
+        let reader =
+            tokio::spawn(read_loop(Arc::downgrade(&inner), read, max_frame).instrument(span));
         if let Link::Attached(attached) = &inner.link {
             attached.hold(writer.abort_handle());
             attached.hold(reader.abort_handle());
         }
         LspClient { inner }
+    }
+
+    /// Which instance a log line is about (several instances of one server
+    /// run at once: one per root, or a restart beside its predecessor): the
+    /// reader's and writer's lines, and a check's wait (`engine::check`),
+    /// run inside it.
+    pub fn span(&self) -> tracing::Span {
+        self.inner.span.clone()
     }
 
     async fn handshake(self, init_timeout: Duration) -> Result<LspClient, ClientError> {
@@ -174,4 +186,15 @@ impl LspClient {
         process.kill();
         process.wait_exit(grace).await;
     }
+}
+
+/// The instance's span: its server, and its process id or endpoint. At
+/// `error` level, so that it is there whenever any of its lines is shown.
+fn instance_span(config: &ClientConfig, link: &Link) -> tracing::Span {
+    let instance = match (link.pid(), link.endpoint()) {
+        (Some(pid), _) => format!("pid {pid}"),
+        (None, Some(endpoint)) => endpoint.to_string(),
+        (None, None) => String::new(),
+    };
+    tracing::error_span!("lsp", server = %config.server_id, %instance)
 }
