@@ -163,6 +163,9 @@ pub(crate) struct PartialView {
     pub busy: bool,
     /// An on-save check begun after the change is running.
     pub checking: bool,
+    /// An on-save check began after the change (running, ended or
+    /// abandoned since), whether or not a view saw it run.
+    pub check_seen: bool,
     /// An on-save check begun after the change has ended, no save since.
     pub check_done: bool,
     /// When that check ended: its grace runs from there, so a wait begun
@@ -223,6 +226,13 @@ impl PartialWait {
         self.resaved && !self.check_seen
     }
 
+    /// Saved again, and every check begun since the change ended having
+    /// done nothing: what a deadline reached now says of a server whose
+    /// checks report nothing when they find nothing.
+    pub fn only_quiet_checks(&self) -> bool {
+        self.resaved && self.check_seen && !self.check_began
+    }
+
     /// The document was saved again after a [`Decision::Resave`].
     pub fn resaved(&mut self, now: Instant) {
         self.resaved = true;
@@ -238,7 +248,7 @@ impl PartialWait {
         // rust-analyzer stamps what a check begun before the change
         // publishes with the version it holds now.
         self.check_began |= view.check_done || (view.pushed && !view.check_expected);
-        self.check_seen |= view.checking || view.check_done;
+        self.check_seen |= view.check_seen || view.checking || view.check_done;
         // The idle window runs from when the server was seen to go idle or
         // its check to end, even if both happened between two snapshots.
         if (self.was_busy && !view.busy) || (view.check_done && !self.was_done) {

@@ -259,10 +259,8 @@ impl LspClient {
             match decision {
                 Decision::Done(outcome, _) => {
                     tracing::debug!(server = %self.server_id(), uri = %doc.uri, ?outcome, pushed = view.pushed, check_done = view.check_done, "partial pull done");
-                    if outcome == Outcome::TimedOut && view.check_expected && wait.resaved_in_vain()
-                    {
-                        tracing::info!(server = %self.server_id(), "no check began after a save; its saves are taken to start none from now on");
-                        self.state().saves_start_no_check = true;
+                    if outcome == Outcome::TimedOut && view.check_expected {
+                        self.learn_from_deadline(wait);
                     }
                     return Partial::Done(outcome, merged());
                 }
@@ -273,6 +271,19 @@ impl LspClient {
                 }
                 Decision::WakeAt(wake) => wakeups.until(wake).await,
             }
+        }
+    }
+
+    /// A partial wait that expected a check ran to its deadline: what that
+    /// says of this server's checks, so that the next wait does not.
+    fn learn_from_deadline(&self, wait: &PartialWait) {
+        let mut state = self.state();
+        if wait.resaved_in_vain() {
+            tracing::info!(server = %self.server_id(), "no check began after a save; its saves are taken to start none from now on");
+            state.saves_start_no_check = true;
+        } else if wait.only_quiet_checks() && !state.checks_report {
+            tracing::info!(server = %self.server_id(), "its checks ended having reported nothing; a check's end is taken as its answer from now on");
+            state.quiet_checks = true;
         }
     }
 
@@ -306,6 +317,7 @@ impl LspClient {
         let view = PartialView {
             refreshed: state.refreshes > refreshes_before,
             busy: open().next().is_some(),
+            check_seen: state.check_begun > after,
             checking: open()
                 .any(|(t, p)| p.began > after && profile.is_check(t, p.title.as_deref())),
             // A check begun after the change has ended, and no save

@@ -181,7 +181,8 @@ pub struct ClientState {
     /// done something (0: none): it published, or reported progress. A
     /// check that ends with neither was abandoned (rust-analyzer 1.99 starts
     /// one and drops it once its workspace has loaded, then checks again)
-    /// and is not the answer.
+    /// and is not the answer — unless this server's checks are quiet
+    /// (`quiet_checks`).
     pub check_ended: u64,
     /// `began` of the latest diagnosis pass (`WaitProfile::pass_progress`)
     /// that has ended (0: none).
@@ -199,6 +200,18 @@ pub struct ClientState {
     /// server's saves start no check (its settings turned it off), and
     /// `WaitProfile::save_starts_check` no longer holds for it.
     pub saves_start_no_check: bool,
+    /// `received` count when the latest on-save check progress began
+    /// (0: none), whatever it went on to do.
+    pub check_begun: u64,
+    /// A check of this server has ended having reported what it checked
+    /// (cargo reports each crate).
+    pub checks_report: bool,
+    /// A wait ran to its deadline having seen only checks that ended with
+    /// nothing reported or published, and no check of this server has
+    /// ever reported: its checks report nothing when they find nothing (a
+    /// `check.overrideCommand` that prints no crates), so a check's end is
+    /// its answer from now on, until a check reports.
+    pub quiet_checks: bool,
     /// When the latest publish (for any document) was stored.
     pub last_publish: Option<Instant>,
     /// `received` count when the latest work-done progress (not

@@ -44,6 +44,10 @@ pub struct Script {
     pub aborted_check_first: bool,
     /// How long that check that does nothing runs (0: it ends at once).
     pub aborted_check_ms: u64,
+    /// Checks report no crate, and publish a file only when it has
+    /// diagnostics or had some (a `check.overrideCommand` that prints no
+    /// crates).
+    pub quiet_checks: bool,
     pub pushed_from_wave: Option<usize>,
     pub cancel_pulls: Option<CancelPulls>,
     pub check_files_on_disk: bool,
@@ -89,6 +93,7 @@ impl Default for Script {
             check_restart_gap_ms: None,
             aborted_check_first: false,
             aborted_check_ms: 0,
+            quiet_checks: false,
             pushed_from_wave: None,
             cancel_pulls: None,
             check_files_on_disk: false,

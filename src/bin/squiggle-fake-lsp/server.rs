@@ -106,6 +106,9 @@ struct Server {
     stale_pulls: HashMap<String, (String, Instant)>,
     checks_started: u64,
     running_check: Option<u64>,
+    /// With `quietChecks`: the documents whose latest publish had
+    /// diagnostics.
+    published_some: HashSet<String>,
 }
 
 /// Request ids may be numbers or strings; their JSON text tells them apart.
@@ -142,6 +145,7 @@ pub fn run(script: Script, log: EventLog) -> ! {
         stale_pulls: HashMap::new(),
         checks_started: 0,
         running_check: None,
+        published_some: HashSet::new(),
     };
     server.start();
 

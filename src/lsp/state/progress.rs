@@ -29,6 +29,9 @@ impl ClientState {
         };
         match value.and_then(|v| v.get("kind")).and_then(Value::as_str) {
             Some("begin") => {
+                if profile.is_check(&token, text("title").as_deref()) {
+                    self.check_begun = seq;
+                }
                 self.progress.insert(
                     token,
                     Progress {
@@ -46,6 +49,10 @@ impl ClientState {
                     if let Some(message) = text("message") {
                         p.message = Some(message);
                     }
+                    if profile.is_check(&token, p.title.as_deref()) {
+                        self.checks_report = true;
+                        self.quiet_checks = false;
+                    }
                 }
             }
             Some("end") => {
@@ -62,15 +69,22 @@ impl ClientState {
                 }
                 if let Some(p) = ended
                     && profile.is_check(&token, p.title.as_deref())
-                    && p.began > self.check_ended
-                    && (p.reported || self.last_publish_seq > p.began)
                 {
-                    self.check_ended = p.began;
-                    self.check_ended_began_at = Some(p.began_at);
-                    self.check_ended_at = Some(Instant::now());
+                    self.check_end(&p);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A check's progress ended: remembered when it did something (it
+    /// reported, or published), or when this server's checks are quiet.
+    fn check_end(&mut self, p: &Progress) {
+        let did_something = p.reported || self.last_publish_seq > p.began;
+        if p.began > self.check_ended && (did_something || self.quiet_checks) {
+            self.check_ended = p.began;
+            self.check_ended_began_at = Some(p.began_at);
+            self.check_ended_at = Some(Instant::now());
         }
     }
 

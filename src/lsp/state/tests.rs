@@ -139,6 +139,36 @@ fn a_check_that_did_nothing_is_not_remembered_as_ended() {
     assert_eq!(state.check_ended, 30, "it published");
 }
 
+/// A check command that prints no crates (`check.overrideCommand`) ends
+/// with nothing reported or published when it finds nothing: once a wait
+/// has learned so, such a check's end is remembered, until a check reports.
+#[test]
+fn a_quiet_check_is_remembered_once_learned_and_forgotten_once_one_reports() {
+    let profile = checks();
+    let mut state = ClientState::default();
+    let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
+    let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
+    let report = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "report", "message": "shapes (bin)"}});
+    state.on_progress(&begin, 20, &profile);
+    assert_eq!(state.check_begun, 20, "a check began, whatever it does");
+    state.on_progress(&end, 21, &profile);
+    assert_eq!(state.check_ended, 0, "did nothing");
+    state.quiet_checks = true;
+    state.on_progress(&begin, 30, &profile);
+    state.on_progress(&end, 31, &profile);
+    assert_eq!(state.check_ended, 30, "quiet: its end is its answer");
+    state.on_progress(&begin, 40, &profile);
+    state.on_progress(&report, 41, &profile);
+    assert!(
+        state.checks_report && !state.quiet_checks,
+        "a check reported"
+    );
+    state.on_progress(&end, 42, &profile);
+    state.on_progress(&begin, 50, &profile);
+    state.on_progress(&end, 51, &profile);
+    assert_eq!(state.check_ended, 40, "not quiet any more");
+}
+
 /// gopls with `verboseWorkDoneProgress`: a change sent at seq 10 starts a
 /// pass, and a save right after it a second one that cancels the first;
 /// the change is answered once every pass begun after it has ended.

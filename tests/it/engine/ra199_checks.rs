@@ -274,6 +274,45 @@ async fn a_server_whose_saves_start_no_check_is_waited_on_once() {
 }
 
 #[tokio::test]
+async fn a_server_whose_checks_report_nothing_is_waited_on_once() {
+    // rust-analyzer running a `check.overrideCommand` that prints no
+    // crates (a Bazel or Buck setup): a check that finds nothing ends with
+    // nothing reported or published. The first wait saves again and runs
+    // to its deadline expecting a check that does something; the client
+    // learns, and from then on a check's end is its answer — with what it
+    // found, when it finds something.
+    let fake = Fake::new();
+    let mut script = checking_script();
+    script["quietChecks"] = json!(true);
+    let mut config = fake.config(script);
+    config.wait = rust_analyzer_profile();
+    let client = fake.start_with(config).await;
+    let path = fake.file("lib.rs");
+    let first = sync(&client, &path, "@error(native)\n").await;
+    let report = client.diagnostics_for(&first, deadline(3_000)).await;
+    assert_eq!(report.outcome, Outcome::TimedOut);
+    assert_eq!(messages(&report), ["native"]);
+    let second = sync(&client, &path, "@error(again)\n").await;
+    let report = client.diagnostics_for(&second, deadline(60_000)).await;
+    assert_eq!(
+        (report.outcome, messages(&report)),
+        (Outcome::Pulled, vec!["again".to_string()])
+    );
+    let third = sync(&client, &path, "@error(own)\n@error#1(checked)\n").await;
+    let report = client.diagnostics_for(&third, deadline(60_000)).await;
+    let mut found = messages(&report);
+    found.sort();
+    assert_eq!(
+        (report.outcome, found),
+        (
+            Outcome::Pulled,
+            vec!["checked".to_string(), "own".to_string()]
+        )
+    );
+    client.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_pull_answered_for_the_text_before_the_change_is_asked_again() {
     // rust-analyzer 1.99 may answer a pull sent right after a change for
     // the text before it; it asks for a re-pull once it has processed the

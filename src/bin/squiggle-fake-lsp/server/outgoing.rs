@@ -123,11 +123,13 @@ impl Server {
     /// checks (rust-analyzer reports each), and publishes its waves.
     pub(super) fn begin_check(&mut self, uri: String, version: i64, check: Check) {
         self.progress_begin(SAVE_PROGRESS_TOKEN, "cargo check");
-        let value = json!({"kind": "report", "message": "fake (lib)"});
-        self.notify(
-            "$/progress",
-            json!({"token": SAVE_PROGRESS_TOKEN, "value": value}),
-        );
+        if !self.script.quiet_checks {
+            let value = json!({"kind": "report", "message": "fake (lib)"});
+            self.notify(
+                "$/progress",
+                json!({"token": SAVE_PROGRESS_TOKEN, "value": value}),
+            );
+        }
         self.schedule_waves(uri, version, Some(check));
     }
 

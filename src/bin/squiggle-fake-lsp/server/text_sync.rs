@@ -180,6 +180,15 @@ impl Server {
         if !self.can_push() {
             return;
         }
+        if self.script.quiet_checks {
+            // Nothing to say, and nothing said before: no publish.
+            let said_some = self.published_some.remove(uri);
+            if !diagnostics.is_empty() {
+                self.published_some.insert(uri.to_string());
+            } else if !said_some {
+                return;
+            }
+        }
         let uri = if self.script.respell_uris {
             respell(uri)
         } else {

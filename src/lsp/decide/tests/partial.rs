@@ -274,3 +274,44 @@ fn a_push_alone_is_no_check_begun_when_saves_start_checks() {
     let mut wait = PartialWait::new(t0, t0 + ms(10_000));
     assert_eq!(wait.decide(&plain, &p, t0 + ms(300)), MERGED);
 }
+
+/// A server whose checks report nothing when they find nothing (a check
+/// command that prints no crates): every check ends having done nothing,
+/// and the wait runs to its deadline — once; the deadline says so of the
+/// server (`only_quiet_checks`), and its client counts such checks from
+/// then on. A check that began and ended between two views counts as seen.
+#[test]
+fn a_wait_that_saw_only_quiet_checks_says_so_at_its_deadline() {
+    let t0 = Instant::now();
+    let p = partial_profile();
+    let expecting = PartialView {
+        can_resave: true,
+        check_expected: true,
+        ..PartialView::default()
+    };
+    let empty_check = PartialView {
+        busy: true,
+        checking: true,
+        check_seen: true,
+        ..expecting
+    };
+    let unseen_check = PartialView {
+        check_seen: true,
+        ..expecting
+    };
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    assert_eq!(wait.decide(&empty_check, &p, t0 + ms(100)), at(t0, 10_000));
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(130)), at(t0, 430));
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(430)), Decision::Resave);
+    wait.resaved(t0 + ms(430));
+    assert_eq!(wait.decide(&unseen_check, &p, t0 + ms(500)), at(t0, 10_000));
+    let timed_out = Decision::Done(Outcome::TimedOut, Answer::Merged);
+    assert_eq!(wait.decide(&unseen_check, &p, t0 + ms(10_000)), timed_out);
+    assert!(wait.only_quiet_checks() && !wait.resaved_in_vain());
+    // Had no check begun at all, the deadline says the saves start none.
+    let mut wait = PartialWait::new(t0, t0 + ms(10_000));
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(300)), Decision::Resave);
+    wait.resaved(t0 + ms(300));
+    assert_eq!(wait.decide(&expecting, &p, t0 + ms(10_000)), timed_out);
+    assert!(wait.resaved_in_vain() && !wait.only_quiet_checks());
+}

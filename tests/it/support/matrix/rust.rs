@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use squiggle::config::{Config, ServerOverride};
+use squiggle::diagnostic::Outcome;
 
 use super::*;
 
@@ -105,4 +106,52 @@ pub async fn rust_analyzer_matrix(toolchain: Option<&str>) -> Option<String> {
         .and_then(|s| s.version);
     engine.shutdown().await;
     version
+}
+
+/// rust-analyzer whose check command prints no crates
+/// (`check.overrideCommand`, as a Bazel or Buck workspace has it; here
+/// `true`, which checks nothing): every check ends with nothing reported
+/// or published. The client learns so at a deadline — the cold first
+/// touch's, or the first warm edit's when rust-analyzer was still loading
+/// then — and from then on an edit is answered when its check ends, with
+/// rust-analyzer's own diagnostics. Returns each edit's outcome in order.
+pub async fn quiet_check_matrix(toolchain: &str) -> Vec<Outcome> {
+    let dir = fixture("rust");
+    let mut config = Config {
+        first_touch_timeout: Duration::from_secs(20),
+        diagnostic_timeout: Duration::from_secs(5),
+        ..Config::default()
+    };
+    let env = BTreeMap::from([("RUSTUP_TOOLCHAIN".to_string(), toolchain.to_string())]);
+    let quiet = serde_json::json!({"check": {"overrideCommand": ["true"]}});
+    config.servers.insert(
+        "rust-analyzer".into(),
+        ServerOverride {
+            env: Some(env),
+            initialization_options: Some(quiet),
+            ..ServerOverride::default()
+        },
+    );
+    let engine = crate::support::engine(dir.path(), config);
+    let main = path(&dir, MAIN);
+    let typed = "let total: i32 = area(width, height);";
+    let mismatch = Expect {
+        file: MAIN,
+        line: 6,
+        column: 22,
+        code: Some("E0308"),
+        words: &["expected i32, found f64"],
+    };
+    let mut outcomes = Vec::new();
+    for _ in 0..4 {
+        let broken = edit(&engine, &main, CALL, typed).await;
+        outcomes.push(broken.outcomes[MAIN][0].outcome);
+        if broken.outcomes[MAIN][0].outcome != Outcome::TimedOut {
+            assert_error(&broken, &mismatch);
+        }
+        let fixed = edit(&engine, &main, typed, CALL).await;
+        outcomes.push(fixed.outcomes[MAIN][0].outcome);
+    }
+    engine.shutdown().await;
+    outcomes
 }
