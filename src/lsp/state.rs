@@ -206,12 +206,13 @@ pub struct ClientState {
     /// A check of this server has ended having reported what it checked
     /// (cargo reports each crate).
     pub checks_report: bool,
-    /// A wait ran to its deadline having seen only checks that ended with
-    /// nothing reported or published, and no check of this server has
-    /// ever reported: its checks report nothing when they find nothing (a
-    /// `check.overrideCommand` that prints no crates), so a check's end is
-    /// its answer from now on, until a check reports.
+    /// Learned at a deadline that saw only checks doing nothing, before
+    /// any check reported: a check's end is its answer until one reports
+    /// (a `check.overrideCommand` that prints no crates).
     pub quiet_checks: bool,
+    /// The latest check, ended having done nothing, none begun since: a
+    /// publish that trails its end is its (`publish_after_check`).
+    pub check_ended_empty: Option<Progress>,
     /// When the latest publish (for any document) was stored.
     pub last_publish: Option<Instant>,
     /// `received` count when the latest work-done progress (not
@@ -271,6 +272,7 @@ impl ClientState {
         self.last_publish = Some(arrived);
         self.last_publish_seq = seq;
         self.publishes += 1;
+        self.publish_after_check();
         if diagnostics.is_empty() && !self.documents.contains_key(uri) {
             // Nothing to say of a file that is not open (one just closed,
             // or one a server checks unasked): keep no entry for it, or the

@@ -48,6 +48,9 @@ pub struct Script {
     /// diagnostics or had some (a `check.overrideCommand` that prints no
     /// crates).
     pub quiet_checks: bool,
+    /// A check's progress ends before its last wave is published (as
+    /// rust-analyzer's main loop may send it).
+    pub end_before_publish: bool,
     pub pushed_from_wave: Option<usize>,
     pub cancel_pulls: Option<CancelPulls>,
     pub check_files_on_disk: bool,
@@ -94,6 +97,7 @@ impl Default for Script {
             aborted_check_first: false,
             aborted_check_ms: 0,
             quiet_checks: false,
+            end_before_publish: false,
             pushed_from_wave: None,
             cancel_pulls: None,
             check_files_on_disk: false,

@@ -31,6 +31,7 @@ impl ClientState {
             Some("begin") => {
                 if profile.is_check(&token, text("title").as_deref()) {
                     self.check_begun = seq;
+                    self.check_ended_empty = None;
                 }
                 self.progress.insert(
                     token,
@@ -70,7 +71,7 @@ impl ClientState {
                 if let Some(p) = ended
                     && profile.is_check(&token, p.title.as_deref())
                 {
-                    self.check_end(&p);
+                    self.check_end(p);
                 }
             }
             _ => {}
@@ -79,9 +80,27 @@ impl ClientState {
 
     /// A check's progress ended: remembered when it did something (it
     /// reported, or published), or when this server's checks are quiet.
-    fn check_end(&mut self, p: &Progress) {
+    fn check_end(&mut self, p: Progress) {
         let did_something = p.reported || self.last_publish_seq > p.began;
-        if p.began > self.check_ended && (did_something || self.quiet_checks) {
+        if p.began <= self.check_ended {
+            return;
+        }
+        if did_something || self.quiet_checks {
+            self.check_ended = p.began;
+            self.check_ended_began_at = Some(p.began_at);
+            self.check_ended_at = Some(Instant::now());
+        } else {
+            self.check_ended_empty = Some(p);
+        }
+    }
+
+    /// A publish arrived: a check that ended having done nothing, with no
+    /// check begun since, did this — rust-analyzer sends a check's
+    /// diagnostics in the main loop's turn after the check's end, so they
+    /// may trail it (26 ms under load, its first check after a load) — and
+    /// it has ended, now.
+    pub(super) fn publish_after_check(&mut self) {
+        if let Some(p) = self.check_ended_empty.take() {
             self.check_ended = p.began;
             self.check_ended_began_at = Some(p.began_at);
             self.check_ended_at = Some(Instant::now());

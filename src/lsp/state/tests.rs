@@ -200,3 +200,26 @@ fn a_change_is_done_once_every_pass_begun_after_it_has_ended() {
     other.on_progress(&end("3"), 13, &profile);
     assert!(!other.pass_done_since(10, &profile));
 }
+
+/// rust-analyzer sends a check's diagnostics in its main loop's turn
+/// after the check's end: a publish that trails the end of a check that
+/// had done nothing yet is that check's, and it has ended — unless
+/// another check began in between.
+#[test]
+fn a_publish_that_trails_a_checks_end_is_that_checks() {
+    let profile = checks();
+    let mut state = ClientState::default();
+    let begin = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "begin", "title": "cargo check"}});
+    let end = json!({"token": "rust-analyzer/flycheck/0", "value": {"kind": "end"}});
+    let publish = json!({"uri": "file:///a.rs", "version": 2, "diagnostics": []});
+    state.on_progress(&begin, 20, &profile);
+    state.on_progress(&end, 21, &profile);
+    assert_eq!(state.check_ended, 0, "nothing done yet");
+    state.on_publish(publish.clone(), 22);
+    assert_eq!(state.check_ended, 20, "its publish trailed its end");
+    state.on_progress(&begin, 30, &profile);
+    state.on_progress(&end, 31, &profile);
+    state.on_progress(&begin, 40, &profile);
+    state.on_publish(publish, 41);
+    assert_eq!(state.check_ended, 20, "the publish is the running check's");
+}

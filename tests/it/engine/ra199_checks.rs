@@ -9,7 +9,7 @@
 use crate::support;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use squiggle::config::{Config, ServerOverride};
 use squiggle::diagnostic::Outcome;
 use squiggle::engine::{FileInput, HeldOthers};
-use squiggle::lsp::WaitProfile;
+use squiggle::lsp::{LspClient, WaitProfile};
 
 /// The registry's wait profile for rust-analyzer.
 fn rust_analyzer_profile() -> WaitProfile {
@@ -214,6 +214,42 @@ async fn a_check_that_ends_having_done_nothing_is_no_check_however_long_the_next
 }
 
 #[tokio::test]
+async fn a_publish_that_trails_the_end_of_its_check_ends_the_wait() {
+    // rust-analyzer 1.95 under load, its first check after loading: the
+    // check reported no crate, and its publish came 26 ms after its end.
+    // The wait took the check for one that did nothing and ran to its
+    // deadline.
+    // The check's publish answers: the document is not saved again.
+    let fake = Fake::new();
+    let log = fake.file("fake-log.jsonl");
+    let mut script = checking_script();
+    script["quietChecks"] = json!(true);
+    script["endBeforePublish"] = json!(true);
+    script["logFile"] = json!(log.display().to_string());
+    let mut config = fake.config(script);
+    config.wait = rust_analyzer_profile();
+    let client = fake.start_with(config).await;
+    let text = "@error(native)\n@error#1(borrow of moved value)\n";
+    let doc = sync(&client, &fake.file("lib.rs"), text).await;
+    let report = client.diagnostics_for(&doc, deadline(60_000)).await;
+    let mut found = messages(&report);
+    found.sort();
+    assert_eq!(
+        (report.outcome, found),
+        (
+            Outcome::Pulled,
+            vec!["borrow of moved value".to_string(), "native".to_string()]
+        )
+    );
+    client.shutdown().await;
+    let saves = support::fake_server::logged(&log)
+        .into_iter()
+        .filter(|v| v["dir"] == "in" && v["msg"]["method"] == "textDocument/didSave")
+        .count();
+    assert_eq!(saves, 1, "saved again: the trailing publish was not taken");
+}
+
+#[tokio::test]
 async fn a_check_that_begins_long_after_the_save_is_waited_for() {
     // On a loaded machine rust-analyzer has begun its on-save check more
     // than a second after the save; the wait saved again after its idle
@@ -253,9 +289,19 @@ async fn a_server_whose_saves_start_no_check_is_waited_on_once() {
     // the first wait saves again and runs to its deadline expecting a
     // check; the client learns, and the next wait ends after the idle
     // window.
-    let fake = Fake::new();
     // Pulled only; a save changes nothing (no check, no push).
     let script = json!({"diagnosticMode": "pull", "silentWhenUnchanged": true});
+    let (_fake, client, _) = waited_on_once(script).await;
+    client.shutdown().await;
+}
+
+/// Two edits of one file on the fake running `script` under
+/// rust-analyzer's profile: the first runs to its deadline while the
+/// client learns what the server's saves do, the second is answered
+/// without one. The fake (which must outlive its client), the client and
+/// the file are given back for more.
+async fn waited_on_once(script: Value) -> (Fake, LspClient, PathBuf) {
+    let fake = Fake::new();
     let mut config = fake.config(script);
     config.wait = rust_analyzer_profile();
     let client = fake.start_with(config).await;
@@ -270,7 +316,7 @@ async fn a_server_whose_saves_start_no_check_is_waited_on_once() {
         (report.outcome, messages(&report)),
         (Outcome::Pulled, vec!["again".to_string()])
     );
-    client.shutdown().await;
+    (fake, client, path)
 }
 
 #[tokio::test]
@@ -281,23 +327,9 @@ async fn a_server_whose_checks_report_nothing_is_waited_on_once() {
     // to its deadline expecting a check that does something; the client
     // learns, and from then on a check's end is its answer — with what it
     // found, when it finds something.
-    let fake = Fake::new();
     let mut script = checking_script();
     script["quietChecks"] = json!(true);
-    let mut config = fake.config(script);
-    config.wait = rust_analyzer_profile();
-    let client = fake.start_with(config).await;
-    let path = fake.file("lib.rs");
-    let first = sync(&client, &path, "@error(native)\n").await;
-    let report = client.diagnostics_for(&first, deadline(3_000)).await;
-    assert_eq!(report.outcome, Outcome::TimedOut);
-    assert_eq!(messages(&report), ["native"]);
-    let second = sync(&client, &path, "@error(again)\n").await;
-    let report = client.diagnostics_for(&second, deadline(60_000)).await;
-    assert_eq!(
-        (report.outcome, messages(&report)),
-        (Outcome::Pulled, vec!["again".to_string()])
-    );
+    let (_fake, client, path) = waited_on_once(script).await;
     let third = sync(&client, &path, "@error(own)\n@error#1(checked)\n").await;
     let report = client.diagnostics_for(&third, deadline(60_000)).await;
     let mut found = messages(&report);

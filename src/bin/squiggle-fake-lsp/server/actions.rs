@@ -25,6 +25,10 @@ impl Server {
                 {
                     return; // cancelled by a later save
                 }
+                let ends = check.is_some() && wave == self.last_wave();
+                if ends && self.script.end_before_publish {
+                    self.end_check(check);
+                }
                 let current = self.docs.get(&uri).is_some_and(|d| d.version == version);
                 if current {
                     if wave == 0 && self.script.empty_first {
@@ -40,13 +44,8 @@ impl Server {
                 if check.is_some() && wave == self.last_wave() && self.script.check_files_on_disk {
                     self.publish_neighbours_on_disk(&uri, wave);
                 }
-                if let Some(check) = check
-                    && wave == self.last_wave()
-                {
-                    if check.number.is_some() {
-                        self.running_check = None;
-                    }
-                    self.progress_end(SAVE_PROGRESS_TOKEN);
+                if ends && !self.script.end_before_publish {
+                    self.end_check(check);
                 }
             }
             Action::StartCheck { uri, save } => {
@@ -75,5 +74,13 @@ impl Server {
                 self.exit(1);
             }
         }
+    }
+
+    /// A check's last wave: it is over.
+    fn end_check(&mut self, check: Option<Check>) {
+        if check.is_some_and(|c| c.number.is_some()) {
+            self.running_check = None;
+        }
+        self.progress_end(SAVE_PROGRESS_TOKEN);
     }
 }
