@@ -86,9 +86,7 @@ impl ClientState {
             return;
         }
         if did_something || self.quiet_checks {
-            self.check_ended = p.began;
-            self.check_ended_began_at = Some(p.began_at);
-            self.check_ended_at = Some(Instant::now());
+            self.ended_check(&p);
         } else {
             self.check_ended_empty = Some(p);
         }
@@ -101,10 +99,15 @@ impl ClientState {
     /// it has ended, now.
     pub(super) fn publish_after_check(&mut self) {
         if let Some(p) = self.check_ended_empty.take() {
-            self.check_ended = p.began;
-            self.check_ended_began_at = Some(p.began_at);
-            self.check_ended_at = Some(Instant::now());
+            self.ended_check(&p);
         }
+    }
+
+    /// `p` is the latest check that has ended, now.
+    fn ended_check(&mut self, p: &Progress) {
+        self.check_ended = p.began;
+        self.check_ended_began_at = Some(p.began_at);
+        self.check_ended_at = Some(Instant::now());
     }
 
     /// Whether work-done progress that began after `seq` is still open
