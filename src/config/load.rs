@@ -337,7 +337,8 @@ fn merge_json(base: &mut Option<serde_json::Value>, over: Option<serde_json::Val
     }
 }
 
-fn deep_merge(base: &mut serde_json::Value, over: serde_json::Value) {
+/// `over` into `base`: objects key by key, any other value replaced whole.
+pub fn deep_merge(base: &mut serde_json::Value, over: serde_json::Value) {
     match (base, over) {
         (serde_json::Value::Object(base), serde_json::Value::Object(over)) => {
             for (key, value) in over {

@@ -31,7 +31,7 @@ use std::time::Duration;
 pub use crate::diagnostic::Severity;
 pub use features::{AutoFixConfig, EvidenceConfig, FixRule, MAX_EVIDENCE_KEEP, SessionLimits};
 pub use ignore::IgnoreRule;
-pub use load::{WORKSPACE_FILE, load, user_config_path, user_config_path_from};
+pub use load::{WORKSPACE_FILE, deep_merge, load, user_config_path, user_config_path_from};
 pub use schema::{FileKind, parse_str};
 
 /// The merged configuration a session runs with.

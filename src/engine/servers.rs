@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::config::{Config, ServerOverride, Trust};
+use crate::config::{Config, ServerOverride, Trust, deep_merge};
 use crate::platform::endpoint::Endpoint;
 use crate::registry::{CommandCandidate, ServerRole, ServerSpec, builtin_servers, languages};
 
@@ -221,11 +221,13 @@ fn apply(server: &mut ResolvedServer, o: &ServerOverride, config: &Config) {
     if let Some(markers) = &o.root_markers {
         server.spec.root_markers = markers.clone();
     }
+    // Key by key over the built-in ones, as between configuration layers:
+    // a user's one setting keeps the others the wait relies on.
     if let Some(v) = &o.initialization_options {
-        server.spec.initialization_options = v.clone();
+        deep_merge(&mut server.spec.initialization_options, v.clone());
     }
     if let Some(v) = &o.settings {
-        server.spec.settings = v.clone();
+        deep_merge(&mut server.spec.settings, v.clone());
     }
     if let Some(ms) = o.settle_ms {
         server.spec.wait.settle = Duration::from_millis(ms);

@@ -256,6 +256,10 @@ mod profiles {
         assert!(!wait.is_check("rustAnalyzer/Fetching", Some("Fetching")));
         assert_eq!((wait.settle, wait.check_end_grace), (ms(300), ms(0)));
         assert!(wait.repull_after_check);
+        // The re-pull orders after the check's publishes only with one
+        // worker thread (rust-analyzer publishes from its worker pool).
+        let options = builtin("rust-analyzer").initialization_options;
+        assert_eq!(options["numThreads"], 1);
     }
 
     #[test]

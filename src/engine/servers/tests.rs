@@ -137,3 +137,29 @@ fn custom_servers_serve_their_extensions() {
         ("mylsp", "xyz")
     );
 }
+
+/// A server's `initializationOptions` and `settings` from configuration
+/// merge key by key over the built-in ones: rust-analyzer given a check
+/// command keeps the one worker thread its wait relies on.
+#[test]
+fn server_options_merge_key_by_key_over_the_built_in_ones() {
+    let mut config = Config::default();
+    config.servers.insert(
+        "rust-analyzer".into(),
+        ServerOverride {
+            initialization_options: Some(serde_json::json!({
+                "check": { "overrideCommand": ["true"] }
+            })),
+            ..Default::default()
+        },
+    );
+    let servers = resolve(&config);
+    let ra = servers
+        .iter()
+        .find(|s| s.spec.id == "rust-analyzer")
+        .expect("rust-analyzer");
+    assert_eq!(
+        ra.spec.initialization_options,
+        serde_json::json!({ "numThreads": 1, "check": { "overrideCommand": ["true"] } })
+    );
+}

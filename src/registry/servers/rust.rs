@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use serde_json::json;
+
 use crate::registry::{ProgressPattern, RootStrategy, ServerSpec, WaitProfile, settle, spec};
 
 pub fn servers() -> Vec<ServerSpec> {
@@ -28,7 +30,8 @@ pub fn servers() -> Vec<ServerSpec> {
             ],
             check_end_grace: Duration::ZERO,
             // What it publishes at the end comes before its answer to a
-            // pull sent after the end (docs/servers.md).
+            // pull sent after the end, given one worker thread (below;
+            // docs/servers.md).
             repull_after_check: true,
             // It waits 50 ms after a save for more before it starts cargo.
             check_save_debounce: Duration::from_millis(50),
@@ -39,6 +42,13 @@ pub fn servers() -> Vec<ServerSpec> {
             check_covers_project: true,
             ..settle(300)
         },
+        // One worker thread: rust-analyzer sends each publish from its
+        // worker pool, so with two a check's last publish could still be
+        // queued behind a busy core when the answer to a pull sent after
+        // the check's end went out (under load, 25 ms and more); with one,
+        // the pool runs in order and the re-pull's answer comes after
+        // every publish queued before it.
+        initialization_options: json!({ "numThreads": 1 }),
         ..spec(
             "rust-analyzer",
             &["rust-analyzer"],

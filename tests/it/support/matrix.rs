@@ -150,6 +150,12 @@ pub fn assert_error(result: &ToolResult, expect: &Expect) {
         text.starts_with(&result.message),
         "message first; got:\n{text}"
     );
+    if block(&text, THIS_FILE, expect.file).is_none() {
+        panic!(
+            "no block for {} under {THIS_FILE:?} in:\n{text}\ndiagnostics: {:#?}\noutcomes: {:#?}",
+            expect.file, result.diagnostics, result.outcomes
+        );
+    }
     assert_row(&text, THIS_FILE, expect);
 }
 
