@@ -76,11 +76,7 @@ impl Engine {
         let edits: HashMap<(String, PathBuf), EditMark> = instances
             .into_iter()
             .map(|key| {
-                let mark = EditMark {
-                    seq: 0,
-                    at: started,
-                    done: true,
-                };
+                let mark = EditMark::new(0, started, true);
                 (key, mark)
             })
             .collect();

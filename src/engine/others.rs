@@ -372,11 +372,9 @@ impl Engine {
 fn edit_marks(marks: Vec<Mark>, started: Instant) -> HashMap<(String, PathBuf), EditMark> {
     let mut edits: HashMap<(String, PathBuf), EditMark> = HashMap::new();
     for mark in marks {
-        let seen = edits.entry((mark.server, mark.root)).or_insert(EditMark {
-            seq: 0,
-            at: started,
-            done: true,
-        });
+        let seen = edits
+            .entry((mark.server, mark.root))
+            .or_insert(EditMark::new(0, started, true));
         seen.seq = seen.seq.max(mark.written_at);
         seen.done &= mark.done;
     }

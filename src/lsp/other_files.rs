@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use serde_json::Value;
+use tokio::sync::OnceCell;
 use tokio::time::Instant;
 
 use super::client::LspClient;
@@ -15,7 +17,7 @@ use super::documents::DocumentVersion;
 
 /// Where the edit of another file stands on one server, for the wait on the
 /// files that did not change (`other_file_diagnostics`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct EditMark {
     /// The server's `received_count()` once the last edited file was written:
     /// what arrives after it answers the edit.
@@ -26,6 +28,21 @@ pub struct EditMark {
     pub at: Instant,
     /// Every edited file's wait on this server ended settled or pulled.
     pub done: bool,
+    /// Whether the server answered its idle request
+    /// (`WaitProfile::idle_request`) sent after the edit: asked once, by
+    /// the first wait on another file that has to wait, for them all.
+    pub idle: Arc<OnceCell<bool>>,
+}
+
+impl EditMark {
+    pub fn new(seq: u64, at: Instant, done: bool) -> EditMark {
+        EditMark {
+            seq,
+            at,
+            done,
+            idle: Arc::default(),
+        }
+    }
 }
 
 impl LspClient {
@@ -49,6 +66,20 @@ impl LspClient {
         }
         let started = Instant::now();
         let mut wakeups = self.inner.state.for_document(&doc.uri);
+        let idle = async {
+            match &profile.idle_request {
+                Some(method) => {
+                    *edit
+                        .idle
+                        .get_or_init(|| self.idle_answer(method, deadline))
+                        .await
+                }
+                None => false,
+            }
+        };
+        tokio::pin!(idle);
+        // `None`: not asked yet (nothing had to wait), or not answered yet.
+        let mut idle_answered: Option<bool> = None;
         loop {
             wakeups.mark_seen();
             let (view, latest) = {
@@ -65,7 +96,8 @@ impl LspClient {
                         .map(Instant::from_std),
                     last_publish: state.last_publish.map(Instant::from_std),
                     busy: state.busy_since(since, profile),
-                    pass_done: state.pass_done_since(since, profile),
+                    idle_pending: profile.idle_request.is_some() && idle_answered.is_none(),
+                    pass_done: idle_answered == Some(true) || state.pass_done_since(since, profile),
                     dead: self.inner.is_dead(),
                 };
                 let latest = published.map(|p| p.diagnostics.clone());
@@ -83,7 +115,30 @@ impl LspClient {
                         elapsed: started.elapsed(),
                     };
                 }
+                decision if idle_answered.is_none() && profile.idle_request.is_some() => {
+                    tokio::select! {
+                        answered = &mut idle => idle_answered = Some(answered),
+                        () = wakeups.until(decision.wake_at(deadline)) => {}
+                    }
+                }
                 decision => wakeups.until(decision.wake_at(deadline)).await,
+            }
+        }
+    }
+
+    /// Whether the server answered `method`, sent now, before `deadline`
+    /// (`WaitProfile::idle_request`): it answers once every file's work is
+    /// done and published.
+    async fn idle_answer(&self, method: &str, deadline: Instant) -> bool {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        match self
+            .request_with_timeout(method, Value::Null, remaining)
+            .await
+        {
+            Ok(_) => true,
+            Err(e) => {
+                tracing::debug!(server = %self.server_id(), method, "no idle answer: {e}");
+                false
             }
         }
     }

@@ -142,6 +142,13 @@ pub struct WaitProfile {
     /// turn; any other status means work began (`RebuildStatus`).
     pub status_idle: Option<String>,
     pub status_queued: Option<String>,
+    /// A request the server answers only once it is idle, every file's
+    /// work done and its diagnostics published before the answer (clangd's
+    /// `sync`). Sent once per edit, when the wait on another file would
+    /// otherwise have to wait on: its answer ends that wait as the end of a
+    /// diagnosis pass does, with no quiet window. An error answer leaves the
+    /// wait to `others_done`.
+    pub idle_request: Option<String>,
     /// The edited file's answer marks the end of the server's work only when
     /// it answers a change, not an open (gopls answers an open at once, and
     /// publishes the files that import it a pass later): a file the server
@@ -186,6 +193,7 @@ impl Default for WaitProfile {
             status_method: None,
             status_idle: None,
             status_queued: None,
+            idle_request: None,
             open_then_change: false,
             reopen_when_indexed: false,
             sync_pull: None,

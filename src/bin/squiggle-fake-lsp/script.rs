@@ -53,6 +53,10 @@ pub struct Script {
     pub end_before_publish: bool,
     pub pushed_from_wave: Option<usize>,
     pub cancel_pulls: Option<CancelPulls>,
+    /// After a save, every other open document's status goes queued,
+    /// "parsing includes", idle (clangd's `textDocument/clangd.fileStatus`
+    /// for a file including the saved one): re-read, not republished.
+    pub file_status: Option<FileStatus>,
     pub check_files_on_disk: bool,
     pub stale_pull_ms: Option<u64>,
     pub progress_on_initialized: Option<Progress>,
@@ -100,6 +104,7 @@ impl Default for Script {
             end_before_publish: false,
             pushed_from_wave: None,
             cancel_pulls: None,
+            file_status: None,
             check_files_on_disk: false,
             stale_pull_ms: None,
             progress_on_initialized: None,
@@ -125,6 +130,15 @@ impl Default for Script {
 pub struct CancelPulls {
     pub count: u64,
     pub retrigger: bool,
+}
+
+/// `fileStatus`: with `republishAfterMs`, each such document is rebuilt
+/// after all, and published that long after its idle status with its
+/// markers of wave 1 (an includer rebuilt after clangd's debounce).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileStatus {
+    pub republish_after_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

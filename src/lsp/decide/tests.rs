@@ -304,3 +304,46 @@ fn another_file_is_current_once_the_pass_has_ended_with_no_quiet_window() {
     };
     assert_eq!(other_at(&early, &p, t0, 11), UNKNOWN);
 }
+
+#[test]
+fn an_idle_request_asked_holds_the_quiet_windows_until_its_answer_clangd() {
+    let t0 = Instant::now();
+    let p = others(OthersDone::RebuildStatus);
+    // Re-read and idle at 60 ms, the idle request asked: no quiet window
+    // ends the wait (an includer's rebuild may follow the idle later than
+    // any window), only its answer, a republish or the deadline.
+    let asked = OtherView {
+        edited_done: true,
+        status_since: true,
+        idle_after_work: Some(t0 + ms(60)),
+        idle_pending: true,
+        ..OtherView::default()
+    };
+    assert_eq!(other_at(&asked, &p, t0, 2000), at(t0, 3000));
+    let republished = OtherView {
+        republished: true,
+        ..asked
+    };
+    assert_eq!(other_at(&republished, &p, t0, 40), CURRENT);
+    let answered = OtherView {
+        idle_pending: false,
+        pass_done: true,
+        ..asked
+    };
+    assert_eq!(other_at(&answered, &p, t0, 70), CURRENT);
+    // Answered with an error: the quiet window again.
+    let refused = OtherView {
+        idle_pending: false,
+        ..asked
+    };
+    assert_eq!(other_at(&refused, &p, t0, 100), at(t0, 360));
+    // The same for a server that has only a quiet window.
+    let quiet = OtherView {
+        edited_done: true,
+        last_publish: Some(t0 + ms(50)),
+        idle_pending: true,
+        ..OtherView::default()
+    };
+    let p = others(OthersDone::Quiet);
+    assert_eq!(other_at(&quiet, &p, t0, 400), at(t0, 3000));
+}

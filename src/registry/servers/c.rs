@@ -20,11 +20,18 @@ pub fn servers() -> Vec<ServerSpec> {
             status_method: Some("textDocument/clangd.fileStatus".to_string()),
             status_idle: Some("idle".to_string()),
             status_queued: Some("file is queued".to_string()),
-            // A header open as a file of its own is re-read after an
-            // include changes but not rebuilt: queued, "parsing includes",
-            // idle, no publish. An includer's rebuild can follow its re-read
-            // after clangd's adaptive debounce (at most 500 ms), idle in
-            // between: 1 s of no status after the idle one (docs/servers.md).
+            // Answered once every file's rebuild has published: an
+            // includer rebuilt more than the quiet window after an
+            // intermediate idle is still waited for, and a header re-read
+            // without a rebuild is done once clangd is idle, not 1 s later
+            // (docs/servers.md).
+            idle_request: Some("sync".to_string()),
+            // Where `sync` is not answered: a header open as a file of its
+            // own is re-read after an include changes but not rebuilt:
+            // queued, "parsing includes", idle, no publish. An includer's
+            // rebuild can follow its re-read after clangd's adaptive
+            // debounce (at most 500 ms), idle in between: 1 s of no status
+            // after the idle one (docs/servers.md).
             others_quiet: std::time::Duration::from_millis(1000),
             ..settle(0)
         },

@@ -8,6 +8,7 @@ mod config_files;
 mod dependents_cache;
 mod fake;
 mod health;
+mod idle_request;
 mod instant;
 mod missing_server;
 mod patch;

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::{Action, Check, SAVE_PROGRESS_TOKEN, Server};
 use crate::documents::Document;
 use crate::markers;
-use crate::script::{DiagnosticMode, Fault, Trigger};
+use crate::script::{DiagnosticMode, Fault, FileStatus, Trigger};
 
 impl Server {
     pub(super) fn did_open(&mut self, params: &Value) {
@@ -107,6 +107,9 @@ impl Server {
         let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
             return;
         };
+        if let Some(status) = self.script.file_status {
+            self.reread_others(&uri, status);
+        }
         if self.script.silent_when_unchanged {
             // The change before it was checked, or was not worth checking.
             return;
@@ -125,6 +128,33 @@ impl Server {
             self.timers.after(gap, Action::StartCheck { uri, save });
         } else {
             self.start_check(uri);
+        }
+    }
+
+    /// `fileStatus`: every other open document queued, re-read and idle;
+    /// republished later with its wave-1 markers when the script says.
+    fn reread_others(&mut self, saved: &str, status: FileStatus) {
+        let others: Vec<(String, i64)> = self
+            .docs
+            .uris()
+            .into_iter()
+            .filter(|u| u != saved)
+            .filter_map(|u| self.docs.get(&u).map(|d| (u.clone(), d.version)))
+            .collect();
+        for (uri, version) in others {
+            for state in ["file is queued", "parsing includes", "idle"] {
+                let params = json!({"uri": uri, "state": state});
+                self.notify("textDocument/clangd.fileStatus", params);
+            }
+            if let Some(after) = status.republish_after_ms {
+                let wave = Action::Wave {
+                    uri,
+                    version,
+                    wave: 1,
+                    check: None,
+                };
+                self.timers.after(after, wave);
+            }
         }
     }
 
