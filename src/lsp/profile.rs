@@ -144,10 +144,12 @@ pub struct WaitProfile {
     pub status_queued: Option<String>,
     /// A request the server answers only once it is idle, every file's
     /// work done and its diagnostics published before the answer (clangd's
-    /// `sync`). Sent once per edit, when the wait on another file would
-    /// otherwise have to wait on: its answer ends that wait as the end of a
-    /// diagnosis pass does, with no quiet window. An error answer leaves the
-    /// wait to `others_done`.
+    /// `sync`). Sent once per edit and server by the first wait on another
+    /// file: its answer ends every such wait as the end of a diagnosis pass
+    /// does, and until it comes nothing else does but the deadline (a
+    /// republish may be of work begun before the change, a missing status
+    /// still on its way, a quiet window is a guess). An error answer leaves
+    /// the wait to `others_done`.
     pub idle_request: Option<String>,
     /// The edited file's answer marks the end of the server's work only when
     /// it answers a change, not an open (gopls answers an open at once, and

@@ -134,11 +134,15 @@ pub struct CancelPulls {
 
 /// `fileStatus`: with `republishAfterMs`, each such document is rebuilt
 /// after all, and published that long after its idle status with its
-/// markers of wave 1 (an includer rebuilt after clangd's debounce).
+/// markers of wave 1 (an includer rebuilt after clangd's debounce); with
+/// `queuedAfterMs`, the statuses begin that long after the save (a server
+/// that reads the save late).
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FileStatus {
     pub republish_after_ms: Option<u64>,
+    #[serde(default)]
+    pub queued_after_ms: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

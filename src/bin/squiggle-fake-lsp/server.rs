@@ -71,6 +71,10 @@ pub enum Action {
         token: String,
     },
     Refresh,
+    /// `fileStatus`: the other open documents re-read after a save of `saved`.
+    Reread {
+        saved: String,
+    },
     LoopPublish {
         uri: String,
         interval_ms: u64,

@@ -24,8 +24,8 @@ pub(crate) struct OtherView {
     pub last_publish: Option<Instant>,
     pub busy: bool,
     /// The server's idle request (`WaitProfile::idle_request`) is asked,
-    /// or about to be, and not answered: no quiet window ends the wait
-    /// before its answer, which is exact where a quiet window guesses.
+    /// or about to be, and not answered: only its answer or the deadline
+    /// ends the wait.
     pub idle_pending: bool,
     /// A diagnosis pass begun after the change has ended, none open since
     /// (or the idle request was answered): what it did not republish
@@ -67,7 +67,12 @@ pub(crate) fn decide_other(
         });
     }
     match profile.others_done {
-        OthersDone::Quiet if !view.busy && !view.idle_pending => {
+        // Only its answer (`pass_done`), which comes after every publish
+        // and status of the work the change caused, or the deadline: a
+        // republish may be of work begun before the change, "no status"
+        // may be a status still on its way, a window is a guess.
+        _ if view.idle_pending => {}
+        OthersDone::Quiet if !view.busy => {
             let quiet_from = view.last_publish.map_or(written, |t| t.max(written));
             rules.push(Rule {
                 at: quiet_from + profile.others_quiet,
@@ -81,9 +86,7 @@ pub(crate) fn decide_other(
                     at: now,
                     then: latest,
                 });
-            } else if let Some(idle) = view.idle_after_work
-                && !view.idle_pending
-            {
+            } else if let Some(idle) = view.idle_after_work {
                 rules.push(Rule {
                     at: idle + profile.others_quiet,
                     then: latest,

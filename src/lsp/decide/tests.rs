@@ -306,12 +306,13 @@ fn another_file_is_current_once_the_pass_has_ended_with_no_quiet_window() {
 }
 
 #[test]
-fn an_idle_request_asked_holds_the_quiet_windows_until_its_answer_clangd() {
+fn an_idle_request_asked_is_the_only_end_of_the_wait_but_the_deadline_clangd() {
     let t0 = Instant::now();
     let p = others(OthersDone::RebuildStatus);
     // Re-read and idle at 60 ms, the idle request asked: no quiet window
     // ends the wait (an includer's rebuild may follow the idle later than
-    // any window), only its answer, a republish or the deadline.
+    // any window), nor a republish (it may be of work begun before the
+    // change), nor no status at all (it may still be on its way).
     let asked = OtherView {
         edited_done: true,
         status_since: true,
@@ -324,14 +325,21 @@ fn an_idle_request_asked_holds_the_quiet_windows_until_its_answer_clangd() {
         republished: true,
         ..asked
     };
-    assert_eq!(other_at(&republished, &p, t0, 40), CURRENT);
+    assert_eq!(other_at(&republished, &p, t0, 40), at(t0, 3000));
+    let silent = OtherView {
+        status_since: false,
+        idle_after_work: None,
+        ..asked
+    };
+    assert_eq!(other_at(&silent, &p, t0, 10), at(t0, 3000));
+    assert_eq!(other_at(&asked, &p, t0, 3000), UNKNOWN);
     let answered = OtherView {
         idle_pending: false,
         pass_done: true,
         ..asked
     };
     assert_eq!(other_at(&answered, &p, t0, 70), CURRENT);
-    // Answered with an error: the quiet window again.
+    // Answered with an error: the status rules again.
     let refused = OtherView {
         idle_pending: false,
         ..asked

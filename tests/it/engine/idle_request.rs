@@ -78,7 +78,7 @@ fn script(file_status: Value, responses: Value) -> Value {
         "waves": [0],
         "fileStatus": file_status,
         "responses": responses,
-        "requestDelayMs": {"sync": 400},
+        "requestDelayMs": {"sync": 600},
     })
 }
 
@@ -108,6 +108,19 @@ async fn an_includer_rebuilt_after_the_quiet_window_is_waited_for_while_sync_is_
     // `sync` answered after 400 ms. A 50 ms quiet window after the idle
     // status took the old, empty list.
     let file_status = json!({"republishAfterMs": 150});
+    let check = header_change(script(file_status, json!({"sync": null})), 50).await;
+    assert_eq!(messages_of(&check, "b.h"), [REBUILT]);
+    assert_eq!(outcome_of(&check, "b.h"), [Outcome::Settled]);
+}
+
+#[tokio::test]
+async fn an_includer_whose_statuses_come_late_is_not_taken_as_never_queued() {
+    // The header's own answer arrives before the includer's first status
+    // (a server that reads the save after it has published the change, as
+    // the emulated ARM run showed): "no status yet" must not read as
+    // "never queued" while `sync`, which comes after every status, is
+    // pending.
+    let file_status = json!({"queuedAfterMs": 100, "republishAfterMs": 150});
     let check = header_change(script(file_status, json!({"sync": null})), 50).await;
     assert_eq!(messages_of(&check, "b.h"), [REBUILT]);
     assert_eq!(outcome_of(&check, "b.h"), [Outcome::Settled]);

@@ -64,6 +64,11 @@ impl Server {
             }
             Action::ProgressEnd { token } => self.progress_end(&token),
             Action::Refresh => self.request("workspace/diagnostic/refresh", None, Purpose::Other),
+            Action::Reread { saved } => {
+                if let Some(status) = self.script.file_status {
+                    self.reread_others(&saved, status);
+                }
+            }
             Action::LoopPublish { uri, interval_ms } => {
                 self.publish_current(&uri, self.last_wave());
                 self.timers

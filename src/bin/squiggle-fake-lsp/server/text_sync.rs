@@ -108,7 +108,13 @@ impl Server {
             return;
         };
         if let Some(status) = self.script.file_status {
-            self.reread_others(&uri, status);
+            match status.queued_after_ms {
+                0 => self.reread_others(&uri, status),
+                after => {
+                    let saved = uri.clone();
+                    self.timers.after(after, Action::Reread { saved });
+                }
+            }
         }
         if self.script.silent_when_unchanged {
             // The change before it was checked, or was not worth checking.
@@ -133,7 +139,7 @@ impl Server {
 
     /// `fileStatus`: every other open document queued, re-read and idle;
     /// republished later with its wave-1 markers when the script says.
-    fn reread_others(&mut self, saved: &str, status: FileStatus) {
+    pub(super) fn reread_others(&mut self, saved: &str, status: FileStatus) {
         let others: Vec<(String, i64)> = self
             .docs
             .uris()
