@@ -14,7 +14,7 @@ use super::tools::{Mode, Replace, ToolError, ToolResult, Touched};
 use crate::config::Mutation;
 use crate::evidence::Origin;
 use crate::render::RenderOverrides;
-use crate::sessions::Edit as SessionEdit;
+use crate::sessions::{Edit as SessionEdit, Owner};
 
 /// One change asked of the engine: what, whether it is written or only
 /// checked, and who asks.
@@ -45,6 +45,10 @@ pub enum Operation {
     Fix { path: PathBuf, which: Which },
     /// A file removed; the files that import it checked again.
     Delete { path: PathBuf },
+    /// A speculative session's text written, every changed file or none
+    /// (refused when one changed on disk since it opened), and the session
+    /// closed: only `owner`, who opened it, may.
+    Commit { session: String, owner: Owner },
     /// Files someone else changed (a hook's `squiggle/check`), answered as
     /// a change of squiggle's own is; nothing is written.
     Check {
@@ -162,6 +166,9 @@ impl Engine {
             Operation::Patch { patch } => self.apply_patch(&patch, mode).await,
             Operation::Fix { path, which } => Ok(self.fix(&path, &which, mode).await?),
             Operation::Delete { path } => self.delete(&path, mode).await,
+            Operation::Commit { session, owner } => {
+                Ok(self.session_commit(owner, &session).await?)
+            }
             Operation::Check {
                 files,
                 mutation,

@@ -31,6 +31,9 @@ pub enum ToolError {
     /// Refused for a reason of its own (no fix for that diagnostic).
     #[error("{0}; nothing was written")]
     Refused(String),
+    /// A speculative session's commit refused (`Operation::Commit`).
+    #[error(transparent)]
+    Session(#[from] crate::sessions::SessionError),
 }
 
 pub(super) struct Target {

@@ -12,6 +12,7 @@ use super::session_inputs::{
     SessionChainInput, SessionEditInput, SessionEditsInput, SessionInput, SessionOpenInput,
 };
 use crate::engine::Engine;
+use crate::engine::request::{Operation, Request};
 use crate::sessions::{Edit, Owner};
 
 fn parse<T: serde::de::DeserializeOwned>(args: JsonObject) -> Result<T, String> {
@@ -92,7 +93,11 @@ pub(super) async fn call(
         ToolId::SessionCommit => reply(
             async {
                 let a = parse::<SessionInput>(args)?;
-                let result = e.session_commit(me, &a.session).await;
+                let commit = Operation::Commit {
+                    session: a.session,
+                    owner: me,
+                };
+                let result = e.handle(Request::new(commit, false)).await;
                 let result = result.map_err(|e| e.to_string())?;
                 let text = result.text();
                 Ok((result, text))

@@ -15,6 +15,7 @@ use super::wire::method::{
 };
 use super::wire::{Method, WireEdit};
 use crate::engine::Engine;
+use crate::engine::request::{Operation, Request};
 use crate::sessions::{Edit, Owner, SessionError};
 
 fn refused(e: impl ToString) -> Failure {
@@ -72,7 +73,11 @@ pub async fn handle(
         }
         SessionCommit::NAME => {
             respond::<SessionCommit, _>(params, |p| async move {
-                answer(e.session_commit(me, &p.session).await)
+                let commit = Operation::Commit {
+                    session: p.session,
+                    owner: me,
+                };
+                e.handle(Request::new(commit, false)).await.map_err(refused)
             })
             .await
         }

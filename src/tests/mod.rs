@@ -90,13 +90,20 @@ fn the_library_has_no_import_circle_between_folders() {
 
 /// The surfaces (`service/`, `mcp/`, `cli/`) change files only through
 /// the engine's one door, `Engine::handle`: none of them calls the doors
-/// behind it (`edit`, `write`, `apply_patch`, `fix`) by name. (The answer
-/// to a change, `Engine::report` and its forms, and `delete` are not
-/// visible outside the engine at all.)
+/// behind it (`edit`, `write`, `apply_patch`, `fix`, a session's
+/// `session_commit`) by name. (The answer to a change, `Engine::report`
+/// and its forms, and `delete` are not visible outside the engine at
+/// all.)
 #[test]
 fn the_surfaces_change_files_only_through_engine_handle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let doors = [".edit(&", ".write(&", ".apply_patch(&", ".fix(&"];
+    let doors = [
+        ".edit(&",
+        ".write(&",
+        ".apply_patch(&",
+        ".fix(&",
+        ".session_commit(",
+    ];
     let mut found = Vec::new();
     for (module, path) in modules(&src) {
         if !matches!(
