@@ -30,7 +30,7 @@ pub struct EditMark {
     pub done: bool,
     /// Whether the server answered its idle request
     /// (`WaitProfile::idle_request`) sent after the edit: asked once, by
-    /// the first wait on another file that has to wait, for them all.
+    /// the first wait on another file, for them all.
     pub idle: Arc<OnceCell<bool>>,
 }
 
@@ -78,7 +78,7 @@ impl LspClient {
             }
         };
         tokio::pin!(idle);
-        // `None`: not asked yet (nothing had to wait), or not answered yet.
+        // `None`: not answered yet (or not asked: the wait ended first).
         let mut idle_answered: Option<bool> = None;
         loop {
             wakeups.mark_seen();
