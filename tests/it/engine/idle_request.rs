@@ -7,7 +7,6 @@
 
 use crate::support;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,14 +26,11 @@ fn engine(root: &Path, script: Value, others_quiet_ms: u64) -> Arc<squiggle::eng
         diagnostic_timeout: Duration::from_secs(30),
         ..Config::default()
     };
-    let env = BTreeMap::from([("SQUIGGLE_FAKE_SCRIPT_JSON".to_string(), script.to_string())]);
     config.servers.insert(
         "clangd".into(),
         ServerOverride {
-            command: Some(support::fake_server::FakeServer::command().to_string()),
-            env: Some(env),
             others_quiet_ms: Some(others_quiet_ms),
-            ..ServerOverride::default()
+            ..support::fake_server::FakeServer::in_place(&script)
         },
     );
     support::engine(root, config)

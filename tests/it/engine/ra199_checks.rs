@@ -8,14 +8,13 @@
 
 use crate::support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::support::{Fake, deadline, messages, sync};
 use serde_json::{Value, json};
-use squiggle::config::{Config, ServerOverride};
+use squiggle::config::Config;
 use squiggle::diagnostic::Outcome;
 use squiggle::engine::{FileInput, HeldOthers};
 use squiggle::lsp::{LspClient, WaitProfile};
@@ -52,14 +51,9 @@ fn engine(root: &Path, script: Value) -> Arc<squiggle::engine::Engine> {
         diagnostic_timeout: Duration::from_secs(30),
         ..Config::default()
     };
-    let env = BTreeMap::from([("SQUIGGLE_FAKE_SCRIPT_JSON".to_string(), script.to_string())]);
     config.servers.insert(
         "rust-analyzer".into(),
-        ServerOverride {
-            command: Some(support::fake_server::FakeServer::command().to_string()),
-            env: Some(env),
-            ..ServerOverride::default()
-        },
+        support::fake_server::FakeServer::in_place(&script),
     );
     support::engine(root, config)
 }

@@ -72,6 +72,20 @@ impl FakeServer {
         }
     }
 
+    /// The fake running `script` in place of a built-in server: only its
+    /// command and script, so the registry's languages, root markers and
+    /// wait profile stay (a test of a real server's profile, played).
+    pub fn in_place(script: &Value) -> ServerOverride {
+        ServerOverride {
+            command: Some(Self::command().to_string()),
+            env: Some(BTreeMap::from([(
+                "SQUIGGLE_FAKE_SCRIPT_JSON".to_string(),
+                script.to_string(),
+            )])),
+            ..Default::default()
+        }
+    }
+
     /// The `[lsp.servers.ID]` table for a `.squiggle.toml`.
     pub fn toml(&self, id: &str) -> String {
         let extensions: Vec<String> = self.extensions.iter().map(|e| toml_string(e)).collect();
